@@ -1,0 +1,114 @@
+//! [`Deal`]: who holds which cards at the start of a hand, dealt from a seed or given explicitly.
+
+use thiserror::Error;
+
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+
+/// Cards dealt to each active player (C-D1).
+pub const HAND_SIZE: usize = 12;
+
+/// The cards of one hand as dealt: 12 to each active player, 4 to the monte (in deal order,
+/// which matters for dividete, C-D9). The idle dealer of a four-player game holds no cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Deal {
+    /// Each seat's hand as dealt (empty for an idle dealer and for unused seats).
+    pub hands: PerSeat<CardSet>,
+    /// The monte in deal order.
+    pub monte: [Card; 4],
+}
+
+/// An explicit deal that is not a deal of this game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DealError {
+    /// A card appears twice.
+    #[error("card {0} dealt twice")]
+    Duplicate(Card),
+    /// A seat has the wrong number of cards.
+    #[error("seat {seat} holds {got} cards, expected {expected}")]
+    WrongSize {
+        /// The seat.
+        seat: Seat,
+        /// Cards found.
+        got: usize,
+        /// Cards expected.
+        expected: usize,
+    },
+    /// The monte is not 4 cards.
+    #[error("the monte holds {0} cards, expected 4")]
+    WrongMonte(usize),
+}
+
+impl Deal {
+    /// The seat that sits the hand out: the dealer in a four-player game.
+    pub fn idle_seat(players: u8, dealer: Seat) -> Option<Seat> {
+        (players == 4).then_some(dealer)
+    }
+
+    /// Shuffles the deck with `rng` (see [`crate::rng`]) and deals it as at the table: three
+    /// rounds of packets of 4 to the active players from the eldest (the dealer's next seat) on,
+    /// then the last 4 cards to the monte.
+    ///
+    /// The deck before shuffling is the cards in index order ([`Card::index`]). Card `k` of the
+    /// shuffled deck goes to the active player `(k / 4) % 3` in play order from the eldest for
+    /// `k < 36`, and to monte position `k - 36` after that.
+    pub fn shuffled(rng: &mut GameRng, players: u8, dealer: Seat) -> Deal {
+        let mut deck = [0u8; 40];
+        for (i, slot) in deck.iter_mut().enumerate() {
+            *slot = i as u8;
+        }
+        rng.shuffle(&mut deck);
+        let active = active_seats(players, dealer);
+        let mut hands = PerSeat::splat(CardSet::EMPTY);
+        for (packet, cards) in deck[..36].chunks_exact(4).enumerate() {
+            let seat = active[packet % 3];
+            for &ci in cards {
+                hands[seat].insert(Card::from_index_unchecked(ci));
+            }
+        }
+        let monte = [36, 37, 38, 39].map(|k| Card::from_index_unchecked(deck[k]));
+        Deal { hands, monte }
+    }
+
+    /// Checks an explicit deal: 12 cards per active seat, none for the idle dealer or unused
+    /// seats, 4 in the monte, every card of the deck exactly once.
+    pub fn validate(&self, players: u8, dealer: Seat) -> Result<(), DealError> {
+        let mut seen = CardSet::EMPTY;
+        let active = active_seats(players, dealer);
+        for seat in Seat::ALL {
+            let expected = if active.contains(&seat) { HAND_SIZE } else { 0 };
+            let got = self.hands[seat].len();
+            if got != expected {
+                return Err(DealError::WrongSize {
+                    seat,
+                    got,
+                    expected,
+                });
+            }
+            if let Some(c) = (seen & self.hands[seat]).first() {
+                return Err(DealError::Duplicate(c));
+            }
+            seen |= self.hands[seat];
+        }
+        for c in self.monte {
+            if seen.contains(c) {
+                return Err(DealError::Duplicate(c));
+            }
+            seen.insert(c);
+        }
+        debug_assert_eq!(seen, CardSet::ALL);
+        Ok(())
+    }
+}
+
+/// The three active seats in play order from the eldest (the seat after the dealer), skipping
+/// an idle dealer.
+pub fn active_seats(players: u8, dealer: Seat) -> [Seat; 3] {
+    let first = dealer.next(players);
+    let second = first.next(players);
+    let third = second.next(players);
+    // With 3 players the third seat after the dealer is the dealer himself.
+    [first, second, third]
+}

@@ -1,0 +1,243 @@
+//! Everything that happens in a hand, as events, and the one function that decides what each
+//! seat may see of them (the visibility table of the rules).
+
+use crate::action::{Contract, Signal};
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::seat::Seat;
+
+use super::score::HandOutcome;
+
+/// Something that happened in a hand. Fields that may be hidden from a viewer are `Option`s:
+/// the engine fills them all, and [`Event::seen_by`] blanks what a viewer may not see.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A seat received its cards (private to that seat).
+    Dealt {
+        /// The seat.
+        seat: Seat,
+        /// Its 12 cards.
+        cards: CardSet,
+    },
+    /// A seat spoke in the auction: `None` is a pass (public).
+    Bid {
+        /// Who spoke.
+        seat: Seat,
+        /// The contract bid, or `None` for a pass.
+        contract: Option<Contract>,
+    },
+    /// The auction closed with a soloist (public).
+    AuctionWon {
+        /// The soloist.
+        soloist: Seat,
+        /// The contract.
+        contract: Contract,
+    },
+    /// Everybody passed: the deal is void (C-D4, public).
+    AllPassed,
+    /// A due: the dummy's hand is exposed to both people (C-D19, public).
+    DummyExposed {
+        /// The dummy seat.
+        seat: Seat,
+        /// Its cards at that moment.
+        cards: CardSet,
+    },
+    /// Chiamo: the soloist named a card (public).
+    Called {
+        /// The called card.
+        card: Card,
+    },
+    /// Chiamo: a defender handed the called card over (public: who; the card is the called one).
+    HandedOver {
+        /// The holder.
+        from: Seat,
+    },
+    /// Chiamo: the called card was in the monte (public, C-D7).
+    CalledInMonte,
+    /// Chiamo: the soloist gave a card back (the card only for the soloist and the holder).
+    Returned {
+        /// The holder who receives it.
+        to: Seat,
+        /// The card, if visible.
+        card: Option<Card>,
+    },
+    /// The soloist took the monte (the fact public; the cards only for the soloist).
+    MonteTaken {
+        /// The soloist.
+        seat: Seat,
+        /// The 4 cards, if visible.
+        cards: Option<[Card; 4]>,
+    },
+    /// Dividete: a defender received two monte cards (the cards only for him).
+    MonteReceived {
+        /// The defender.
+        seat: Seat,
+        /// The cards, if visible.
+        cards: Option<CardSet>,
+    },
+    /// Scegliete: the monte is turned face up (public).
+    MonteShown {
+        /// The monte in deal order.
+        cards: [Card; 4],
+    },
+    /// Scegliete: how the defenders split the monte (public).
+    MonteSplit {
+        /// The first defender and what he took.
+        first: (Seat, CardSet),
+        /// The second defender and what he got.
+        second: (Seat, CardSet),
+    },
+    /// A card went face down into the set-aside monte (the card only for its owner).
+    Discarded {
+        /// Who discarded.
+        seat: Seat,
+        /// The card, if visible.
+        card: Option<Card>,
+    },
+    /// A card was played to the trick (public).
+    Played {
+        /// Who played.
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// A Tressette lead signal, if any.
+        signal: Option<Signal>,
+    },
+    /// A trick was completed (public).
+    TrickWon {
+        /// Trick number, 1-based.
+        number: u8,
+        /// Who won it.
+        winner: Seat,
+        /// The trick's cards.
+        cards: CardSet,
+    },
+    /// Aperta: a defender's remaining hand shown to the other defender after trick 1 (C-D18).
+    HandShown {
+        /// Whose hand.
+        seat: Seat,
+        /// Who sees it.
+        to: Seat,
+        /// The cards.
+        cards: CardSet,
+    },
+    /// The set-aside monte went to the last trick's winner and is shown to all (public).
+    MonteRevealed {
+        /// Who took it.
+        to: Seat,
+        /// The cards.
+        cards: CardSet,
+    },
+    /// The hand is over and scored (public).
+    Scored(HandOutcome),
+}
+
+/// Who looks at the events: a seat, or a spectator who sees only the public view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// A player's seat.
+    Seat(Seat),
+    /// The public view: every private detail blanked.
+    Spectator,
+}
+
+/// Facts about the hand that decide visibility: in Calabresella a due the defending person sees
+/// everything the dummy sees once the auction has a soloist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct VisibilityContext {
+    pub(crate) soloist: Option<Seat>,
+    pub(crate) dummy: Option<Seat>,
+}
+
+impl VisibilityContext {
+    /// Whether `viewer` sees what `seat` sees privately (himself, or the dummy he plays).
+    pub(crate) fn acts_for(&self, viewer: Viewer, seat: Seat) -> bool {
+        let Viewer::Seat(v) = viewer else {
+            return false;
+        };
+        if v == seat {
+            return true;
+        }
+        match (self.dummy, self.soloist) {
+            (Some(d), Some(s)) => seat == d && v != s && v != d,
+            _ => false,
+        }
+    }
+}
+
+impl Event {
+    /// The event as `viewer` may see it, or `None` when the viewer learns nothing of it.
+    pub(crate) fn seen_by(&self, viewer: Viewer, ctx: &VisibilityContext) -> Option<Event> {
+        let sees = |seat: Seat| ctx.acts_for(viewer, seat);
+        Some(match self {
+            Event::Dealt { seat, .. } => {
+                // Dealing happens before the auction: only the seat itself sees its cards.
+                if viewer != Viewer::Seat(*seat) {
+                    return None;
+                }
+                self.clone()
+            }
+            Event::Returned { to, card } => {
+                let soloist_side = ctx.soloist.is_some_and(sees);
+                Event::Returned {
+                    to: *to,
+                    card: card.filter(|_| soloist_side || sees(*to)),
+                }
+            }
+            Event::MonteTaken { seat, cards } => Event::MonteTaken {
+                seat: *seat,
+                cards: cards.filter(|_| sees(*seat)),
+            },
+            Event::MonteReceived { seat, cards } => Event::MonteReceived {
+                seat: *seat,
+                cards: cards.filter(|_| sees(*seat)),
+            },
+            Event::Discarded { seat, card } => Event::Discarded {
+                seat: *seat,
+                card: card.filter(|_| sees(*seat)),
+            },
+            Event::HandShown { to, .. } => {
+                if !sees(*to) {
+                    return None;
+                }
+                self.clone()
+            }
+            Event::Bid { .. }
+            | Event::AuctionWon { .. }
+            | Event::AllPassed
+            | Event::DummyExposed { .. }
+            | Event::Called { .. }
+            | Event::HandedOver { .. }
+            | Event::CalledInMonte
+            | Event::MonteShown { .. }
+            | Event::MonteSplit { .. }
+            | Event::Played { .. }
+            | Event::TrickWon { .. }
+            | Event::MonteRevealed { .. }
+            | Event::Scored(_) => self.clone(),
+        })
+    }
+}
+
+/// Where the engine sends events while it applies actions. The fast path uses [`NoEvents`],
+/// whose `ACTIVE = false` lets the compiler drop event construction entirely.
+pub(crate) trait EventSink {
+    const ACTIVE: bool;
+    fn push(&mut self, e: Event);
+}
+
+/// Discards events (the fast path).
+pub(crate) struct NoEvents;
+
+impl EventSink for NoEvents {
+    const ACTIVE: bool = false;
+    #[inline(always)]
+    fn push(&mut self, _: Event) {}
+}
+
+impl EventSink for Vec<Event> {
+    const ACTIVE: bool = true;
+    fn push(&mut self, e: Event) {
+        Vec::push(self, e);
+    }
+}

@@ -1,0 +1,290 @@
+//! [`Match`]: hands one after another, with dealer rotation, totals and match end (C-D4,
+//! C-D16, C-D17, C-D24).
+
+use crate::action::Action;
+use crate::error::IllegalAction;
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+
+use super::deal::Deal;
+use super::event::Viewer;
+use super::hand::{ActionList, Hand, HandError};
+use super::observation::Observation;
+use super::options::{MatchEnd, Options};
+use super::score::{HandOutcome, Score};
+
+/// How a match ended.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MatchResult {
+    /// The winning seats (one, or two defenders together under the pooled rule); empty for a draw.
+    pub winners: Vec<Seat>,
+    /// Whether the deal cap ended the match with no winner.
+    pub draw: bool,
+}
+
+/// A whole match of Calabresella as a value.
+///
+/// Hands come from a seeded generator ([`Match::seeded`]) or one by one from the caller
+/// ([`Match::new`] and [`Match::start_hand`], as a record replay does).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    opts: Options,
+    first_dealer: Seat,
+    totals: PerSeat<u32>,
+    hands: Vec<Hand>,
+    outcomes: Vec<HandOutcome>,
+    result: Option<MatchResult>,
+    rng: Option<GameRng>,
+}
+
+/// Why a match cannot take a new hand.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealRefused {
+    /// A hand is still being played.
+    #[error("the current hand is not over")]
+    HandInProgress,
+    /// The match is over.
+    #[error("the match is over")]
+    MatchOver,
+    /// The hand's dealer is not the one whose turn it is to deal.
+    #[error("dealer should be seat {expected}, not {got}")]
+    WrongDealer {
+        /// Whose deal it is.
+        expected: Seat,
+        /// The dealer given.
+        got: Seat,
+    },
+    /// The hand cannot be set up.
+    #[error(transparent)]
+    Hand(#[from] HandError),
+}
+
+impl Match {
+    /// A match whose hands the caller deals with [`Match::start_hand`].
+    pub fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
+        opts.validate()?;
+        if first_dealer.index() >= opts.players as usize {
+            return Err(HandError::Dealer(first_dealer));
+        }
+        Ok(Match {
+            opts,
+            first_dealer,
+            totals: PerSeat::splat(0),
+            hands: Vec::new(),
+            outcomes: Vec::new(),
+            result: None,
+            rng: None,
+        })
+    }
+
+    /// A match dealt from `seed`: the first dealer is drawn first (unless given, C-D24), then
+    /// every hand is dealt from the same generator as the previous one ends.
+    pub fn seeded(
+        opts: Options,
+        seed: u64,
+        first_dealer: Option<Seat>,
+    ) -> Result<Match, HandError> {
+        let mut rng = GameRng::from_seed(seed);
+        let drawn = Seat::ALL[rng.below(u32::from(opts.players.clamp(1, 4))) as usize];
+        let mut m = Match::new(opts, first_dealer.unwrap_or(drawn))?;
+        m.rng = Some(rng);
+        m.deal_next();
+        Ok(m)
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The first dealer.
+    pub fn first_dealer(&self) -> Seat {
+        self.first_dealer
+    }
+
+    /// Match totals per seat.
+    pub fn totals(&self) -> PerSeat<u32> {
+        self.totals
+    }
+
+    /// Every hand so far, the current one last.
+    pub fn hands(&self) -> &[Hand] {
+        &self.hands
+    }
+
+    /// The outcome of every finished hand, in order.
+    pub fn outcomes(&self) -> &[HandOutcome] {
+        &self.outcomes
+    }
+
+    /// The hand being played, if one is.
+    pub fn current(&self) -> Option<&Hand> {
+        self.hands.last().filter(|h| !h.is_over())
+    }
+
+    /// The result once the match is over.
+    pub fn result(&self) -> Option<&MatchResult> {
+        self.result.as_ref()
+    }
+
+    /// Whether the match is over.
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// Who deals the next hand, when the match waits for one.
+    pub fn next_dealer(&self) -> Option<Seat> {
+        if self.is_over() || self.current().is_some() {
+            return None;
+        }
+        Some(match (self.hands.last(), self.outcomes.last()) {
+            (Some(h), Some(HandOutcome::Void)) => h.dealer(),
+            (Some(h), _) => h.dealer().next(self.opts.players),
+            (None, _) => self.first_dealer,
+        })
+    }
+
+    /// Whether the match waits for [`Match::start_hand`].
+    pub fn needs_deal(&self) -> bool {
+        self.next_dealer().is_some()
+    }
+
+    /// Starts the next hand with an explicit deal by `dealer`, who must be the next dealer.
+    pub fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
+        if self.is_over() {
+            return Err(DealRefused::MatchOver);
+        }
+        let expected = self.next_dealer().ok_or(DealRefused::HandInProgress)?;
+        if dealer != expected {
+            return Err(DealRefused::WrongDealer {
+                expected,
+                got: dealer,
+            });
+        }
+        self.hands.push(Hand::new(self.opts, dealer, deal)?);
+        Ok(())
+    }
+
+    fn deal_next(&mut self) {
+        if let (Some(dealer), Some(rng)) = (self.next_dealer(), self.rng.as_mut()) {
+            let deal = Deal::shuffled(rng, self.opts.players, dealer);
+            self.hands
+                .push(Hand::new_unchecked(self.opts, dealer, deal));
+        }
+    }
+
+    /// Whose decision it is now.
+    pub fn actor(&self) -> Option<Seat> {
+        self.current().and_then(Hand::actor)
+    }
+
+    /// Who takes the current decision (the actor, or the a due person playing the dummy).
+    pub fn decider(&self) -> Option<Seat> {
+        self.current()
+            .and_then(|h| h.actor().map(|a| h.controller(a)))
+    }
+
+    /// The legal actions now (empty between hands and after the match).
+    pub fn legal_actions(&self) -> ActionList {
+        self.current().map(Hand::legal_actions).unwrap_or_default()
+    }
+
+    /// Applies `action`; on error nothing changes.
+    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        let hand = self.current_mut().ok_or(IllegalAction::HandOver)?;
+        hand.try_apply(action)?;
+        self.after_action();
+        Ok(())
+    }
+
+    /// Applies `action` for `seat`, which must be the one to decide; on error nothing changes.
+    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        let hand = self.current_mut().ok_or(IllegalAction::HandOver)?;
+        hand.try_apply_as(seat, action)?;
+        self.after_action();
+        Ok(())
+    }
+
+    /// Applies a legal `action` without checking it (see [`Hand::apply_unchecked`]).
+    pub fn apply_unchecked(&mut self, action: Action) {
+        if let Some(hand) = self.current_mut() {
+            hand.apply_unchecked(action);
+            self.after_action();
+        }
+    }
+
+    fn current_mut(&mut self) -> Option<&mut Hand> {
+        self.hands.last_mut().filter(|h| !h.is_over())
+    }
+
+    fn after_action(&mut self) {
+        let Some(outcome) = self.hands.last().and_then(Hand::outcome).copied() else {
+            return;
+        };
+        let award = outcome.award();
+        for seat in Seat::ALL {
+            self.totals[seat] += award[seat];
+        }
+        self.outcomes.push(outcome);
+        let winners = match outcome {
+            HandOutcome::Scored(s) => self.winners_after(&s),
+            HandOutcome::Void => None,
+        };
+        if let Some(winners) = winners {
+            self.result = Some(MatchResult {
+                winners,
+                draw: false,
+            });
+        } else if self.hands.len() as u64 >= u64::from(self.opts.max_deals) {
+            self.result = Some(MatchResult {
+                winners: Vec::new(),
+                draw: true,
+            });
+        } else {
+            self.deal_next();
+        }
+    }
+
+    /// The match-end check after a scored hand (C-D16, C-D19).
+    fn winners_after(&self, s: &Score) -> Option<Vec<Seat>> {
+        let target = self.opts.target;
+        match self.opts.match_end {
+            MatchEnd::Pooled => {
+                let sol = self.totals[s.soloist];
+                let def = self.totals[s.defenders[0]] + self.totals[s.defenders[1]];
+                let soloist_wins = sol >= target && (def < target || sol > def);
+                let defenders_win = def >= target && (sol < target || def > sol);
+                if soloist_wins {
+                    Some(vec![s.soloist])
+                } else if defenders_win {
+                    let mut d = s.defenders.to_vec();
+                    d.sort();
+                    Some(d)
+                } else {
+                    None
+                }
+            }
+            MatchEnd::Individual => {
+                let scorers: Vec<Seat> = Seat::first_n(self.opts.players)
+                    .filter(|&p| !(self.opts.a_due && p == Options::DUMMY))
+                    .collect();
+                let best = scorers.iter().map(|&p| self.totals[p]).max()?;
+                let at_top: Vec<Seat> = scorers
+                    .into_iter()
+                    .filter(|&p| self.totals[p] == best)
+                    .collect();
+                (best >= target && at_top.len() == 1).then_some(at_top)
+            }
+        }
+    }
+
+    /// The view of `viewer`, with match totals and earlier hands' results.
+    pub fn observation(&self, viewer: Viewer) -> Option<Observation> {
+        let hand = self.hands.last()?;
+        let mut obs = hand.observation(viewer);
+        obs.hand_number = self.hands.len() as u32 - 1;
+        obs.totals = self.totals;
+        obs.previous = self.outcomes[..self.outcomes.len().min(obs.hand_number as usize)].to_vec();
+        Some(obs)
+    }
+}

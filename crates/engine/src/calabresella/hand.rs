@@ -1,0 +1,924 @@
+//! [`Hand`]: one deal of Calabresella from the auction to scoring, as a value.
+
+use arrayvec::ArrayVec;
+
+use crate::action::{Action, Contract};
+use crate::card::{Card, Rank, Suit};
+use crate::cardset::CardSet;
+use crate::error::IllegalAction;
+use crate::seat::{PerSeat, Seat};
+use crate::trick::{LAST_TRICK_THIRDS, Trick, follow_suit};
+
+use super::deal::{Deal, DealError, active_seats};
+use super::event::{Event, EventSink, NoEvents, VisibilityContext};
+use super::options::Options;
+use super::score::{HandOutcome, Side, Tally, score};
+
+/// The most legal actions any state has (a Chiamo call: 28 cards).
+pub const MAX_LEGAL: usize = 32;
+
+/// Legal actions without heap allocation.
+pub type ActionList = ArrayVec<Action, MAX_LEGAL>;
+
+/// The most actions one hand can take (auction 3, chiamo 6, 36 cards).
+const MAX_HISTORY: usize = 48;
+
+/// Id of `play <card>` for the card with index 0 (see [`crate::action`]).
+const PLAY_ID: u16 = 142;
+
+/// Tricks in every Calabresella hand (C-D12).
+pub const TRICKS: u8 = 12;
+
+/// What the hand is waiting for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// A bid or a pass (C-D3).
+    Auction,
+    /// Chiamo: the soloist names a card (C-D5).
+    Call,
+    /// Chiamo: the soloist gives a card back to the holder (C-D6).
+    Return,
+    /// Someone discards into the set-aside monte (the soloist, or a defender in dividete and
+    /// scegliete).
+    Discard,
+    /// Scegliete: the first defender chooses monte cards (C-D10).
+    Take,
+    /// A card to the trick.
+    Play,
+    /// The hand is over.
+    Over,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Step {
+    Auction,
+    Call,
+    Return,
+    SoloistDiscard { left: u8 },
+    DefenderDiscard { def: u8, left: u8 },
+    Take,
+    Play,
+    Over,
+}
+
+/// One hand of Calabresella: the deal, every action so far, and the state they lead to.
+///
+/// A `Hand` is a plain value: clone it to search, compare it to check determinism. Hidden
+/// information is all here; seats must see it only through [`Hand::observation`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Hand {
+    opts: Options,
+    dealer: Seat,
+    deal: Deal,
+    hands: PerSeat<CardSet>,
+    step: Step,
+    /// Active seats in play order from the eldest.
+    active: [Seat; 3],
+    /// For each seat, the next active seat in play order.
+    next: [Seat; 4],
+    speakers: ArrayVec<Seat, 3>,
+    spoken: u8,
+    best: Option<(Seat, Contract)>,
+    soloist: Seat,
+    defenders: [Seat; 2],
+    contract: Option<Contract>,
+    called: Option<Card>,
+    holder: Option<Seat>,
+    taken: CardSet,
+    setaside: CardSet,
+    trick: Trick,
+    /// Who played each position of the current trick.
+    trick_seats: [Seat; 3],
+    actor: Seat,
+    tricks_done: u8,
+    side_tricks: [u32; 2],
+    side_thirds: [u32; 2],
+    history: ArrayVec<u16, MAX_HISTORY>,
+    outcome: Option<HandOutcome>,
+    /// The cards behind the legal actions of a card-naming phase, refreshed after every
+    /// transition so that counting and picking legal actions costs a popcount and a select.
+    legal: CardSet,
+}
+
+impl Hand {
+    /// A new hand dealt by `dealer` with the cards of `deal`. Checks the options and the deal.
+    pub fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
+        opts.validate().map_err(HandError::Options)?;
+        if dealer.index() >= opts.players as usize {
+            return Err(HandError::Dealer(dealer));
+        }
+        deal.validate(opts.players, dealer)
+            .map_err(HandError::Deal)?;
+        Ok(Hand::new_unchecked(opts, dealer, deal))
+    }
+
+    /// [`Hand::new`] without checks: the caller guarantees valid options, a dealer below
+    /// `players` and a valid deal (as [`Deal::shuffled`] makes). Used on hot paths.
+    pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
+        let active = active_seats(opts.players, dealer);
+        let mut next = [Seat::ALL[0]; 4];
+        for i in 0..3 {
+            next[active[i].index()] = active[(i + 1) % 3];
+        }
+        let speakers = active
+            .iter()
+            .copied()
+            .filter(|&s| !(opts.a_due && s == Options::DUMMY))
+            .collect();
+        Hand {
+            opts,
+            dealer,
+            deal,
+            hands: deal.hands,
+            step: Step::Auction,
+            active,
+            next,
+            speakers,
+            spoken: 0,
+            best: None,
+            soloist: active[0],
+            defenders: [active[1], active[2]],
+            contract: None,
+            called: None,
+            holder: None,
+            taken: CardSet::EMPTY,
+            setaside: deal.monte.iter().copied().collect(),
+            trick: Trick::new(active[0]),
+            trick_seats: active,
+            actor: active[0],
+            tricks_done: 0,
+            side_tricks: [0; 2],
+            side_thirds: [0; 2],
+            history: ArrayVec::new(),
+            outcome: None,
+            legal: CardSet::EMPTY,
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The dealer.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The deal this hand started from.
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// The eldest hand: first to speak and to lead (C-D3, C-D11).
+    pub fn eldest(&self) -> Seat {
+        self.active[0]
+    }
+
+    /// The idle dealer of a four-player game.
+    pub fn idle_seat(&self) -> Option<Seat> {
+        Deal::idle_seat(self.opts.players, self.dealer)
+    }
+
+    /// What the hand waits for.
+    pub fn phase(&self) -> Phase {
+        match self.step {
+            Step::Auction => Phase::Auction,
+            Step::Call => Phase::Call,
+            Step::Return => Phase::Return,
+            Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. } => Phase::Discard,
+            Step::Take => Phase::Take,
+            Step::Play => Phase::Play,
+            Step::Over => Phase::Over,
+        }
+    }
+
+    /// Whether the hand is over (scored or void).
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.step == Step::Over
+    }
+
+    /// How the hand ended, once it is over.
+    pub fn outcome(&self) -> Option<&HandOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The seat whose decision it is, or `None` when the hand is over. In a due the dummy's
+    /// seat is returned when a dummy card is due; [`Hand::controller`] says who decides it.
+    #[inline]
+    pub fn actor(&self) -> Option<Seat> {
+        (!self.is_over()).then_some(self.actor)
+    }
+
+    /// The seat that takes decisions for `seat`: itself, or in a due the person defending
+    /// with the dummy.
+    pub fn controller(&self, seat: Seat) -> Seat {
+        if self.opts.a_due && seat == Options::DUMMY && self.contract.is_some() {
+            self.defenders
+                .into_iter()
+                .find(|&d| d != Options::DUMMY)
+                .unwrap_or(seat)
+        } else {
+            seat
+        }
+    }
+
+    /// The soloist, once the auction has one.
+    pub fn soloist(&self) -> Option<Seat> {
+        self.contract.map(|_| self.soloist)
+    }
+
+    /// The defenders in play order from the eldest, once the auction has a soloist.
+    pub fn defenders(&self) -> Option<[Seat; 2]> {
+        self.contract.map(|_| self.defenders)
+    }
+
+    /// The contract, once the auction has closed with one.
+    pub fn contract(&self) -> Option<Contract> {
+        self.contract
+    }
+
+    /// The highest bid so far and who made it.
+    pub fn highest_bid(&self) -> Option<(Seat, Contract)> {
+        self.best
+    }
+
+    /// The called card in Chiamo.
+    pub fn called(&self) -> Option<Card> {
+        self.called
+    }
+
+    /// The cards `seat` holds now (hidden information: for referees and tests).
+    pub fn hand_of(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// The cards face down on the table now: the monte, or the discards that replace it
+    /// (hidden information: for referees and tests).
+    pub fn setaside(&self) -> CardSet {
+        self.setaside
+    }
+
+    /// The trick in progress.
+    pub fn trick(&self) -> &Trick {
+        &self.trick
+    }
+
+    /// Completed tricks.
+    pub fn tricks_done(&self) -> u8 {
+        self.tricks_done
+    }
+
+    /// Tricks won so far, `[soloist, defenders]`.
+    pub fn side_tricks(&self) -> [u32; 2] {
+        self.side_tricks
+    }
+
+    /// Card thirds won so far (the last trick's bonus and monte included once taken),
+    /// `[soloist, defenders]`.
+    pub fn side_thirds(&self) -> [u32; 2] {
+        self.side_thirds
+    }
+
+    /// Number of actions taken so far.
+    pub fn action_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The actions taken so far, in order.
+    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.history.iter().map(|&id| self.decode(id))
+    }
+
+    fn decode(&self, id: u16) -> Action {
+        // Ids in the history were produced by `to_id` with this hand's monte: always valid.
+        Action::from_id(id, Some(&self.deal.monte)).unwrap_or(Action::Pass)
+    }
+
+    /// The numeric id of `action` here (see [`crate::action`]); `take` ids use this hand's monte.
+    pub fn action_id(&self, action: &Action) -> Result<u16, crate::action::ActionIdError> {
+        action.to_id(Some(&self.deal.monte))
+    }
+
+    /// The action with numeric id `id` here.
+    pub fn action_from_id(&self, id: u16) -> Result<Action, crate::action::ActionIdError> {
+        Action::from_id(id, Some(&self.deal.monte))
+    }
+
+    /// The cards the soloist may call (C-D5): any card he does not hold; with
+    /// `chiamo_threes_only`, a 3 he does not hold. Holding all four 3s he calls a 2, holding all
+    /// 2s too an ace, and so on down the ranks, so a call is always possible.
+    fn callable(&self) -> CardSet {
+        let own = self.hands[self.soloist];
+        if !self.opts.chiamo_threes_only {
+            return !own;
+        }
+        for rank in Rank::ALL {
+            let missing = CardSet::rank_mask(rank) - own;
+            if !missing.is_empty() {
+                return missing;
+            }
+        }
+        CardSet::EMPTY
+    }
+
+    fn discarder(&self) -> Seat {
+        match self.step {
+            Step::DefenderDiscard { def, .. } => self.defenders[def as usize],
+            _ => self.soloist,
+        }
+    }
+
+    /// Every legal action now, in a fixed order (empty once the hand is over): the same order
+    /// as [`Hand::legal_action`].
+    pub fn legal_actions(&self) -> ActionList {
+        (0..self.num_legal_actions())
+            .filter_map(|i| self.legal_action(i))
+            .collect()
+    }
+
+    /// The contracts that may be bid now, lowest first, as a range of [`Contract::ALL`].
+    #[inline]
+    fn biddable(&self) -> std::ops::Range<usize> {
+        if self.opts.only_chiamo {
+            return 0..usize::from(self.best.is_none());
+        }
+        let from = self.best.map_or(0, |(_, b)| b.ordinal() + 1);
+        from..Contract::ALL.len()
+    }
+
+    /// The cards behind the legal actions of a card-naming phase (cached in `legal`).
+    #[inline]
+    fn legal_cards(&self) -> CardSet {
+        self.legal
+    }
+
+    /// Recomputes the cached legal card set after a transition.
+    #[inline(always)]
+    fn refresh_legal(&mut self) {
+        self.legal = self.compute_legal_cards();
+    }
+
+    #[inline(always)]
+    fn compute_legal_cards(&self) -> CardSet {
+        match self.step {
+            Step::Call => self.callable(),
+            Step::Return => self.return_options(),
+            Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. } => {
+                self.hands[self.discarder()]
+            }
+            Step::Play => follow_suit(self.hands[self.actor], self.trick.led_suit()),
+            _ => CardSet::EMPTY,
+        }
+    }
+
+    /// How many legal actions there are now (0 once the hand is over). With
+    /// [`Hand::legal_action`] this walks the legal actions without building a list.
+    #[inline]
+    pub fn num_legal_actions(&self) -> usize {
+        if self.step == Step::Play {
+            return self.legal.len();
+        }
+        match self.step {
+            Step::Auction => 1 + self.biddable().len(),
+            Step::Take => 16,
+            Step::Over => 0,
+            _ => self.legal_cards().len(),
+        }
+    }
+
+    /// The `i`-th legal action (0-based) in the order of [`Hand::legal_actions`]: pass before
+    /// bids, bids low to high, cards by index, takes by monte mask.
+    #[inline]
+    pub fn legal_action(&self, i: usize) -> Option<Action> {
+        if self.step == Step::Play {
+            return self.legal.nth(i).map(|c| Action::Play(c, None));
+        }
+        match self.step {
+            Step::Auction => match i {
+                0 => Some(Action::Pass),
+                _ => {
+                    let r = self.biddable();
+                    (i - 1 < r.len()).then(|| Action::Bid(Contract::ALL[r.start + i - 1]))
+                }
+            },
+            Step::Take => (i < 16).then(|| {
+                Action::Take(
+                    (0..4)
+                        .filter(|b| i & (1 << b) != 0)
+                        .map(|b| self.deal.monte[b])
+                        .collect(),
+                )
+            }),
+            Step::Call => self.legal_cards().nth(i).map(Action::Call),
+            Step::Return => self.legal_cards().nth(i).map(Action::Return),
+            Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. } => {
+                self.legal_cards().nth(i).map(Action::Discard)
+            }
+            Step::Play => self.legal_cards().nth(i).map(|c| Action::Play(c, None)),
+            Step::Over => None,
+        }
+    }
+
+    /// The cards the actor may play now.
+    #[inline]
+    pub fn playable(&self) -> CardSet {
+        if self.step != Step::Play {
+            return CardSet::EMPTY;
+        }
+        self.legal_cards()
+    }
+
+    fn return_options(&self) -> CardSet {
+        let mut own = self.hands[self.soloist];
+        if let Some(c) = self.called {
+            own.remove(c);
+        }
+        own
+    }
+
+    fn bid_allowed(&self, c: Contract) -> bool {
+        self.biddable().contains(&c.ordinal())
+    }
+
+    /// The next active seat after `seat` in play order (skipping an idle dealer).
+    #[inline]
+    pub fn next_active(&self, seat: Seat) -> Seat {
+        self.next[seat.index()]
+    }
+
+    /// Whether `action` is legal now.
+    pub fn is_legal(&self, action: &Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Why `action` is not legal now, or `Ok` if it is.
+    pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        use IllegalAction as E;
+        let expected = || E::WrongPhase {
+            phase: self.phase(),
+        };
+        match (self.step, *action) {
+            (Step::Over, _) => Err(E::HandOver),
+            (Step::Auction, Action::Pass) => Ok(()),
+            (Step::Auction, Action::Bid(c)) => {
+                if self.bid_allowed(c) {
+                    Ok(())
+                } else if self.opts.only_chiamo {
+                    Err(E::OnlyChiamo)
+                } else {
+                    Err(E::BidTooLow {
+                        highest: self.best.map(|(_, b)| b),
+                    })
+                }
+            }
+            (Step::Call, Action::Call(c)) => {
+                if self.hands[self.soloist].contains(c) {
+                    Err(E::CallOwnCard(c))
+                } else if !self.callable().contains(c) {
+                    Err(E::CallRank {
+                        allowed: self.callable().first().map_or(Rank::Three, Card::rank),
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            (Step::Return, Action::Return(c)) => {
+                if Some(c) == self.called {
+                    Err(E::ReturnCalledCard(c))
+                } else if !self.hands[self.soloist].contains(c) {
+                    Err(E::NotInHand(c))
+                } else {
+                    Ok(())
+                }
+            }
+            (Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. }, Action::Discard(c)) => {
+                if self.hands[self.discarder()].contains(c) {
+                    Ok(())
+                } else {
+                    Err(E::NotInHand(c))
+                }
+            }
+            (Step::Take, Action::Take(set)) => {
+                let monte: CardSet = self.deal.monte.iter().copied().collect();
+                match (set - monte).first() {
+                    Some(c) => Err(E::NotInMonte(c)),
+                    None => Ok(()),
+                }
+            }
+            (Step::Play, Action::Play(_, Some(_))) => Err(E::SignalNotAllowed),
+            (Step::Play, Action::Play(c, None)) => {
+                let hand = self.hands[self.actor];
+                if !hand.contains(c) {
+                    Err(E::NotInHand(c))
+                } else if !follow_suit(hand, self.trick.led_suit()).contains(c) {
+                    Err(E::MustFollowSuit(
+                        self.trick.led_suit().unwrap_or(Suit::Bastoni),
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(expected()),
+        }
+    }
+
+    /// Applies `action` if it is legal; on error the hand is unchanged.
+    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        self.check(&action)?;
+        self.apply_with(action, &mut NoEvents);
+        Ok(())
+    }
+
+    /// Applies `action` as `seat`: fails with [`IllegalAction::NotYourTurn`] unless `seat` is
+    /// the one who decides now (the actor, or the person playing the dummy in a due).
+    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        match self.actor() {
+            None => Err(IllegalAction::HandOver),
+            Some(a) if self.controller(a) != seat => Err(IllegalAction::NotYourTurn {
+                actor: self.controller(a),
+            }),
+            Some(_) => self.try_apply(action),
+        }
+    }
+
+    /// Applies `action` without checking it.
+    ///
+    /// Contract: `action` must be legal ([`Hand::is_legal`]); an illegal action leaves the hand
+    /// in an unspecified (but memory-safe) state. This is the fast path for search and
+    /// self-play, where actions come from [`Hand::legal_actions`].
+    #[inline]
+    pub fn apply_unchecked(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(&action),
+            "apply_unchecked({action}) is illegal: {:?}",
+            self.check(&action)
+        );
+        if let (Step::Play, Action::Play(card, None)) = (self.step, action) {
+            // The common case (36 of about 42 actions a hand), kept lean for self-play.
+            let _ = self.history.try_push(PLAY_ID + u16::from(card.index()));
+            self.play(card, None, &mut NoEvents);
+            return;
+        }
+        self.apply_with(action, &mut NoEvents);
+    }
+
+    /// Every event of the hand so far, with nothing hidden (for referees and records).
+    pub fn events(&self) -> Vec<Event> {
+        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let mut events = Vec::with_capacity(64);
+        for seat in self.active {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.deal.hands[seat],
+            });
+        }
+        for &id in &self.history {
+            replay.apply_with(self.decode(id), &mut events);
+        }
+        events
+    }
+
+    pub(crate) fn visibility(&self) -> VisibilityContext {
+        VisibilityContext {
+            soloist: self.soloist(),
+            dummy: self.opts.a_due.then_some(Options::DUMMY),
+        }
+    }
+
+    fn apply_with<S: EventSink>(&mut self, action: Action, sink: &mut S) {
+        let id = match action {
+            // The common case, without the general encoder's branches.
+            Action::Play(c, None) => PLAY_ID + u16::from(c.index()),
+            _ => self.action_id(&action).unwrap_or(0),
+        };
+        // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
+        let _ = self.history.try_push(id);
+        match action {
+            Action::Pass | Action::Bid(_) => self.speak(action, sink),
+            Action::Call(c) => self.call(c, sink),
+            Action::Return(c) => {
+                let holder = self.holder.unwrap_or(self.soloist);
+                self.hands[self.soloist].remove(c);
+                self.hands[holder].insert(c);
+                if S::ACTIVE {
+                    sink.push(Event::Returned {
+                        to: holder,
+                        card: Some(c),
+                    });
+                }
+                self.take_monte(sink);
+            }
+            Action::Discard(c) => self.discard(c, sink),
+            Action::Take(set) => self.split_monte(set, sink),
+            Action::Play(c, signal) => self.play(c, signal, sink),
+        }
+        self.refresh_legal();
+    }
+
+    fn speak<S: EventSink>(&mut self, action: Action, sink: &mut S) {
+        let seat = self.actor;
+        let contract = match action {
+            Action::Bid(c) => Some(c),
+            _ => None,
+        };
+        if S::ACTIVE {
+            sink.push(Event::Bid { seat, contract });
+        }
+        if let Some(c) = contract {
+            self.best = Some((seat, c));
+        }
+        self.spoken += 1;
+        let closes =
+            contract == Some(Contract::Scegliete) || (self.opts.only_chiamo && contract.is_some());
+        if !closes && (self.spoken as usize) < self.speakers.len() {
+            self.actor = self.speakers[self.spoken as usize];
+            return;
+        }
+        let Some((soloist, contract)) = self.best else {
+            if S::ACTIVE {
+                sink.push(Event::AllPassed);
+            }
+            self.step = Step::Over;
+            self.outcome = Some(HandOutcome::Void);
+            return;
+        };
+        self.soloist = soloist;
+        self.contract = Some(contract);
+        let mut defs = self.active.iter().copied().filter(|&s| s != soloist);
+        self.defenders = [
+            defs.next().unwrap_or(soloist),
+            defs.next().unwrap_or(soloist),
+        ];
+        if S::ACTIVE {
+            sink.push(Event::AuctionWon { soloist, contract });
+            if self.opts.a_due {
+                sink.push(Event::DummyExposed {
+                    seat: Options::DUMMY,
+                    cards: self.hands[Options::DUMMY],
+                });
+            }
+        }
+        match contract {
+            Contract::Chiamo => {
+                self.step = Step::Call;
+                self.actor = soloist;
+            }
+            Contract::Solo => self.take_monte(sink),
+            Contract::Solissimo => self.start_play(),
+            Contract::Dividete => {
+                let first = self.defenders[0];
+                self.receive(first, [self.deal.monte[0], self.deal.monte[1]], sink);
+                self.step = Step::DefenderDiscard { def: 0, left: 2 };
+                self.actor = first;
+            }
+            Contract::Scegliete => {
+                if S::ACTIVE {
+                    sink.push(Event::MonteShown {
+                        cards: self.deal.monte,
+                    });
+                }
+                self.step = Step::Take;
+                self.actor = self.defenders[0];
+            }
+        }
+    }
+
+    fn call<S: EventSink>(&mut self, card: Card, sink: &mut S) {
+        self.called = Some(card);
+        if S::ACTIVE {
+            sink.push(Event::Called { card });
+        }
+        let holder = self
+            .defenders
+            .into_iter()
+            .find(|&d| self.hands[d].contains(card));
+        match holder {
+            Some(h) => {
+                self.holder = Some(h);
+                self.hands[h].remove(card);
+                self.hands[self.soloist].insert(card);
+                if S::ACTIVE {
+                    sink.push(Event::HandedOver { from: h });
+                }
+                self.step = Step::Return;
+            }
+            None => {
+                if S::ACTIVE {
+                    sink.push(Event::CalledInMonte);
+                }
+                self.take_monte(sink);
+            }
+        }
+    }
+
+    fn take_monte<S: EventSink>(&mut self, sink: &mut S) {
+        self.hands[self.soloist] |= self.setaside;
+        self.setaside = CardSet::EMPTY;
+        if S::ACTIVE {
+            sink.push(Event::MonteTaken {
+                seat: self.soloist,
+                cards: Some(self.deal.monte),
+            });
+        }
+        self.step = Step::SoloistDiscard { left: 4 };
+        self.actor = self.soloist;
+    }
+
+    fn receive<S: EventSink>(&mut self, seat: Seat, cards: [Card; 2], sink: &mut S) {
+        let set: CardSet = cards.into_iter().collect();
+        self.hands[seat] |= set;
+        self.setaside = self.setaside - set;
+        if S::ACTIVE {
+            sink.push(Event::MonteReceived {
+                seat,
+                cards: Some(set),
+            });
+        }
+    }
+
+    fn split_monte<S: EventSink>(&mut self, set: CardSet, sink: &mut S) {
+        let [first, second] = self.defenders;
+        let rest = self.setaside - set;
+        self.taken = set;
+        self.hands[first] |= set;
+        self.hands[second] |= rest;
+        self.setaside = CardSet::EMPTY;
+        if S::ACTIVE {
+            sink.push(Event::MonteSplit {
+                first: (first, set),
+                second: (second, rest),
+            });
+        }
+        self.next_scegliete_discard(0);
+    }
+
+    /// Scegliete: defender `def` discards as many cards as he got from the monte; a defender
+    /// who got none is skipped.
+    fn next_scegliete_discard(&mut self, def: u8) {
+        let got = if def == 0 {
+            self.taken.len()
+        } else {
+            4 - self.taken.len()
+        } as u8;
+        if def > 1 {
+            self.start_play();
+        } else if got == 0 {
+            self.next_scegliete_discard(def + 1);
+        } else {
+            self.step = Step::DefenderDiscard { def, left: got };
+            self.actor = self.defenders[def as usize];
+        }
+    }
+
+    fn discard<S: EventSink>(&mut self, card: Card, sink: &mut S) {
+        let seat = self.discarder();
+        self.hands[seat].remove(card);
+        self.setaside.insert(card);
+        if S::ACTIVE {
+            sink.push(Event::Discarded {
+                seat,
+                card: Some(card),
+            });
+        }
+        match self.step {
+            Step::SoloistDiscard { left: 1 } => self.start_play(),
+            Step::SoloistDiscard { left } => self.step = Step::SoloistDiscard { left: left - 1 },
+            Step::DefenderDiscard { def, left: 1 } => {
+                if self.contract == Some(Contract::Dividete) {
+                    if def == 0 {
+                        let second = self.defenders[1];
+                        self.receive(second, [self.deal.monte[2], self.deal.monte[3]], sink);
+                        self.step = Step::DefenderDiscard { def: 1, left: 2 };
+                        self.actor = second;
+                    } else {
+                        self.start_play();
+                    }
+                } else {
+                    self.next_scegliete_discard(def + 1);
+                }
+            }
+            Step::DefenderDiscard { def, left } => {
+                self.step = Step::DefenderDiscard {
+                    def,
+                    left: left - 1,
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn start_play(&mut self) {
+        self.step = Step::Play;
+        self.trick = Trick::new(self.active[0]);
+        self.actor = self.active[0];
+    }
+
+    #[inline(always)]
+    fn play<S: EventSink>(
+        &mut self,
+        card: Card,
+        signal: Option<crate::action::Signal>,
+        sink: &mut S,
+    ) {
+        let seat = self.actor;
+        self.hands[seat].remove(card);
+        self.trick_seats[self.trick.len() % 3] = seat;
+        self.trick.push(card);
+        if S::ACTIVE {
+            sink.push(Event::Played { seat, card, signal });
+        }
+        if self.trick.len() < 3 {
+            self.actor = self.next[seat.index()];
+            self.legal = follow_suit(self.hands[self.actor], self.trick.led_suit());
+        } else {
+            self.complete_trick(sink);
+        }
+    }
+
+    #[inline(never)]
+    fn complete_trick<S: EventSink>(&mut self, sink: &mut S) {
+        let winner = self.trick_seats[self.trick.winner_pos() % 3];
+        let side = if winner == self.soloist {
+            Side::Soloist
+        } else {
+            Side::Defenders
+        } as usize;
+        self.side_tricks[side] += 1;
+        self.side_thirds[side] += self.trick.thirds();
+        self.tricks_done += 1;
+        if S::ACTIVE {
+            sink.push(Event::TrickWon {
+                number: self.tricks_done,
+                winner,
+                cards: self.trick.card_set(),
+            });
+            if self.tricks_done == 1 && self.opts.aperta {
+                let [a, b] = self.defenders;
+                sink.push(Event::HandShown {
+                    seat: a,
+                    to: b,
+                    cards: self.hands[a],
+                });
+                sink.push(Event::HandShown {
+                    seat: b,
+                    to: a,
+                    cards: self.hands[b],
+                });
+            }
+        }
+        if self.tricks_done < TRICKS {
+            self.trick = Trick::new(winner);
+            self.actor = winner;
+            self.legal = self.hands[winner];
+            return;
+        }
+        // C-D12: the last trick's winner takes the set-aside monte and the last-trick bonus.
+        let monte = self.setaside;
+        self.side_thirds[side] += LAST_TRICK_THIRDS + monte.thirds();
+        if S::ACTIVE {
+            sink.push(Event::MonteRevealed {
+                to: winner,
+                cards: monte,
+            });
+        }
+        let result = score(
+            &self.opts,
+            Tally {
+                soloist: self.soloist,
+                defenders: self.defenders,
+                contract: self.contract.unwrap_or(Contract::Chiamo),
+                called: self.called,
+                thirds: self.side_thirds,
+                tricks: self.side_tricks,
+                last_trick: if side == 0 {
+                    Side::Soloist
+                } else {
+                    Side::Defenders
+                },
+                monte,
+            },
+        );
+        self.step = Step::Over;
+        self.outcome = Some(HandOutcome::Scored(result));
+        self.legal = CardSet::EMPTY;
+        if S::ACTIVE {
+            sink.push(Event::Scored(HandOutcome::Scored(result)));
+        }
+    }
+}
+
+/// A hand that cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HandError {
+    /// The options are not valid.
+    #[error("invalid options: {0}")]
+    Options(#[from] super::options::OptionError),
+    /// The dealer is not a seat of this table.
+    #[error("dealer {0} is not a seat at this table")]
+    Dealer(Seat),
+    /// The deal is not a deal of this game.
+    #[error("invalid deal: {0}")]
+    Deal(#[from] DealError),
+}

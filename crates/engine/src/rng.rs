@@ -1,0 +1,155 @@
+//! The engine's one random-number algorithm, fixed so that a seed means the same thing on every
+//! platform and in every release (golden tests pin it).
+//!
+//! **Algorithm.** `Xoshiro256PlusPlus::seed_from_u64(seed)` (the state is filled by SplitMix64,
+//! as in the reference implementation). Its 64-bit outputs are split into a stream of 32-bit
+//! values: the low half of an output first, then its high half. A number below `n` is drawn with
+//! Lemire's nearly divisionless method on the next 32-bit value `x`: `m = x * n` as a 64-bit
+//! product; while the low 32 bits of `m` are below `(2^32 - n) mod n`, `m` is drawn again from the
+//! next value; the result is the high 32 bits of `m`.
+//!
+//! A shuffle is Fisher–Yates from the top: for `i` from `len - 1` down to `1`, swap item `i` with
+//! item `j_i`, where `j_i < i + 1` is uniform. The `j_i` are drawn in batches with Lemire's batched
+//! ranged integers (Brackett-Rozinsky and Lemire, 2024): a batch takes consecutive bounds
+//! `b_1 = i + 1, b_2 = i, ...` while their product `P` stays at most 2^48 (and takes at most 20
+//! bounds; a batch always takes at least one), so that the exact rejection test below is rarely
+//! needed; it draws one 64-bit output
+//! `r` (with no 32-bit half pending: the spare half, if any, is dropped), and for each bound in
+//! turn takes the high 64 bits of the 128-bit product `r * b_k` as `j` and keeps the low 64 bits
+//! as the next `r`. If the final `r` is below `(2^64 - P) mod P`, the whole batch is drawn again.
+
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The seeded random source used for deals and for the built-in bots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRng {
+    inner: Xoshiro256PlusPlus,
+    /// The high half of the last 64-bit output, not yet used.
+    spare: Option<u32>,
+}
+
+impl GameRng {
+    /// The generator for `seed` (see the module docs for the exact algorithm).
+    pub fn from_seed(seed: u64) -> GameRng {
+        GameRng {
+            inner: Xoshiro256PlusPlus::seed_from_u64(seed),
+            spare: None,
+        }
+    }
+
+    /// The next 32-bit value of the stream (low half of an output, then its high half).
+    #[inline]
+    pub fn next_half(&mut self) -> u32 {
+        match self.spare.take() {
+            Some(x) => x,
+            None => {
+                let v = self.inner.next_u64();
+                self.spare = Some((v >> 32) as u32);
+                v as u32
+            }
+        }
+    }
+
+    /// A uniform number in `0..n`; `n` of 0 is treated as 1.
+    #[inline]
+    pub fn below(&mut self, n: u32) -> u32 {
+        let n = n.max(1);
+        let mut m = u64::from(self.next_half()) * u64::from(n);
+        if (m as u32) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u32) < threshold {
+                m = u64::from(self.next_half()) * u64::from(n);
+            }
+        }
+        (m >> 32) as u32
+    }
+
+    /// Shuffles `items` in place with Fisher–Yates from the top, indices drawn in batches (see
+    /// the module docs).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        self.spare = None;
+        let mut i = items.len();
+        while i > 1 {
+            let (end, product) = if i <= DECK { DECK_PLAN[i] } else { batch(i) };
+            self.shuffle_batch(items, i, end, product);
+            i = end;
+        }
+    }
+
+    /// Draws one batch of indices (bounds `i` down to `end + 1`) and applies its swaps.
+    #[inline(always)]
+    fn shuffle_batch<T>(&mut self, items: &mut [T], i: usize, end: usize, product: u64) {
+        let mut picks = [0u64; MAX_BATCH];
+        loop {
+            let mut r = self.inner.next_u64();
+            let mut bound = i;
+            let mut k = 0;
+            while bound > end {
+                let m = u128::from(r) * bound as u128;
+                picks[k % MAX_BATCH] = (m >> 64) as u64;
+                r = m as u64;
+                bound -= 1;
+                k += 1;
+            }
+            if r >= product || r >= product.wrapping_neg() % product {
+                break;
+            }
+        }
+        let mut bound = i;
+        let mut k = 0;
+        while bound > end {
+            items.swap(bound - 1, picks[k % MAX_BATCH] as usize);
+            bound -= 1;
+            k += 1;
+        }
+    }
+}
+
+/// Largest product of bounds in one batch.
+const CAP: u64 = 1 << 48;
+/// Most bounds in one batch.
+const MAX_BATCH: usize = 20;
+/// Slices up to this length use the precomputed plan.
+const DECK: usize = 40;
+
+/// The batch that starts at bound `i`: `(end, product)`, covering bounds `i` down to `end + 1`.
+const fn batch(i: usize) -> (usize, u64) {
+    let mut product = i as u64;
+    let mut end = i - 1;
+    while end > 1 && i - end < MAX_BATCH {
+        match product.checked_mul(end as u64) {
+            Some(p) if p <= CAP => product = p,
+            _ => break,
+        }
+        end -= 1;
+    }
+    (end, product)
+}
+
+/// [`batch`] for every start up to [`DECK`], computed at compile time.
+static DECK_PLAN: [(usize, u64); DECK + 1] = {
+    let mut plan = [(0usize, 1u64); DECK + 1];
+    let mut i = 2;
+    while i <= DECK {
+        plan[i] = batch(i);
+        i += 1;
+    }
+    plan
+};
+
+impl RngCore for GameRng {
+    fn next_u32(&mut self) -> u32 {
+        self.next_half()
+    }
+    fn next_u64(&mut self) -> u64 {
+        let lo = u64::from(self.next_half());
+        lo | (u64::from(self.next_half()) << 32)
+    }
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        for chunk in dst.chunks_mut(4) {
+            let v = self.next_half().to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! [`Seat`] and the per-seat container [`PerSeat`].
+
+use std::fmt;
+use std::ops::{Index, IndexMut};
+
+/// A seat at the table, numbered 0.. in play order: the next player is `seat + 1 mod n`
+/// (play goes counter-clockwise, so the next seat sits on the right).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seat(u8);
+
+impl Seat {
+    /// The most seats any game here uses.
+    pub const MAX: usize = 4;
+    /// Every possible seat, 0 to 3.
+    pub const ALL: [Seat; 4] = [Seat(0), Seat(1), Seat(2), Seat(3)];
+
+    /// Seat `i`, or `None` when `i >= 4`.
+    pub const fn new(i: u8) -> Option<Seat> {
+        if (i as usize) < Seat::MAX {
+            Some(Seat(i))
+        } else {
+            None
+        }
+    }
+
+    /// The seat's number.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The next seat in play order at a table of `n` seats.
+    #[inline]
+    pub const fn next(self, n: u8) -> Seat {
+        Seat((self.0 + 1) % n)
+    }
+
+    /// The first `n` seats in order.
+    pub fn first_n(n: u8) -> impl Iterator<Item = Seat> {
+        (0..n.min(4)).map(Seat)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One value per seat (up to four), indexed by [`Seat`] rather than bare integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PerSeat<T>(pub [T; 4]);
+
+impl<T: Copy> PerSeat<T> {
+    /// The same value for every seat.
+    pub const fn splat(v: T) -> Self {
+        PerSeat([v; 4])
+    }
+
+    /// The values of the first `n` seats.
+    pub fn first_n(&self, n: u8) -> &[T] {
+        &self.0[..n as usize]
+    }
+}
+
+impl<T> Index<Seat> for PerSeat<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, s: Seat) -> &T {
+        // A Seat is always below 4; the mask lets the compiler drop the bounds check.
+        &self.0[s.index() & 3]
+    }
+}
+
+impl<T> IndexMut<Seat> for PerSeat<T> {
+    #[inline]
+    fn index_mut(&mut self, s: Seat) -> &mut T {
+        &mut self.0[s.index() & 3]
+    }
+}

@@ -1,0 +1,18 @@
+//! `calabresella`: play, replay and benchmark Calabresella matches from the command line.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("calabresella: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
