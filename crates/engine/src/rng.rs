@@ -68,10 +68,24 @@ impl GameRng {
     /// Shuffles `items` in place with Fisher–Yates from the top, indices drawn in batches (see
     /// the module docs).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        self.shuffle_above(items, 0);
+    }
+
+    /// Fisher–Yates from the top that stops once positions `keep..` are drawn: they hold a
+    /// uniformly random sequence, and positions `..keep` the remaining items (as a set).
+    /// `shuffle` is `shuffle_above(items, 0)`; a stop at `keep` skips the draws for bounds
+    /// `keep` and below (the batches are planned as usual, then cut at `keep`).
+    pub fn shuffle_above<T>(&mut self, items: &mut [T], keep: usize) {
         self.spare = None;
         let mut i = items.len();
-        while i > 1 {
-            let (end, product) = if i <= DECK { DECK_PLAN[i] } else { batch(i) };
+        let stop = keep.max(1);
+        while i > stop {
+            let (mut end, mut product) = if i <= DECK { DECK_PLAN[i] } else { batch(i) };
+            if end < stop {
+                // Cut the batch at the stop: the product of the bounds that remain.
+                end = stop;
+                product = (end + 1..=i).fold(1u64, |p, b| p.saturating_mul(b as u64));
+            }
             self.shuffle_batch(items, i, end, product);
             i = end;
         }

@@ -10,12 +10,16 @@ use crate::seat::Seat;
 #[inline]
 pub fn follow_suit(hand: CardSet, led: Option<Suit>) -> CardSet {
     match led {
-        Some(s) => {
-            let same = hand.of_suit(s);
-            if same.is_empty() { hand } else { same }
-        }
+        Some(s) => follow_mask(hand, CardSet::suit(s)),
         None => hand,
     }
+}
+
+/// [`follow_suit`] with the led suit given as its 10-card mask ([`CardSet::ALL`] when leading).
+#[inline]
+pub fn follow_mask(hand: CardSet, led: CardSet) -> CardSet {
+    let same = hand & led;
+    if same.is_empty() { hand } else { same }
 }
 
 /// A trick in progress: who led and the cards played so far, in play order.
@@ -26,6 +30,8 @@ pub struct Trick {
     len: u8,
     winner_pos: u8,
     set: CardSet,
+    /// The led suit's ten cards, or every card before the lead.
+    led: CardSet,
 }
 
 /// Filler for unplayed positions; never read beyond `len`.
@@ -40,6 +46,7 @@ impl Trick {
             len: 0,
             winner_pos: 0,
             set: CardSet::EMPTY,
+            led: CardSet::ALL,
         }
     }
 
@@ -71,6 +78,12 @@ impl Trick {
         }
     }
 
+    /// The led suit's ten cards, or every card before the lead: the mask [`follow_mask`] takes.
+    #[inline]
+    pub const fn led_mask(&self) -> CardSet {
+        self.led
+    }
+
     /// The cards played, in play order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
         self.cards[..self.len()].iter().copied()
@@ -80,7 +93,10 @@ impl Trick {
     #[inline]
     pub fn push(&mut self, card: Card) {
         let pos = self.len as usize & 3;
-        if pos > 0 && card.beats(self.cards[self.winner_pos as usize & 3]) {
+        if pos == 0 {
+            self.led = CardSet::suit(card.suit());
+        } else if self.led.contains(card) && card > self.cards[self.winner_pos as usize & 3] {
+            // The winner is always of the led suit, so a higher led-suit card beats it.
             self.winner_pos = pos as u8;
         }
         self.cards[pos] = card;

@@ -5,7 +5,7 @@ mod heuristic;
 mod random;
 
 pub use heuristic::HeuristicBot;
-pub use random::{RandomBot, RandomRun, random_hands};
+pub use random::{Driver, RandomBot, RandomRun, random_hands};
 
 use crate::action::Action;
 use crate::calabresella::{Match, Observation, Viewer};

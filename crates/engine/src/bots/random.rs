@@ -43,13 +43,31 @@ pub struct RandomRun {
     pub award_sum: u64,
 }
 
-/// Plays `n` full hands (auction to scoring) with uniformly random legal actions on the
-/// engine's fast path ([`Hand::legal_actions`] and [`Hand::apply_unchecked`]), dealing each from
-/// one generator seeded with `seed`. The dealer rotates every hand.
-///
-/// [`Hand::legal_actions`]: crate::calabresella::Hand::legal_actions
-/// [`Hand::apply_unchecked`]: crate::calabresella::Hand::apply_unchecked
-pub fn random_hands(opts: crate::calabresella::Options, seed: u64, n: u64) -> RandomRun {
+/// How [`random_hands`] drives each hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Driver {
+    /// The per-action public API: [`Hand::num_legal_actions`], [`Hand::legal_action`] and
+    /// [`Hand::apply_unchecked`], as a bot or search loop outside the engine would.
+    ///
+    /// [`Hand::num_legal_actions`]: crate::calabresella::Hand::num_legal_actions
+    /// [`Hand::legal_action`]: crate::calabresella::Hand::legal_action
+    /// [`Hand::apply_unchecked`]: crate::calabresella::Hand::apply_unchecked
+    Api,
+    /// The engine's rollout, [`Hand::playout_random`]: the same draws and the same result.
+    ///
+    /// [`Hand::playout_random`]: crate::calabresella::Hand::playout_random
+    Playout,
+}
+
+/// Plays `n` full hands (auction to scoring) with uniformly random legal actions, dealing each
+/// from one generator seeded with `seed`; the dealer rotates every hand. Both drivers give the
+/// same hands and counts.
+pub fn random_hands(
+    opts: crate::calabresella::Options,
+    seed: u64,
+    n: u64,
+    driver: Driver,
+) -> RandomRun {
     use crate::calabresella::{Deal, Hand};
     use crate::seat::Seat;
     let mut rng = GameRng::from_seed(seed);
@@ -58,12 +76,17 @@ pub fn random_hands(opts: crate::calabresella::Options, seed: u64, n: u64) -> Ra
         let dealer = Seat::ALL[(i % u64::from(opts.players)) as usize];
         let deal = Deal::shuffled(&mut rng, opts.players, dealer);
         let mut hand = Hand::new_unchecked(opts, dealer, deal);
-        while !hand.is_over() {
-            let n_legal = hand.num_legal_actions() as u32;
-            if let Some(a) = hand.legal_action(rng.below(n_legal) as usize) {
-                hand.apply_unchecked(a);
+        match driver {
+            Driver::Api => {
+                while !hand.is_over() {
+                    let n_legal = hand.num_legal_actions() as u32;
+                    if let Some(a) = hand.legal_action(rng.below(n_legal) as usize) {
+                        hand.apply_unchecked(a);
+                    }
+                    run.actions += 1;
+                }
             }
-            run.actions += 1;
+            Driver::Playout => run.actions += hand.playout_random(&mut rng) as u64,
         }
         if let Some(o) = hand.outcome() {
             run.award_sum += o.award().0.iter().map(|&x| u64::from(x)).sum::<u64>();

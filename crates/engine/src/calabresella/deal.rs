@@ -47,26 +47,25 @@ impl Deal {
         (players == 4).then_some(dealer)
     }
 
-    /// Shuffles the deck with `rng` (see [`crate::rng`]) and deals it as at the table: three
-    /// rounds of packets of 4 to the active players from the eldest (the dealer's next seat) on,
-    /// then the last 4 cards to the monte.
+    /// Shuffles the deck with `rng` and deals it. This is the stable seeded deal: the same seed
+    /// gives the same deal on every platform and in every release (a golden test pins it).
     ///
-    /// The deck before shuffling is the cards in index order ([`Card::index`]). Card `k` of the
-    /// shuffled deck goes to the active player `(k / 4) % 3` in play order from the eldest for
-    /// `k < 36`, and to monte position `k - 36` after that.
+    /// The deck before shuffling is the cards in index order ([`Card::index`]). It is shuffled
+    /// with [`GameRng::shuffle_above`]`(deck, 12)` (see [`crate::rng`]). Then positions `0..12`
+    /// go to the eldest (the active seat after the dealer), `12..24` to the next active seat,
+    /// `24..36` to the third, and `36..40` are the monte in that order. (A deal by blocks is as
+    /// uniform as one by packets of four, and the first block needs no draws.)
     pub fn shuffled(rng: &mut GameRng, players: u8, dealer: Seat) -> Deal {
         let mut deck = [0u8; 40];
         for (i, slot) in deck.iter_mut().enumerate() {
             *slot = i as u8;
         }
-        rng.shuffle(&mut deck);
+        rng.shuffle_above(&mut deck, HAND_SIZE);
         let active = active_seats(players, dealer);
         let mut hands = PerSeat::splat(CardSet::EMPTY);
-        for (packet, cards) in deck[..36].chunks_exact(4).enumerate() {
-            let seat = active[packet % 3];
-            for &ci in cards {
-                hands[seat].insert(Card::from_index_unchecked(ci));
-            }
+        for (block, cards) in deck[..36].chunks_exact(HAND_SIZE).enumerate() {
+            let bits = cards.iter().fold(0u64, |acc, &ci| acc | 1 << ci);
+            hands[active[block]] = CardSet::from_bits(bits);
         }
         let monte = [36, 37, 38, 39].map(|k| Card::from_index_unchecked(deck[k]));
         Deal { hands, monte }
