@@ -288,3 +288,97 @@ impl Match {
         Some(obs)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Contract;
+    use crate::calabresella::score::Side;
+    use crate::cardset::CardSet;
+
+    fn after(opts: Options, totals: [u32; 4]) -> Option<Vec<Seat>> {
+        let mut m = Match::new(opts, Seat::ALL[0]).unwrap();
+        m.totals = PerSeat(totals);
+        let s = Score {
+            soloist: Seat::ALL[1],
+            defenders: [Seat::ALL[2], Seat::ALL[0]],
+            contract: Contract::Solo,
+            called: None,
+            points: [6, 5],
+            tricks: [6, 6],
+            last_trick: Side::Soloist,
+            made: true,
+            multiplier: 1,
+            award: PerSeat::splat(0),
+            monte: CardSet::EMPTY,
+        };
+        m.winners_after(&s)
+    }
+
+    #[test]
+    fn c_d16_pooled() {
+        let o = Options::default();
+        let s = |v: u8| Seat::ALL[v as usize];
+        assert_eq!(
+            after(o, [5, 21, 5, 0]),
+            Some(vec![s(1)]),
+            "only the soloist at the target"
+        );
+        assert_eq!(
+            after(o, [11, 3, 10, 0]),
+            Some(vec![s(0), s(2)]),
+            "only D = 11 + 10 at the target"
+        );
+        assert_eq!(
+            after(o, [11, 22, 10, 0]),
+            Some(vec![s(1)]),
+            "both: S 22 > D 21"
+        );
+        assert_eq!(
+            after(o, [12, 22, 11, 0]),
+            Some(vec![s(0), s(2)]),
+            "both: D 23 > S 22"
+        );
+        assert_eq!(after(o, [11, 22, 11, 0]), None, "equal: another hand");
+        assert_eq!(after(o, [5, 20, 5, 0]), None, "nobody at the target");
+    }
+
+    #[test]
+    fn c_d16_individual_and_c_d17_idle_excluded() {
+        let o = Options {
+            match_end: MatchEnd::Individual,
+            ..Options::default()
+        };
+        let s = |v: u8| Seat::ALL[v as usize];
+        assert_eq!(after(o, [11, 22, 10, 0]), Some(vec![s(1)]));
+        assert_eq!(
+            after(o, [21, 21, 3, 0]),
+            None,
+            "a tie at the top: another hand"
+        );
+        assert_eq!(
+            after(o, [25, 21, 3, 0]),
+            Some(vec![s(0)]),
+            "the unique highest, soloist or not"
+        );
+        let four = Options {
+            players: 4,
+            ..Options::default()
+        };
+        assert_eq!(
+            after(four, [5, 10, 5, 30]),
+            None,
+            "pooled counts only this hand's sides"
+        );
+    }
+
+    #[test]
+    fn c_d19_a_due_ignores_the_dummy() {
+        let o = Options {
+            a_due: true,
+            match_end: MatchEnd::Individual,
+            ..Options::default()
+        };
+        assert_eq!(after(o, [21, 5, 40, 0]), Some(vec![Seat::ALL[0]]));
+    }
+}

@@ -93,6 +93,8 @@ pub struct Hand {
     tricks_done: u8,
     side_tricks: [u32; 2],
     side_thirds: [u32; 2],
+    /// Cards won in completed tricks, `[soloist, defenders]` (the monte joins at the end).
+    piles: [CardSet; 2],
     history: ArrayVec<u16, MAX_HISTORY>,
     outcome: Option<HandOutcome>,
     /// The cards behind the legal actions of a card-naming phase, refreshed after every
@@ -120,11 +122,13 @@ impl Hand {
         for i in 0..3 {
             next[active[i].index()] = active[(i + 1) % 3];
         }
-        let speakers = active
+        let speakers: ArrayVec<Seat, 3> = active
             .iter()
             .copied()
             .filter(|&s| !(opts.a_due && s == Options::DUMMY))
             .collect();
+        // The first to speak: the eldest, unless he is the a due dummy (C-D19).
+        let first_speaker = speakers.first().copied().unwrap_or(active[0]);
         Hand {
             opts,
             dealer,
@@ -145,10 +149,11 @@ impl Hand {
             setaside: deal.monte.iter().copied().collect(),
             trick: Trick::new(active[0]),
             trick_seats: active,
-            actor: active[0],
+            actor: first_speaker,
             tricks_done: 0,
             side_tricks: [0; 2],
             side_thirds: [0; 2],
+            piles: [CardSet::EMPTY; 2],
             history: ArrayVec::new(),
             outcome: None,
             legal: CardSet::EMPTY,
@@ -279,6 +284,11 @@ impl Hand {
     /// `[soloist, defenders]`.
     pub fn side_thirds(&self) -> [u32; 2] {
         self.side_thirds
+    }
+
+    /// Cards won so far, `[soloist, defenders]`: completed tricks, and at the end the monte.
+    pub fn piles(&self) -> [CardSet; 2] {
+        self.piles
     }
 
     /// Number of actions taken so far.
@@ -870,6 +880,7 @@ impl Hand {
         } as usize;
         self.side_tricks[side] += 1;
         self.side_thirds[side] += self.trick.thirds();
+        self.piles[side] |= self.trick.card_set();
         self.tricks_done += 1;
         if S::ACTIVE {
             sink.push(Event::TrickWon {
@@ -891,8 +902,8 @@ impl Hand {
                 });
             }
         }
+        self.trick = Trick::new(winner);
         if self.tricks_done < TRICKS {
-            self.trick = Trick::new(winner);
             self.actor = winner;
             self.legal = self.hands[winner];
             return;
@@ -900,6 +911,8 @@ impl Hand {
         // C-D12: the last trick's winner takes the set-aside monte and the last-trick bonus.
         let monte = self.setaside;
         self.side_thirds[side] += LAST_TRICK_THIRDS + monte.thirds();
+        self.piles[side] |= monte;
+        self.setaside = CardSet::EMPTY;
         if S::ACTIVE {
             sink.push(Event::MonteRevealed {
                 to: winner,

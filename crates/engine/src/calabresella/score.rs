@@ -131,3 +131,138 @@ pub(crate) fn score(opts: &Options, t: Tally) -> Score {
         monte: t.monte,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(thirds: [u32; 2], tricks: [u32; 2], contract: Contract) -> Tally {
+        Tally {
+            soloist: Seat::ALL[1],
+            defenders: [Seat::ALL[2], Seat::ALL[0]],
+            contract,
+            called: None,
+            thirds,
+            tricks,
+            last_trick: Side::Soloist,
+            monte: CardSet::EMPTY,
+        }
+    }
+
+    #[test]
+    fn c_d13_six_points_make_the_contract() {
+        let s = score(&Options::default(), tally([18, 17], [6, 6], Contract::Solo));
+        assert_eq!((s.points, s.made), ([6, 5], true));
+        let s = score(&Options::default(), tally([17, 18], [6, 6], Contract::Solo));
+        assert_eq!(
+            (s.points, s.made),
+            ([5, 6], false),
+            "17 thirds truncate to 5"
+        );
+        let s = score(&Options::default(), tally([20, 15], [6, 6], Contract::Solo));
+        assert_eq!(
+            s.points[0] + s.points[1],
+            11,
+            "35 thirds always give 11 points"
+        );
+    }
+
+    #[test]
+    fn c_d14_award_goes_up_only() {
+        let made = score(
+            &Options::default(),
+            tally([20, 15], [7, 5], Contract::Dividete),
+        );
+        assert_eq!(made.award.0, [0, 8, 0, 0]);
+        let failed = score(
+            &Options::default(),
+            tally([15, 20], [5, 7], Contract::Scegliete),
+        );
+        assert_eq!(
+            failed.award.0,
+            [16, 0, 16, 0],
+            "each defender scores the value"
+        );
+    }
+
+    #[test]
+    fn c_d15_multipliers() {
+        let o = Options::default();
+        assert_eq!(
+            score(&o, tally([35, 0], [12, 0], Contract::Solo)).multiplier,
+            2,
+            "cappotto"
+        );
+        assert_eq!(
+            score(&o, tally([0, 35], [0, 12], Contract::Solo)).multiplier,
+            2,
+            "defenders' cappotto"
+        );
+        assert_eq!(
+            score(&o, tally([35, 0], [11, 1], Contract::Solo)).multiplier,
+            3,
+            "stramazzo"
+        );
+        assert_eq!(
+            score(&o, tally([33, 2], [11, 1], Contract::Solo)).multiplier,
+            3,
+            "2 thirds truncate to 0"
+        );
+        assert_eq!(
+            score(&o, tally([2, 33], [1, 11], Contract::Solo)).multiplier,
+            3,
+            "defenders' stramazzo"
+        );
+        assert_eq!(
+            score(&o, tally([32, 3], [11, 1], Contract::Solo)).multiplier,
+            1,
+            "3 thirds are a point"
+        );
+        let no = Options {
+            stramazzo: false,
+            ..o
+        };
+        assert_eq!(
+            score(&no, tally([35, 0], [11, 1], Contract::Solo)).multiplier,
+            1,
+            "C-D20"
+        );
+        assert_eq!(
+            score(&no, tally([35, 0], [12, 0], Contract::Solo)).multiplier,
+            2
+        );
+    }
+
+    #[test]
+    fn c_d18_aperta_halves_rounding_up() {
+        let o = Options {
+            aperta: true,
+            ..Options::default()
+        };
+        let s = score(&o, tally([10, 25], [4, 8], Contract::Chiamo));
+        assert_eq!(s.award.0, [1, 0, 1, 0], "half of 1 rounds up to 1");
+        let s = score(&o, tally([2, 33], [2, 10], Contract::Solissimo));
+        assert_eq!(s.award.0, [6, 0, 6, 0], "4 x 3 = 12, halved");
+        let s = score(&o, tally([20, 15], [7, 5], Contract::Solo));
+        assert_eq!(
+            s.award.0,
+            [0, 2, 0, 0],
+            "the soloist's award is not reduced"
+        );
+    }
+
+    #[test]
+    fn c_d19_a_due_pays_the_defending_person_once() {
+        let o = Options {
+            a_due: true,
+            match_end: super::super::MatchEnd::Individual,
+            ..Options::default()
+        };
+        let s = score(&o, tally([10, 25], [4, 8], Contract::Solo));
+        assert_eq!(
+            s.award.0,
+            [2, 0, 0, 0],
+            "seat 0 is the person, seat 2 the dummy"
+        );
+    }
+}
