@@ -130,7 +130,10 @@ pub fn cards_in(obs: &Observation) -> CardSet {
         s.insert(c);
     }
     for a in &obs.legal_actions {
-        s |= action_cards(a);
+        // A call option names a card the viewer does not hold: it says nothing of where it is.
+        if !matches!(a, Action::Call(_)) {
+            s |= action_cards(a);
+        }
     }
     for e in &obs.events {
         s |= event_cards(e);
