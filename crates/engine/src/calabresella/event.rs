@@ -241,3 +241,110 @@ impl EventSink for Vec<Event> {
         Vec::push(self, e);
     }
 }
+
+fn show_card(c: &Option<crate::card::Card>) -> String {
+    c.map_or_else(|| "??".to_string(), |c| c.to_string())
+}
+
+fn show_set(s: &CardSet) -> String {
+    if s.is_empty() {
+        "-".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+impl std::fmt::Display for Event {
+    /// One line per event; a hidden card shows as `??`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Event::Dealt { seat, cards } => write!(f, "seat {seat} is dealt {cards}"),
+            Event::Bid {
+                seat,
+                contract: None,
+            } => write!(f, "seat {seat} passes"),
+            Event::Bid {
+                seat,
+                contract: Some(c),
+            } => write!(f, "seat {seat} bids {c}"),
+            Event::AuctionWon { soloist, contract } => {
+                write!(f, "seat {soloist} is the soloist in {contract}")
+            }
+            Event::AllPassed => write!(f, "all passed: the deal is void"),
+            Event::DummyExposed { seat, cards } => {
+                write!(f, "the dummy (seat {seat}) is exposed: {cards}")
+            }
+            Event::Called { card } => write!(f, "the soloist calls {card}"),
+            Event::HandedOver { from } => write!(f, "seat {from} hands the called card over"),
+            Event::CalledInMonte => write!(f, "the called card is in the monte"),
+            Event::Returned { to, card } => {
+                write!(f, "the soloist returns {} to seat {to}", show_card(card))
+            }
+            Event::MonteTaken { seat, cards } => match cards {
+                Some(c) => write!(
+                    f,
+                    "seat {seat} takes the monte: {} {} {} {}",
+                    c[0], c[1], c[2], c[3]
+                ),
+                None => write!(f, "seat {seat} takes the monte"),
+            },
+            Event::MonteReceived { seat, cards } => match cards {
+                Some(c) => write!(f, "seat {seat} receives {c} from the monte"),
+                None => write!(f, "seat {seat} receives two monte cards"),
+            },
+            Event::MonteShown { cards } => write!(
+                f,
+                "the monte is shown: {} {} {} {}",
+                cards[0], cards[1], cards[2], cards[3]
+            ),
+            Event::MonteSplit { first, second } => write!(
+                f,
+                "seat {} takes {}, seat {} gets {}",
+                first.0,
+                show_set(&first.1),
+                second.0,
+                show_set(&second.1)
+            ),
+            Event::Discarded { seat, card } => {
+                write!(f, "seat {seat} discards {}", show_card(card))
+            }
+            Event::Played {
+                seat,
+                card,
+                signal: None,
+            } => write!(f, "seat {seat} plays {card}"),
+            Event::Played {
+                seat,
+                card,
+                signal: Some(s),
+            } => write!(f, "seat {seat} plays {card} {}", s.name()),
+            Event::TrickWon {
+                number,
+                winner,
+                cards,
+            } => write!(f, "trick {number} to seat {winner}: {cards}"),
+            Event::HandShown { seat, to, cards } => {
+                write!(f, "seat {seat}'s hand shown to seat {to}: {cards}")
+            }
+            Event::MonteRevealed { to, cards } => write!(
+                f,
+                "seat {to} takes the set-aside monte: {}",
+                show_set(cards)
+            ),
+            Event::Scored(HandOutcome::Void) => write!(f, "void deal"),
+            Event::Scored(HandOutcome::Scored(s)) => write!(
+                f,
+                "{} {} by seat {}: points {}-{}, tricks {}-{}, x{}, award {:?}",
+                s.contract,
+                if s.made { "made" } else { "failed" },
+                s.soloist,
+                s.points[0],
+                s.points[1],
+                s.tricks[0],
+                s.tricks[1],
+                s.multiplier,
+                s.award.0
+            ),
+        }
+    }
+}
