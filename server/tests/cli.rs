@@ -1,0 +1,360 @@
+//! The `calabresella` command end to end: replay against hand-worked records, invalid input,
+//! and play -> record -> replay.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_calabresella"))
+}
+
+fn replay_text(text: &str) -> Output {
+    let mut child = bin()
+        .args(["replay", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn replay_ok(record: &Value) -> Value {
+    let out = replay_text(&record.to_string());
+    assert!(
+        out.status.success(),
+        "replay failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn replay_err(text: &str) -> String {
+    let out = replay_text(text);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "expected exit 1, stderr {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line on stderr: {err:?}"
+    );
+    err.trim_end().to_string()
+}
+
+/// The stramazzo deal of the rules tests (seat 1 soloist in solissimo, dealer 0).
+fn stramazzo_record(options: Value) -> Value {
+    let plays = [
+        // Trick 1: the defenders win 4s 5s 6s (no points). Then seat 0 leads, and the soloist
+        // wins every other trick (hand-worked: he holds 3-2-A of b, c, d and 3s 2s).
+        "play 4s", "play 5s", "play 6s", "play 4c", "play 3c", "play 7c", "play Ab", "play 4b",
+        "play 7s", "play 2b", "play 5b", "play 5c", "play 3b", "play 6b", "play 6c", "play Ac",
+        "play Fc", "play Kd", "play 2c", "play Cc", "play Cd", "play Ad", "play Kb", "play 4d",
+        "play 2d", "play Cb", "play 5d", "play 3d", "play Fb", "play 6d", "play 2s", "play 7b",
+        "play 7d", "play 3s", "play Kc", "play Fd",
+    ];
+    let mut actions = vec![
+        json!("bid solissimo"),
+        json!({"seat": 2, "action": "pass", "ms": 120}),
+        json!("pass"),
+    ];
+    actions.extend(plays.iter().map(|p| json!(p)));
+    json!({
+        "format": "calabresella-record/1",
+        "game": "calabresella",
+        "players": 3,
+        "options": options,
+        "first_dealer": 0,
+        "hands": [{
+            "dealer": 0,
+            "deal": {
+                "hands": [
+                    ["6s", "7s", "6c", "5c", "4c", "Kd", "Cd", "Fd", "7d", "6d", "5d", "4d"],
+                    ["3b", "2b", "Ab", "3c", "2c", "Ac", "3d", "2d", "Ad", "3s", "2s", "4s"],
+                    ["5s", "Kb", "Cb", "Fb", "7b", "6b", "5b", "4b", "Kc", "Cc", "Fc", "7c"]
+                ],
+                "monte": ["As", "Ks", "Cs", "Fs"]
+            },
+            "actions": actions
+        }]
+    })
+}
+
+#[test]
+fn replay_agrees_with_the_hand_worked_stramazzo_c_d12_c_d13_c_d15() {
+    let out = replay_ok(&stramazzo_record(json!({})));
+    let h = &out["hands"][0];
+    assert_eq!(h["soloist"], 1);
+    assert_eq!(h["contract"], "solissimo");
+    assert_eq!(h["points"], json!({"soloist": 11, "defenders": 0}));
+    assert_eq!(h["tricks"], json!({"soloist": 11, "defenders": 1}));
+    assert_eq!(h["last_trick"], "soloist");
+    assert_eq!(h["made"], true);
+    assert_eq!(h["multiplier"], 3);
+    assert_eq!(h["award"], json!([0, 12, 0]));
+    assert_eq!(
+        out["match"],
+        json!({"over": false, "winners": [], "draw": false, "totals": [0, 12, 0]})
+    );
+}
+
+#[test]
+fn replay_no_stramazzo_option_c_d20_and_match_end_c_d16() {
+    let out = replay_ok(&stramazzo_record(json!({"stramazzo": false, "target": 4})));
+    assert_eq!(out["hands"][0]["multiplier"], 1);
+    assert_eq!(out["hands"][0]["award"], json!([0, 4, 0]));
+    assert_eq!(
+        out["match"]["over"], true,
+        "the soloist reached the target of 4"
+    );
+    assert_eq!(out["match"]["winners"], json!([1]));
+}
+
+#[test]
+fn replay_void_deal_c_d4_and_unfinished_hand() {
+    let mut rec = stramazzo_record(json!({}));
+    let deal = rec["hands"][0]["deal"].clone();
+    rec["hands"] = json!([
+        {"dealer": 0, "deal": deal, "actions": ["pass", "pass", "pass"]},
+        {"dealer": 0, "deal": deal, "actions": ["bid solo", "pass"]}
+    ]);
+    let out = replay_ok(&rec);
+    assert_eq!(out["hands"][0]["void"], true);
+    assert_eq!(out["hands"][0]["award"], json!([0, 0, 0]));
+    assert_eq!(
+        out["hands"][1]["complete"], false,
+        "the last hand may be unfinished"
+    );
+    assert_eq!(out["hands"][1]["soloist"], Value::Null);
+}
+
+#[test]
+fn invalid_records_get_one_line_naming_hand_action_and_seat() {
+    let good = stramazzo_record(json!({}));
+    let mut bad = good.clone();
+    bad["hands"][0]["actions"][4] = json!("play 3b");
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0, action 4 (seat 2): illegal: card 3b is not in hand"
+    );
+    let mut bad = good.clone();
+    bad["hands"][0]["actions"][4] = json!("play 7c");
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0, action 4 (seat 2): illegal: must follow suit s"
+    );
+    let mut bad = good.clone();
+    bad["hands"][0]["actions"][5] = json!("play 6c");
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0, action 5 (seat 0): illegal: must follow suit s"
+    );
+    let mut bad = good.clone();
+    bad["hands"][0]["actions"][1] = json!({"seat": 0, "action": "pass"});
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0, action 1 (seat 2): wrong seat: seat 0 is not to act"
+    );
+    let mut bad = good.clone();
+    bad["hands"][0]["deal"]["monte"][0] = json!("3b");
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0: invalid deal: card 3b dealt twice"
+    );
+    let mut bad = good.clone();
+    bad["hands"][0]["deal"]["hands"][0][0] = json!("Xz");
+    assert!(
+        replay_err(&bad.to_string())
+            .starts_with("hand 0: invalid deal: seat 0: bad notation \"Xz\"")
+    );
+    let mut bad = good.clone();
+    bad["hands"][0]["actions"][1] = json!("bid chiamo");
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0, action 1 (seat 2): illegal: bid too low: must be higher than solissimo"
+    );
+    let mut bad = good.clone();
+    bad["hands"][0]["actions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("pass"));
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0, action 39: the hand is already over"
+    );
+    let mut bad = good.clone();
+    bad["options"] = json!({"colour": "red"});
+    assert!(replay_err(&bad.to_string()).starts_with("record: options: unknown option \"colour\""));
+    let mut bad = good.clone();
+    bad["hands"][0]["dealer"] = json!(2);
+    assert_eq!(
+        replay_err(&bad.to_string()),
+        "hand 0: dealer should be seat 0, not 2"
+    );
+    assert!(replay_err("{").starts_with("record: not a valid record"));
+    assert!(replay_err("").starts_with("record: not a valid record"));
+    let mut bad = good;
+    bad["format"] = json!("calabresella-record/9");
+    assert!(replay_err(&bad.to_string()).starts_with("record: unknown format"));
+}
+
+#[test]
+fn replay_never_panics_on_garbage() {
+    let samples: Vec<Vec<u8>> = vec![
+        vec![0xff, 0xfe, 0x00],
+        b"[]".to_vec(),
+        b"null".to_vec(),
+        "{\"format\":\"calabresella-record/1\",\"game\":\"calabresella\",\"players\":200,\"first_dealer\":0,\"hands\":[]}".into(),
+        "{\"format\":\"calabresella-record/1\",\"game\":\"calabresella\",\"players\":3,\"first_dealer\":9,\"hands\":[]}".into(),
+        "[".repeat(100_000).into_bytes(),
+    ];
+    for s in samples {
+        let mut child = bin()
+            .args(["replay", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&s).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{:?}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let missing = bin()
+        .args(["replay", "/nonexistent/record.json"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr)
+            .starts_with("cannot read /nonexistent/record.json")
+    );
+}
+
+#[test]
+fn play_writes_a_record_that_replays_to_the_same_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.json");
+    let runs: [&[&str]; 3] = [
+        &["--bots", "heuristic,random,random"],
+        &[
+            "--players",
+            "4",
+            "--option",
+            "aperta=true",
+            "--bots",
+            "heuristic,random,random,heuristic",
+        ],
+        &[
+            "--option",
+            "a_due=true",
+            "--bots",
+            "heuristic,random,random",
+        ],
+    ];
+    for args in runs {
+        let out = bin()
+            .args(["play", "--seed", "11"])
+            .args(args)
+            .args(["--record", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("record written to"));
+        let last = text
+            .lines()
+            .find(|l| l.starts_with("match "))
+            .expect("final line");
+        let replayed: Value = serde_json::from_slice(
+            &bin()
+                .args(["replay", path.to_str().unwrap()])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        let totals: Vec<String> = replayed["match"]["totals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        assert!(
+            last.contains(&format!("totals [{}]", totals.join(", "))),
+            "{last} vs {totals:?}"
+        );
+        assert_eq!(replayed["match"]["over"], true);
+    }
+    let out = bin()
+        .args([
+            "play",
+            "--players",
+            "4",
+            "--bots",
+            "random,random,random",
+            "--no-record",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--bots names 3 bots for 4 seats"));
+}
+
+#[test]
+fn play_rejects_bad_arguments_clearly() {
+    let out = bin()
+        .args(["play", "--bots", "genius", "--no-record"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown bot \"genius\""));
+    let out = bin()
+        .args(["play", "--option", "target", "--no-record"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not key=value"));
+    let out = bin()
+        .args(["play", "--game", "briscola", "--no-record"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game"));
+}
+
+#[test]
+fn bench_and_duplicate_print_json() {
+    let out = bin()
+        .args(["bench", "--hands", "2000", "--runs", "1"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["hands_per_sec"].as_f64().unwrap() > 0.0
+            && v["api_actions_per_sec"].as_f64().unwrap() > 0.0
+    );
+    let out = bin().args(["duplicate", "--deals", "20"]).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hands"], 120);
+    assert_eq!(v["bots"].as_array().unwrap().len(), 3);
+}
