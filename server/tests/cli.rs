@@ -1,5 +1,6 @@
 //! The `calabresella` command end to end: replay against hand-worked records, invalid input,
 //! and play -> record -> replay.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

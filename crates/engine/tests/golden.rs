@@ -1,6 +1,7 @@
 //! Golden playthroughs: every seat's (and a spectator's) view at every step of a few seeded
 //! hands, compared with the transcripts in `tests/golden/`. After an intended change, regenerate
 //! them with `UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test golden` and review the diff.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -3,6 +3,7 @@
 //! event log by a second, independent reading of the visibility table) are permuted through the
 //! deal and the history; whenever that permuted world is consistent with the rules, the
 //! viewer's observation must be identical.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
 mod common;
 

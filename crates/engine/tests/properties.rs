@@ -1,4 +1,5 @@
 //! Property tests: notation, action ids, the card-set bitset and record round trips.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! Hand-checked scenarios, one or more per rule decision (C-D1 .. C-D24 in `docs/RULES.md`).
 //! Deals are written out so every expected number can be checked by hand.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
 mod common;
 

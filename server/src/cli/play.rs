@@ -22,7 +22,7 @@ pub struct PlayArgs {
     /// Bots by seat, comma-separated (random, heuristic); one name fills every seat.
     #[arg(long, default_value = "heuristic", value_delimiter = ',')]
     bots: Vec<String>,
-    /// Where to write the game record (default: calabresella-<seed>.json).
+    /// Where to write the game record (default: calabresella-SEED.json).
     #[arg(long)]
     record: Option<PathBuf>,
     /// Do not write a record.

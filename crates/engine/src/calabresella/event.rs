@@ -9,7 +9,9 @@ use crate::seat::Seat;
 use super::score::HandOutcome;
 
 /// Something that happened in a hand. Fields that may be hidden from a viewer are `Option`s:
-/// the engine fills them all, and [`Event::seen_by`] blanks what a viewer may not see.
+/// the engine fills them all, and each observation ([`Hand::observation`]) blanks what its viewer may not see.
+///
+/// [`Hand::observation`]: super::Hand::observation
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Event {
     /// A seat received its cards (private to that seat).

@@ -297,7 +297,7 @@ mod tests {
     use crate::cardset::CardSet;
 
     fn after(opts: Options, totals: [u32; 4]) -> Option<Vec<Seat>> {
-        let mut m = Match::new(opts, Seat::ALL[0]).unwrap();
+        let mut m = Match::new(opts, Seat::ALL[0]).expect("valid options");
         m.totals = PerSeat(totals);
         let s = Score {
             soloist: Seat::ALL[1],
