@@ -14,6 +14,26 @@ pub struct CardSet(u64);
 
 const SUIT_MASK: u64 = (1 << 10) - 1;
 
+/// `SELECT_IN_SUIT[b][k]`: position of the `k`-th set bit of the 10-bit suit pattern `b`
+/// (0 where there is none).
+static SELECT_IN_SUIT: [[u8; 10]; 1024] = {
+    let mut t = [[0u8; 10]; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut k = 0;
+        let mut bit = 0;
+        while bit < 10 {
+            if b & (1 << bit) != 0 {
+                t[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// `SELECT_IN_BYTE[b][k]`: position of the `k`-th set bit of byte `b` (0 where there is none).
 static SELECT_IN_BYTE: [[u8; 8]; 256] = {
     let mut t = [[0u8; 8]; 256];
@@ -174,6 +194,20 @@ impl CardSet {
         let in_byte = ((x >> (8 * byte)) & 0xFF) as usize;
         let offset = SELECT_IN_BYTE[in_byte][(n as u64 - before) as usize & 7];
         Some(Card::from_index_unchecked((8 * byte) as u8 + offset))
+    }
+
+    /// The `n`-th card of `suit` in this set (index order), if there are more than `n`: one
+    /// table lookup, for picking among cards that must follow suit.
+    #[inline]
+    pub fn nth_of_suit(self, suit: Suit, n: usize) -> Option<Card> {
+        let shift = 10 * suit.index();
+        let chunk = ((self.0 >> shift) & SUIT_MASK) as usize;
+        if n >= chunk.count_ones() as usize {
+            return None;
+        }
+        Some(Card::from_index_unchecked(
+            shift as u8 + SELECT_IN_SUIT[chunk & 1023][n % 10],
+        ))
     }
 
     /// Iterates the cards in index order.

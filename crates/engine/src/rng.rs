@@ -11,8 +11,8 @@
 //! A shuffle is Fisher–Yates from the top: for `i` from `len - 1` down to `1`, swap item `i` with
 //! item `j_i`, where `j_i < i + 1` is uniform. The `j_i` are drawn in batches with Lemire's batched
 //! ranged integers (Brackett-Rozinsky and Lemire, 2024): a batch takes consecutive bounds
-//! `b_1 = i + 1, b_2 = i, ...` while their product `P` stays at most 2^48 (and takes at most 20
-//! bounds; a batch always takes at least one), so that the exact rejection test below is rarely
+//! `b_1 = i + 1, b_2 = i, ...` while their product `P` stays at most 2^48 (a batch always takes
+//! at least one bound, and never more than 15), so that the exact rejection test below is rarely
 //! needed; it draws one 64-bit output
 //! `r` (with no 32-bit half pending: the spare half, if any, is dropped), and for each bound in
 //! turn takes the high 64 bits of the 128-bit product `r * b_k` as `j` and keeps the low 64 bits
@@ -91,39 +91,42 @@ impl GameRng {
         }
     }
 
-    /// Draws one batch of indices (bounds `i` down to `end + 1`) and applies its swaps.
+    /// Draws one batch of indices (bounds `i` down to `end + 1`) and applies its swaps. The
+    /// swaps are made as the indices are drawn and undone in the rare case the batch is redrawn.
     #[inline(always)]
     fn shuffle_batch<T>(&mut self, items: &mut [T], i: usize, end: usize, product: u64) {
-        let mut picks = [0u64; MAX_BATCH];
+        let mut picks = [0usize; MAX_BATCH];
         loop {
             let mut r = self.inner.next_u64();
             let mut bound = i;
             let mut k = 0;
             while bound > end {
                 let m = u128::from(r) * bound as u128;
-                picks[k % MAX_BATCH] = (m >> 64) as u64;
+                let j = (m >> 64) as usize;
                 r = m as u64;
+                items.swap(bound - 1, j);
+                picks[k & (MAX_BATCH - 1)] = j;
                 bound -= 1;
                 k += 1;
             }
             if r >= product || r >= product.wrapping_neg() % product {
-                break;
+                return;
             }
-        }
-        let mut bound = i;
-        let mut k = 0;
-        while bound > end {
-            items.swap(bound - 1, picks[k % MAX_BATCH] as usize);
-            bound -= 1;
-            k += 1;
+            // Rejected: undo the swaps, last first, and draw the batch again.
+            while bound < i {
+                bound += 1;
+                k -= 1;
+                items.swap(bound - 1, picks[k & (MAX_BATCH - 1)]);
+            }
         }
     }
 }
 
 /// Largest product of bounds in one batch.
 const CAP: u64 = 1 << 48;
-/// Most bounds in one batch.
-const MAX_BATCH: usize = 20;
+/// Most bounds in one batch. Under the 2^48 cap a batch never holds more than 15 bounds
+/// (16! < 2^48 < 17!), so this limit never binds; it sizes the scratch array.
+const MAX_BATCH: usize = 16;
 /// Slices up to this length use the precomputed plan.
 const DECK: usize = 40;
 
@@ -131,7 +134,7 @@ const DECK: usize = 40;
 const fn batch(i: usize) -> (usize, u64) {
     let mut product = i as u64;
     let mut end = i - 1;
-    while end > 1 && i - end < MAX_BATCH {
+    while end > 1 && i - end < MAX_BATCH - 1 {
         match product.checked_mul(end as u64) {
             Some(p) if p <= CAP => product = p,
             _ => break,
@@ -164,6 +167,34 @@ impl RngCore for GameRng {
         for chunk in dst.chunks_mut(4) {
             let v = self.next_half().to_le_bytes();
             chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_are_at_most_fifteen_bounds_so_the_scratch_limit_never_binds() {
+        for i in 2..5000 {
+            let (end, product) = batch(i);
+            assert!(i - end <= 15 && end < i, "batch({i}) = {end}");
+            assert!(product <= CAP || i - end == 1);
+        }
+    }
+
+    #[test]
+    fn below_is_in_range_and_shuffles_are_permutations() {
+        let mut r = GameRng::from_seed(9);
+        for n in 1..200u32 {
+            assert!(r.below(n) < n);
+        }
+        for len in 0..120usize {
+            let mut v: Vec<usize> = (0..len).collect();
+            r.shuffle(&mut v);
+            v.sort_unstable();
+            assert_eq!(v, (0..len).collect::<Vec<_>>());
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Command-line arguments and the subcommands they run.
 
 mod bench;
+mod deal;
 mod duplicate;
 mod play;
 mod replay;
@@ -29,6 +30,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Compare bots in the duplicate format: every deal in every seat permutation; prints JSON.
     Duplicate(duplicate::DuplicateArgs),
+    /// Print the deal a seed gives.
+    Deal(deal::DealArgs),
 }
 
 /// Runs the parsed command.
@@ -38,6 +41,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Duplicate(a) => duplicate::run(a),
+        Command::Deal(a) => deal::run(a),
     }
 }
 

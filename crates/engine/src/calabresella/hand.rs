@@ -88,7 +88,7 @@ pub struct Hand {
     setaside: CardSet,
     trick: Trick,
     /// Who played each position of the current trick.
-    trick_seats: [Seat; 3],
+    trick_seats: [Seat; 4],
     actor: Seat,
     tricks_done: u8,
     side_tricks: [u32; 2],
@@ -148,7 +148,7 @@ impl Hand {
             taken: CardSet::EMPTY,
             setaside: deal.monte.iter().copied().collect(),
             trick: Trick::new(active[0]),
-            trick_seats: active,
+            trick_seats: [active[0], active[1], active[2], active[0]],
             actor: first_speaker,
             tricks_done: 0,
             side_tricks: [0; 2],
@@ -585,7 +585,14 @@ impl Hand {
             let n = self.num_legal_actions() as u32;
             let i = rng.below(n) as usize;
             if matches!(self.step, Step::Play) {
-                if let Some(card) = self.legal.nth(i) {
+                // Following suit, every legal card is of the led suit: a table lookup finds it.
+                let pick = match self.trick.led_suit() {
+                    Some(suit) if (self.legal - self.trick.led_mask()).is_empty() => {
+                        self.legal.nth_of_suit(suit, i)
+                    }
+                    _ => self.legal.nth(i),
+                };
+                if let Some(card) = pick {
                     let _ = self.history.try_push(PLAY_ID + u16::from(card.index()));
                     self.play(card, None, &mut NoEvents);
                 }
@@ -857,7 +864,7 @@ impl Hand {
     ) {
         let seat = self.actor;
         self.hands[seat].remove(card);
-        self.trick_seats[self.trick.len() % 3] = seat;
+        self.trick_seats[self.trick.len() & 3] = seat;
         self.trick.push(card);
         if S::ACTIVE {
             sink.push(Event::Played { seat, card, signal });
@@ -872,7 +879,7 @@ impl Hand {
 
     #[inline(never)]
     fn complete_trick<S: EventSink>(&mut self, sink: &mut S) {
-        let winner = self.trick_seats[self.trick.winner_pos() % 3];
+        let winner = self.trick_seats[self.trick.winner_pos() & 3];
         let side = if winner == self.soloist {
             Side::Soloist
         } else {
