@@ -84,12 +84,6 @@ impl Trick {
         self.led
     }
 
-    /// The led suit, once a card is played.
-    #[inline]
-    pub fn led(&self) -> Option<Suit> {
-        self.led_suit()
-    }
-
     /// The cards played, in play order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
         self.cards[..self.len()].iter().copied()

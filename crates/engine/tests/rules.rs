@@ -548,41 +548,43 @@ fn c_d20_no_stramazzo_option() {
     assert_eq!(score(&q).multiplier, 2, "cappotto still doubles");
 }
 
+/// A match of one scripted hand (dealt by seat 0 from `deal`), then first legal actions until
+/// that hand is over.
+fn one_hand_match(opts: Options, deal: Deal, script: &[&str]) -> Match {
+    let mut m = Match::new(opts, seat(0)).unwrap();
+    m.start_hand(seat(0), deal).unwrap();
+    for a in script {
+        m.try_apply(a.parse().unwrap()).unwrap();
+    }
+    while m.current().is_some() {
+        let a = m.legal_actions()[0];
+        m.try_apply(a).unwrap();
+    }
+    m
+}
+
+/// Seat 2 bids solo against seat 1's 3-2-A of every suit and loses every trick.
+const FAILED_SOLO: [&str; 7] = [
+    "pass",
+    "bid solo",
+    "pass",
+    "discard 7s",
+    "discard 6s",
+    "discard 5s",
+    "discard 4s",
+];
+
 #[test]
 fn c_d16_match_end_pooled_soloist_and_defenders() {
-    // Soloist alone reaches the target.
     let opts = Options {
         target: 8,
         ..Options::default()
     };
-    let mut m = Match::new(opts, seat(0)).unwrap();
-    m.start_hand(seat(0), cappotto_deal()).unwrap();
-    for a in ["bid solissimo", "pass", "pass"] {
-        m.try_apply(a.parse().unwrap()).unwrap();
-    }
-    while !m.is_over() {
-        let a = m.legal_actions()[0];
-        m.try_apply(a).unwrap();
-    }
+    // The soloist alone reaches the target: solissimo 4 x cappotto 2.
+    let m = one_hand_match(opts, cappotto_deal(), &["bid solissimo", "pass", "pass"]);
     assert_eq!(m.result().unwrap().winners, vec![seat(1)]);
     // The defenders together reach it: 4 + 4 >= 8 while the soloist has 0.
-    let mut m = Match::new(opts, seat(0)).unwrap();
-    m.start_hand(seat(0), cappotto_deal()).unwrap();
-    for a in [
-        "pass",
-        "bid solo",
-        "pass",
-        "discard 7s",
-        "discard 6s",
-        "discard 5s",
-        "discard 4s",
-    ] {
-        m.try_apply(a.parse().unwrap()).unwrap();
-    }
-    while !m.is_over() {
-        let a = m.legal_actions()[0];
-        m.try_apply(a).unwrap();
-    }
+    let m = one_hand_match(opts, cappotto_deal(), &FAILED_SOLO);
     assert_eq!(
         m.result().unwrap().winners,
         vec![seat(0), seat(1)],
@@ -594,23 +596,7 @@ fn c_d16_match_end_pooled_soloist_and_defenders() {
         match_end: MatchEnd::Individual,
         ..Options::default()
     };
-    let mut m = Match::new(ind, seat(0)).unwrap();
-    m.start_hand(seat(0), cappotto_deal()).unwrap();
-    for a in [
-        "pass",
-        "bid solo",
-        "pass",
-        "discard 7s",
-        "discard 6s",
-        "discard 5s",
-        "discard 4s",
-    ] {
-        m.try_apply(a.parse().unwrap()).unwrap();
-    }
-    while m.current().is_some() {
-        let a = m.legal_actions()[0];
-        m.try_apply(a).unwrap();
-    }
+    let m = one_hand_match(ind, cappotto_deal(), &FAILED_SOLO);
     assert!(!m.is_over(), "4 and 4 are below the target individually");
     assert_eq!(
         m.next_dealer(),

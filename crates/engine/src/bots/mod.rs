@@ -9,7 +9,6 @@ pub use random::{Driver, RandomBot, RandomRun, random_hands};
 
 use crate::action::Action;
 use crate::calabresella::{Match, Observation, Viewer};
-use crate::seat::Seat;
 
 /// A player program. `act` is called only when `obs.legal_actions` is non-empty, and must
 /// return one of them.
@@ -51,9 +50,4 @@ pub fn play_out<B: Bot + ?Sized>(m: &mut Match, bots: &mut [Box<B>]) -> usize {
         }
     }
     faults
-}
-
-/// The seat a bot list is indexed by, for callers that hold bots per seat.
-pub fn seat_of(i: usize) -> Option<Seat> {
-    Seat::new(i as u8)
 }

@@ -25,7 +25,7 @@ pub struct Observation {
     pub dealer: Seat,
     /// The idle dealer in a four-player game.
     pub idle: Option<Seat>,
-    /// Match totals before this hand is scored... or after, once it is.
+    /// Match totals so far (this hand's award included once it is scored).
     pub totals: PerSeat<u32>,
     /// Outcomes of the match's earlier hands (public).
     pub previous: Vec<HandOutcome>,
