@@ -25,13 +25,17 @@ pub mod calabresella;
 mod card;
 mod cardset;
 mod error;
+mod playable;
 pub mod record;
 pub mod rng;
 mod seat;
+mod sink;
+pub mod tressette;
 pub mod trick;
 
 pub use action::{Action, Contract, NUM_ACTION_IDS, Signal};
 pub use card::{Card, NotationError, Rank, Suit};
 pub use cardset::{CardSet, CardSetIter};
 pub use error::IllegalAction;
+pub use playable::Playable;
 pub use seat::{PerSeat, Seat};

@@ -24,7 +24,9 @@ use crate::action::Action;
 use crate::calabresella::{Deal, HandOutcome, Match, Options};
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::playable::Playable;
 use crate::seat::{PerSeat, Seat};
+use crate::tressette;
 
 /// The `format` value of version 1.
 pub const FORMAT: &str = "calabresella-record/1";
@@ -328,8 +330,50 @@ fn parse_deal(h: usize, players: u8, d: &RecordDeal) -> Result<Deal, RecordError
     Ok(Deal { hands, monte })
 }
 
-/// Replays a record through the engine, checking every deal and action, and returns the match
-/// it leads to with the report. The first fault found is returned as a [`RecordError`].
+/// Applies one hand's recorded actions to `m`, checking each: the seat of an action object, the
+/// notation, and legality. The first fault is returned with its hand, action and seat.
+fn apply_actions<M: Playable>(
+    m: &mut M,
+    h: usize,
+    actions: &[RecordAction],
+) -> Result<(), RecordError> {
+    for (a, ra) in actions.iter().enumerate() {
+        let (Some(actor), Some(decider)) = (m.actor(), m.decider()) else {
+            return Err(RecordError {
+                hand: Some(h),
+                action: Some(a),
+                seat: None,
+                why: "the hand is already over".into(),
+            });
+        };
+        let err = |why: String| RecordError {
+            hand: Some(h),
+            action: Some(a),
+            seat: Some(actor),
+            why,
+        };
+        if let RecordAction::Detailed { seat, .. } = ra {
+            if *seat as usize != actor.index() && *seat as usize != decider.index() {
+                return Err(err(format!("wrong seat: seat {seat} is not to act")));
+            }
+        }
+        let action: Action = ra.text().parse().map_err(|e| err(format!("{e}")))?;
+        m.act_as(decider, action)
+            .map_err(|e| err(format!("illegal: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Replays a record of any game and returns the replay JSON (`records.md`).
+pub fn replay_json(record: &Record) -> Result<Value, RecordError> {
+    match tressette::Variant::from_game(&record.game) {
+        Some(_) => replay_tressette(record).map(|(_, r)| r.to_json()),
+        None => replay(record).map(|(_, r)| r.to_json()),
+    }
+}
+
+/// Replays a Calabresella record through the engine, checking every deal and action, and returns
+/// the match it leads to with the report. The first fault found is returned as a [`RecordError`].
 pub fn replay(record: &Record) -> Result<(Match, ReplayReport), RecordError> {
     if record.format != FORMAT {
         return Err(whole(format!(
@@ -368,32 +412,7 @@ pub fn replay(record: &Record) -> Result<(Match, ReplayReport), RecordError> {
         let deal = parse_deal(h, opts.players, &rh.deal)?;
         m.start_hand(dealer, deal)
             .map_err(|e| in_hand(h, e.to_string()))?;
-        for (a, ra) in rh.actions.iter().enumerate() {
-            let hand = m.hands().last().ok_or_else(|| in_hand(h, "no hand"))?;
-            let Some(actor) = hand.actor() else {
-                return Err(RecordError {
-                    hand: Some(h),
-                    action: Some(a),
-                    seat: None,
-                    why: "the hand is already over".into(),
-                });
-            };
-            let decider = hand.controller(actor);
-            let err = |why: String| RecordError {
-                hand: Some(h),
-                action: Some(a),
-                seat: Some(actor),
-                why,
-            };
-            if let RecordAction::Detailed { seat, .. } = ra {
-                if *seat as usize != actor.index() && *seat as usize != decider.index() {
-                    return Err(err(format!("wrong seat: seat {seat} is not to act")));
-                }
-            }
-            let action: Action = ra.text().parse().map_err(|e| err(format!("{e}")))?;
-            m.try_apply(action)
-                .map_err(|e| err(format!("illegal: {e}")))?;
-        }
+        apply_actions(&mut m, h, &rh.actions)?;
         let hand = m.hands().last().ok_or_else(|| in_hand(h, "no hand"))?;
         reports.push(HandReport {
             dealer,
@@ -414,6 +433,187 @@ pub fn replay(record: &Record) -> Result<(Match, ReplayReport), RecordError> {
             .map(|r| r.winners.clone())
             .unwrap_or_default(),
         draw: result.is_some_and(|r| r.draw),
+        totals: m.totals(),
+    };
+    Ok((m, report))
+}
+
+impl Record {
+    /// The record of a Tressette match so far.
+    pub fn from_tressette(m: &tressette::Match, meta: Option<Value>) -> Record {
+        let opts = m.options();
+        let cards = |set: CardSet| {
+            set.display_order()
+                .iter()
+                .map(Card::to_string)
+                .collect::<Vec<_>>()
+        };
+        let hands = m
+            .hands()
+            .iter()
+            .map(|h| RecordHand {
+                dealer: h.dealer().index() as u8,
+                deal: RecordDeal {
+                    hands: Seat::first_n(opts.variant.players())
+                        .map(|s| cards(h.deal().hands[s]))
+                        .collect(),
+                    monte: None,
+                    stock: h
+                        .deal()
+                        .stock
+                        .map(|st| st.iter().map(Card::to_string).collect()),
+                },
+                actions: h
+                    .actions()
+                    .map(|a| RecordAction::Plain(a.to_string()))
+                    .collect(),
+            })
+            .collect();
+        Record {
+            format: FORMAT.into(),
+            game: opts.variant.game().into(),
+            players: opts.variant.players(),
+            options: opts.non_default(),
+            first_dealer: m.first_dealer().index() as u8,
+            hands,
+            meta,
+        }
+    }
+}
+
+/// What [`replay_tressette`] found, printable as the replay JSON: `points`, `tricks`, `accusi`,
+/// `award` and `totals` are per partnership (`[team0, team1]`, team 0 is seats 0 and 2) or per
+/// player in Tressette in Due.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TressetteReport {
+    hands: Vec<(Seat, Option<tressette::Outcome>, [u32; 2])>,
+    result: Option<tressette::MatchResult>,
+    totals: [u32; 2],
+}
+
+impl TressetteReport {
+    /// The replay output as JSON.
+    pub fn to_json(&self) -> Value {
+        let hands: Vec<Value> = self
+            .hands
+            .iter()
+            .map(|(dealer, o, totals)| match o {
+                Some(o) => json!({
+                    "dealer": dealer.index(), "void": false, "complete": true,
+                    "points": o.card_points, "tricks": o.tricks, "accusi": o.accusi,
+                    "last_trick": o.last_trick, "award": o.points, "totals": totals,
+                }),
+                None => json!({
+                    "dealer": dealer.index(), "void": false, "complete": false,
+                    "points": null, "tricks": null, "accusi": null, "last_trick": null, "award": null,
+                    "totals": totals,
+                }),
+            })
+            .collect();
+        let (over, winners, draw) = match self.result {
+            Some(tressette::MatchResult::Won(w)) => (true, vec![w], false),
+            Some(tressette::MatchResult::Draw) => (true, vec![], true),
+            None => (false, vec![], false),
+        };
+        json!({"hands": hands, "match": {"over": over, "winners": winners, "draw": draw, "totals": self.totals}})
+    }
+}
+
+fn parse_tressette_deal(
+    h: usize,
+    variant: tressette::Variant,
+    d: &RecordDeal,
+) -> Result<tressette::Deal, RecordError> {
+    let n = variant.players() as usize;
+    if d.monte.is_some() {
+        return Err(in_hand(h, "invalid deal: tressette has no monte"));
+    }
+    if d.hands.len() != n {
+        return Err(in_hand(
+            h,
+            format!(
+                "invalid deal: {} hands listed for {n} players",
+                d.hands.len()
+            ),
+        ));
+    }
+    let mut hands = PerSeat::splat(CardSet::EMPTY);
+    for (i, list) in d.hands.iter().enumerate() {
+        for c in parse_cards(h, &format!("seat {i}"), list)? {
+            if hands.0.iter().any(|s: &CardSet| s.contains(c)) {
+                return Err(in_hand(h, format!("invalid deal: card {c} dealt twice")));
+            }
+            hands.0[i].insert(c);
+        }
+    }
+    let stock = match (&d.stock, variant) {
+        (None, tressette::Variant::Partnership) => None,
+        (Some(_), tressette::Variant::Partnership) => {
+            return Err(in_hand(h, "invalid deal: tressette has no stock"));
+        }
+        (None, tressette::Variant::Due) => {
+            return Err(in_hand(h, "invalid deal: the stock is missing"));
+        }
+        (Some(list), tressette::Variant::Due) => {
+            let cards = parse_cards(h, "stock", list)?;
+            Some(cards.try_into().map_err(|v: Vec<Card>| {
+                in_hand(
+                    h,
+                    format!(
+                        "invalid deal: the stock holds {} cards, expected 20",
+                        v.len()
+                    ),
+                )
+            })?)
+        }
+    };
+    Ok(tressette::Deal { hands, stock })
+}
+
+/// Replays a Tressette or Tressette in Due record, checking every deal and card.
+pub fn replay_tressette(
+    record: &Record,
+) -> Result<(tressette::Match, TressetteReport), RecordError> {
+    if record.format != FORMAT {
+        return Err(whole(format!(
+            "unknown format {:?}, expected {FORMAT:?}",
+            record.format
+        )));
+    }
+    let variant = tressette::Variant::from_game(&record.game)
+        .ok_or_else(|| whole(format!("unknown game {:?}", record.game)))?;
+    let opts = tressette::Options::from_record(variant, record.players, &record.options)
+        .map_err(|e| whole(format!("options: {e}")))?;
+    let first = Seat::new(record.first_dealer)
+        .filter(|s| s.index() < variant.players() as usize)
+        .ok_or_else(|| {
+            whole(format!(
+                "first_dealer {} is not a seat",
+                record.first_dealer
+            ))
+        })?;
+    let mut m = tressette::Match::new(opts, first).map_err(|e| whole(e.to_string()))?;
+    let mut hands = Vec::new();
+    for (h, rh) in record.hands.iter().enumerate() {
+        if m.is_over() {
+            return Err(in_hand(h, "the match was already over"));
+        }
+        if m.next_dealer().is_none() {
+            return Err(in_hand(h, "the previous hand is not finished"));
+        }
+        let dealer = Seat::new(rh.dealer)
+            .filter(|s| s.index() < variant.players() as usize)
+            .ok_or_else(|| in_hand(h, format!("dealer {} is not a seat", rh.dealer)))?;
+        let deal = parse_tressette_deal(h, variant, &rh.deal)?;
+        m.start_hand(dealer, deal)
+            .map_err(|e| in_hand(h, e.to_string()))?;
+        apply_actions(&mut m, h, &rh.actions)?;
+        let outcome = m.hands().last().and_then(|x| x.outcome().copied());
+        hands.push((dealer, outcome, m.totals()));
+    }
+    let report = TressetteReport {
+        hands,
+        result: m.result(),
         totals: m.totals(),
     };
     Ok((m, report))

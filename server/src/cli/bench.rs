@@ -4,10 +4,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
-use calabresella_engine::bots::{Driver, RandomRun, random_hands};
+use calabresella_engine::bots::{Driver, RandomRun, random_hands, random_tressette_hands};
 use serde_json::json;
 
-use super::GameArgs;
+use super::{GameArgs, Rules};
 
 /// Arguments of `bench`.
 #[derive(Debug, clap::Args)]
@@ -43,19 +43,18 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Medians over `runs` timed runs of one driver: (hands/s, actions/s, per-run details).
-fn measure(
-    args: &BenchArgs,
-    opts: calabresella_engine::calabresella::Options,
-    driver: Driver,
-) -> (f64, f64, Vec<serde_json::Value>) {
-    let runs = args.runs.max(1);
-    random_hands(opts, args.seed, (args.hands / 10).max(1), driver);
+fn measure(args: &BenchArgs, rules: Rules, driver: Driver) -> (f64, f64, Vec<serde_json::Value>) {
+    let play = |seed: u64, n: u64| match rules {
+        Rules::Calabresella(o) => random_hands(o, seed, n, driver),
+        Rules::Tressette(o) => random_tressette_hands(o, seed, n, driver),
+    };
+    play(args.seed, (args.hands / 10).max(1));
     let mut hps = Vec::new();
     let mut aps = Vec::new();
     let mut per_run = Vec::new();
-    for i in 0..runs {
+    for i in 0..args.runs.max(1) {
         let start = Instant::now();
-        let r: RandomRun = random_hands(opts, args.seed + i as u64, args.hands, driver);
+        let r: RandomRun = play(args.seed + i as u64, args.hands);
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         hps.push(r.hands as f64 / secs);
         aps.push(r.actions as f64 / secs);
@@ -66,21 +65,25 @@ fn measure(
 
 /// Runs the benchmark and prints its JSON.
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
-    let opts = args.game.options()?;
+    let rules = args.game.rules()?;
     let none = || (0.0, 0.0, Vec::new());
     let (hps, aps, per_run) = if args.driver != "api" {
-        measure(&args, opts, Driver::Playout)
+        measure(&args, rules, Driver::Playout)
     } else {
         none()
     };
     let (api_hps, api_aps, api_runs) = if args.driver != "playout" {
-        measure(&args, opts, Driver::Api)
+        measure(&args, rules, Driver::Api)
     } else {
         none()
     };
+    let (game, options) = match rules {
+        Rules::Calabresella(o) => ("calabresella", o.to_string()),
+        Rules::Tressette(o) => (o.variant.game(), o.to_string()),
+    };
     let out = json!({
-        "game": "calabresella",
-        "options": opts.to_string(),
+        "game": game,
+        "options": options,
         "hands": args.hands,
         "runs": args.runs.max(1),
         "hands_per_sec": hps.round(),

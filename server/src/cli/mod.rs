@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use calabresella_engine::calabresella::Options;
+use calabresella_engine::tressette;
 use clap::{Parser, Subcommand};
 
 /// Calabresella: play, replay and benchmark matches of the Italian card game.
@@ -45,28 +46,61 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+/// The rules chosen on the command line.
+#[derive(Debug, Clone, Copy)]
+pub enum Rules {
+    /// Calabresella with its options.
+    Calabresella(Options),
+    /// Tressette or Tressette in Due with its options.
+    Tressette(tressette::Options),
+}
+
 /// Rule selection shared by the subcommands that create games.
 #[derive(Debug, clap::Args)]
 pub struct GameArgs {
-    /// The game to play.
+    /// The game: calabresella, tressette or tressette-in-due.
     #[arg(long, default_value = "calabresella")]
     game: String,
-    /// Number of players: 3, or 4 with an idle dealer.
+    /// Number of players: calabresella 3, or 4 with an idle dealer; tressette 4; in due 2.
     #[arg(long)]
     players: Option<u8>,
-    /// A rule option as key=value (repeatable): target=31, match_end=individual, stramazzo=false,
-    /// only_chiamo=true, chiamo_threes_only=true, aperta=true, a_due=true, max_deals=N,
-    /// preset=terziglio.
+    /// A rule option as key=value (repeatable). Calabresella: target=31, match_end=individual,
+    /// stramazzo=false, only_chiamo=true, chiamo_threes_only=true, aperta=true, a_due=true,
+    /// max_deals=N, preset=terziglio. Tressette: target=31, accusi=false, max_deals=N; in due
+    /// also follow_suit_always=true.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
 }
 
 impl GameArgs {
-    /// The validated options.
-    pub fn options(&self) -> Result<Options> {
-        if !self.game.eq_ignore_ascii_case("calabresella") {
+    /// The options as key/value pairs.
+    fn pairs(&self) -> Result<Vec<(&str, &str)>> {
+        self.options
+            .iter()
+            .map(|kv| {
+                kv.split_once('=')
+                    .with_context(|| format!("option {kv:?} is not key=value"))
+            })
+            .collect()
+    }
+
+    /// The validated rules of the chosen game.
+    pub fn rules(&self) -> Result<Rules> {
+        let game = self.game.trim().to_ascii_lowercase();
+        if let Some(variant) = tressette::Variant::from_game(&game) {
+            if let Some(p) = self.players.filter(|&p| p != variant.players()) {
+                bail!("{game} is played by {} players, not {p}", variant.players());
+            }
+            let mut o = tressette::Options::new(variant);
+            for (k, v) in self.pairs()? {
+                o.set(k, v)?;
+            }
+            o.validate()?;
+            return Ok(Rules::Tressette(o));
+        }
+        if game != "calabresella" {
             bail!(
-                "unknown game {:?}: this version plays calabresella",
+                "unknown game {:?}: calabresella, tressette or tressette-in-due",
                 self.game
             );
         }
@@ -74,14 +108,11 @@ impl GameArgs {
         if let Some(p) = self.players {
             o.set("players", &p.to_string())?;
         }
-        for kv in &self.options {
-            let (k, v) = kv
-                .split_once('=')
-                .with_context(|| format!("option {kv:?} is not key=value"))?;
+        for (k, v) in self.pairs()? {
             o.set(k, v)?;
         }
         o.validate()?;
-        Ok(o)
+        Ok(Rules::Calabresella(o))
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use calabresella_engine::record::{Record, replay};
+use calabresella_engine::record::{Record, replay_json};
 
 /// Arguments of `replay`.
 #[derive(Debug, clap::Args)]
@@ -32,9 +32,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         eprintln!("record: not valid UTF-8 text");
         return Ok(ExitCode::from(1));
     };
-    match Record::parse(&text).and_then(|r| replay(&r)) {
-        Ok((_, report)) => {
-            println!("{}", serde_json::to_string_pretty(&report.to_json())?);
+    match Record::parse(&text).and_then(|r| replay_json(&r)) {
+        Ok(report) => {
+            println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {

@@ -3,6 +3,9 @@
 
 use crate::action::{Action, Contract};
 use crate::calabresella::{Observation, Viewer};
+use crate::tressette;
+
+use super::cardplay::{self, Table};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::seat::Seat;
@@ -73,7 +76,7 @@ fn pick<T: Copy>(options: impl Iterator<Item = T>, mut key: impl FnMut(T) -> i32
     options.max_by_key(|&x| key(x))
 }
 
-impl Bot for HeuristicBot {
+impl Bot<Observation> for HeuristicBot {
     fn name(&self) -> &str {
         "heuristic"
     }
@@ -156,75 +159,49 @@ fn partner_of(obs: &Observation, seat: Seat) -> Option<Seat> {
 }
 
 fn play(obs: &Observation, actor: Seat, hand: CardSet, gone: CardSet) -> Option<Action> {
-    let playable: CardSet = obs
-        .legal_actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::Play(c, None) => Some(*c),
-            _ => None,
-        })
-        .collect();
-    let seen = gone | hand | obs.trick.iter().map(|(_, c)| *c).collect();
-    let is_master = |c: Card| {
-        (CardSet::suit(c.suit()) - seen)
-            .iter()
-            .all(|o| o.index() < c.index())
-    };
-    let choose = |set: CardSet, key: &dyn Fn(Card) -> i32| {
-        pick(set.iter(), key).map(|c| Action::Play(c, None))
-    };
-    let cheap = |c: Card| -(i32::from(c.thirds()) * 10 + i32::from(c.rank().power()));
-    if obs.trick.is_empty() {
-        let masters: CardSet = playable.iter().filter(|&c| is_master(c)).collect();
-        if !masters.is_empty() {
-            return choose(masters, &|c| {
-                i32::from(c.thirds()) * 3 + hand.of_suit(c.suit()).len() as i32
-            });
-        }
-        return choose(playable, &|c| {
-            cheap(c) + 3 * hand.of_suit(c.suit()).len() as i32
-        });
-    }
-    let led = obs.trick[0].1.suit();
-    let (win_seat, win_card) = obs
-        .trick
-        .iter()
-        .copied()
-        .fold(obs.trick[0], |w, x| if x.1.beats(w.1) { x } else { w });
-    let partner = partner_of(obs, actor);
-    let partner_winning = partner == Some(win_seat);
-    let last = obs.trick.len() == 2;
-    let trick_points: i32 = obs.trick.iter().map(|(_, c)| i32::from(c.thirds())).sum();
-    let following = !hand.of_suit(led).is_empty();
-    if following {
-        let winners: CardSet = playable.iter().filter(|c| c.beats(win_card)).collect();
-        if partner_winning && (last || is_master(win_card)) {
-            return choose(playable, &|c| {
-                i32::from(c.thirds()) * 10 - i32::from(c.rank().power())
-            });
-        }
-        if !winners.is_empty() && !partner_winning {
-            if last {
-                return choose(winners, &|c| {
-                    i32::from(c.thirds()) * 10 - i32::from(c.rank().power())
-                });
-            }
-            let sure: CardSet = winners.iter().filter(|&c| is_master(c)).collect();
-            if !sure.is_empty() {
-                return choose(sure, &|c| -i32::from(c.rank().power()));
-            }
-            if trick_points >= 3 {
-                return choose(winners, &|c| i32::from(c.rank().power()));
-            }
-        }
-        return choose(playable, &cheap);
-    }
-    if partner_winning {
-        return choose(playable, &|c| {
-            i32::from(c.thirds()) * 10 - if is_master(c) { 50 } else { 0 }
-        });
-    }
-    choose(playable, &|c| {
-        cheap(c) - if is_master(c) { 50 } else { 0 } + 4 - hand.of_suit(c.suit()).len() as i32
+    let playable: CardSet = obs.legal_actions.iter().filter_map(play_card).collect();
+    let trick_cards: CardSet = obs.trick.iter().map(|(_, c)| *c).collect();
+    cardplay::choose(&Table {
+        hand,
+        playable,
+        trick: &obs.trick,
+        partner: partner_of(obs, actor),
+        seen: gone | hand | trick_cards,
+        trick_size: 3,
     })
+}
+
+/// The card of a `play` action.
+fn play_card(a: &Action) -> Option<crate::card::Card> {
+    match a {
+        Action::Play(c, _) => Some(*c),
+        _ => None,
+    }
+}
+
+impl Bot<tressette::Observation> for HeuristicBot {
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+
+    /// Tressette: the shared card play, with the partner across the table (none in Due). It
+    /// sends no signals.
+    fn act(&mut self, obs: &tressette::Observation) -> Action {
+        let fallback = obs.legal_actions[0];
+        let Some(me) = obs.viewer else {
+            return fallback;
+        };
+        let n = obs.options.variant.players();
+        let playable: CardSet = obs.legal_actions.iter().filter_map(play_card).collect();
+        let trick_cards: CardSet = obs.trick.iter().map(|(_, c)| *c).collect();
+        cardplay::choose(&Table {
+            hand: obs.hand,
+            playable,
+            trick: &obs.trick,
+            partner: (n == 4).then(|| me.next(n).next(n)),
+            seen: obs.played() | obs.hand | trick_cards,
+            trick_size: n as usize,
+        })
+        .unwrap_or(fallback)
+    }
 }

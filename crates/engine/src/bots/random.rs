@@ -1,10 +1,9 @@
 //! [`RandomBot`]: uniform over the legal actions, seeded.
 
 use crate::action::Action;
-use crate::calabresella::Observation;
 use crate::rng::GameRng;
 
-use super::Bot;
+use super::{Bot, View};
 
 /// Picks uniformly among the legal actions with its own seeded generator.
 #[derive(Debug, Clone)]
@@ -21,14 +20,14 @@ impl RandomBot {
     }
 }
 
-impl Bot for RandomBot {
+impl<O: View> Bot<O> for RandomBot {
     fn name(&self) -> &str {
         "random"
     }
 
-    fn act(&mut self, obs: &Observation) -> Action {
-        let n = obs.legal_actions.len() as u32;
-        obs.legal_actions[self.rng.below(n) as usize % obs.legal_actions.len().max(1)]
+    fn act(&mut self, obs: &O) -> Action {
+        let legal = obs.legal_actions();
+        legal[self.rng.below(legal.len() as u32) as usize % legal.len().max(1)]
     }
 }
 
@@ -59,9 +58,9 @@ pub enum Driver {
     Playout,
 }
 
-/// Plays `n` full hands (auction to scoring) with uniformly random legal actions, dealing each
-/// from one generator seeded with `seed`; the dealer rotates every hand. Both drivers give the
-/// same hands and counts.
+/// Plays `n` full Calabresella hands (auction to scoring) with uniformly random legal actions,
+/// dealing each from one generator seeded with `seed`; the dealer rotates every hand. Both
+/// drivers give the same hands and counts.
 pub fn random_hands(
     opts: crate::calabresella::Options,
     seed: u64,
@@ -69,28 +68,86 @@ pub fn random_hands(
     driver: Driver,
 ) -> RandomRun {
     use crate::calabresella::{Deal, Hand};
-    use crate::seat::Seat;
+    run_hands(
+        seed,
+        n,
+        |rng, i| {
+            let dealer = crate::seat::Seat::ALL[(i % u64::from(opts.players)) as usize];
+            Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.players, dealer))
+        },
+        |hand, rng| match driver {
+            Driver::Playout => hand.playout_random(rng) as u64,
+            Driver::Api => {
+                let mut taken = 0;
+                while !hand.is_over() {
+                    if let Some(a) =
+                        hand.legal_action(rng.below(hand.num_legal_actions() as u32) as usize)
+                    {
+                        hand.apply_unchecked(a);
+                    }
+                    taken += 1;
+                }
+                taken
+            }
+        },
+        |hand| {
+            hand.outcome()
+                .map_or(0, |o| o.award().0.iter().map(|&x| u64::from(x)).sum())
+        },
+    )
+}
+
+/// [`random_hands`] for Tressette and Tressette in Due.
+pub fn random_tressette_hands(
+    opts: crate::tressette::Options,
+    seed: u64,
+    n: u64,
+    driver: Driver,
+) -> RandomRun {
+    use crate::tressette::{Deal, Hand};
+    run_hands(
+        seed,
+        n,
+        |rng, i| {
+            let dealer = crate::seat::Seat::ALL[(i % u64::from(opts.variant.players())) as usize];
+            Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.variant, dealer))
+        },
+        |hand, rng| match driver {
+            Driver::Playout => hand.playout_random(rng) as u64,
+            Driver::Api => {
+                let mut taken = 0;
+                while !hand.is_over() {
+                    if let Some(a) =
+                        hand.legal_action(rng.below(hand.num_legal_actions() as u32) as usize)
+                    {
+                        hand.apply_unchecked(a);
+                    }
+                    taken += 1;
+                }
+                taken
+            }
+        },
+        |hand| {
+            hand.outcome()
+                .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
+        },
+    )
+}
+
+/// The loop both games' random runs share: deal, play out, count.
+fn run_hands<H>(
+    seed: u64,
+    n: u64,
+    mut deal: impl FnMut(&mut GameRng, u64) -> H,
+    mut play: impl FnMut(&mut H, &mut GameRng) -> u64,
+    award: impl Fn(&H) -> u64,
+) -> RandomRun {
     let mut rng = GameRng::from_seed(seed);
     let mut run = RandomRun::default();
     for i in 0..n {
-        let dealer = Seat::ALL[(i % u64::from(opts.players)) as usize];
-        let deal = Deal::shuffled(&mut rng, opts.players, dealer);
-        let mut hand = Hand::new_unchecked(opts, dealer, deal);
-        match driver {
-            Driver::Api => {
-                while !hand.is_over() {
-                    let n_legal = hand.num_legal_actions() as u32;
-                    if let Some(a) = hand.legal_action(rng.below(n_legal) as usize) {
-                        hand.apply_unchecked(a);
-                    }
-                    run.actions += 1;
-                }
-            }
-            Driver::Playout => run.actions += hand.playout_random(&mut rng) as u64,
-        }
-        if let Some(o) = hand.outcome() {
-            run.award_sum += o.award().0.iter().map(|&x| u64::from(x)).sum::<u64>();
-        }
+        let mut hand = deal(&mut rng, i);
+        run.actions += play(&mut hand, &mut rng);
+        run.award_sum += award(&hand);
         run.hands += 1;
     }
     run

@@ -221,29 +221,6 @@ impl Event {
     }
 }
 
-/// Where the engine sends events while it applies actions. The fast path uses [`NoEvents`],
-/// whose `ACTIVE = false` lets the compiler drop event construction entirely.
-pub(crate) trait EventSink {
-    const ACTIVE: bool;
-    fn push(&mut self, e: Event);
-}
-
-/// Discards events (the fast path).
-pub(crate) struct NoEvents;
-
-impl EventSink for NoEvents {
-    const ACTIVE: bool = false;
-    #[inline(always)]
-    fn push(&mut self, _: Event) {}
-}
-
-impl EventSink for Vec<Event> {
-    const ACTIVE: bool = true;
-    fn push(&mut self, e: Event) {
-        Vec::push(self, e);
-    }
-}
-
 fn show_card(c: &Option<crate::card::Card>) -> String {
     c.map_or_else(|| "??".to_string(), |c| c.to_string())
 }

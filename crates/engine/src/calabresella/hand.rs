@@ -10,9 +10,10 @@ use crate::seat::{PerSeat, Seat};
 use crate::trick::{LAST_TRICK_THIRDS, Trick, follow_mask, follow_suit};
 
 use super::deal::{Deal, DealError, active_seats};
-use super::event::{Event, EventSink, NoEvents, VisibilityContext};
+use super::event::{Event, VisibilityContext};
 use super::options::Options;
 use super::score::{HandOutcome, Side, Tally, score};
+use crate::sink::{EventSink, NoEvents};
 
 /// The most legal actions any state has (a Chiamo call: 28 cards).
 pub const MAX_LEGAL: usize = 32;
@@ -627,7 +628,7 @@ impl Hand {
         }
     }
 
-    fn apply_with<S: EventSink>(&mut self, action: Action, sink: &mut S) {
+    fn apply_with<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         let id = match action {
             // The common case, without the general encoder's branches.
             Action::Play(c, None) => PLAY_ID + u16::from(c.index()),
@@ -657,7 +658,7 @@ impl Hand {
         self.refresh_legal();
     }
 
-    fn speak<S: EventSink>(&mut self, action: Action, sink: &mut S) {
+    fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         let seat = self.actor;
         let contract = match action {
             Action::Bid(c) => Some(c),
@@ -725,7 +726,7 @@ impl Hand {
         }
     }
 
-    fn call<S: EventSink>(&mut self, card: Card, sink: &mut S) {
+    fn call<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
         self.called = Some(card);
         if S::ACTIVE {
             sink.push(Event::Called { card });
@@ -753,7 +754,7 @@ impl Hand {
         }
     }
 
-    fn take_monte<S: EventSink>(&mut self, sink: &mut S) {
+    fn take_monte<S: EventSink<Event>>(&mut self, sink: &mut S) {
         self.hands[self.soloist] |= self.setaside;
         self.setaside = CardSet::EMPTY;
         if S::ACTIVE {
@@ -766,7 +767,7 @@ impl Hand {
         self.actor = self.soloist;
     }
 
-    fn receive<S: EventSink>(&mut self, seat: Seat, cards: [Card; 2], sink: &mut S) {
+    fn receive<S: EventSink<Event>>(&mut self, seat: Seat, cards: [Card; 2], sink: &mut S) {
         let set: CardSet = cards.into_iter().collect();
         self.hands[seat] |= set;
         self.setaside = self.setaside - set;
@@ -778,7 +779,7 @@ impl Hand {
         }
     }
 
-    fn split_monte<S: EventSink>(&mut self, set: CardSet, sink: &mut S) {
+    fn split_monte<S: EventSink<Event>>(&mut self, set: CardSet, sink: &mut S) {
         let [first, second] = self.defenders;
         let rest = self.setaside - set;
         self.taken = set;
@@ -812,7 +813,7 @@ impl Hand {
         }
     }
 
-    fn discard<S: EventSink>(&mut self, card: Card, sink: &mut S) {
+    fn discard<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
         let seat = self.discarder();
         self.hands[seat].remove(card);
         self.setaside.insert(card);
@@ -856,7 +857,7 @@ impl Hand {
     }
 
     #[inline(always)]
-    fn play<S: EventSink>(
+    fn play<S: EventSink<Event>>(
         &mut self,
         card: Card,
         signal: Option<crate::action::Signal>,
@@ -878,7 +879,7 @@ impl Hand {
     }
 
     #[inline(never)]
-    fn complete_trick<S: EventSink>(&mut self, sink: &mut S) {
+    fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
         let winner = self.trick_seats[self.trick.winner_pos() & 3];
         let side = if winner == self.soloist {
             Side::Soloist

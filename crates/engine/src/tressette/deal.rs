@@ -1,0 +1,77 @@
+//! [`Deal`]: the cards of one Tressette hand as dealt.
+
+use crate::calabresella::DealError;
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+
+use super::options::Variant;
+
+/// Cards dealt to each player.
+pub const HAND_SIZE: usize = 10;
+
+/// Each seat's 10 cards and, in Tressette in Due, the 20-card stock in draw order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Deal {
+    /// Each seat's hand as dealt.
+    pub hands: PerSeat<CardSet>,
+    /// Tressette in Due: the stock, first card drawn first.
+    pub stock: Option<[Card; 20]>,
+}
+
+impl Deal {
+    /// The seeded deal: the deck in index order is shuffled with
+    /// [`GameRng::shuffle_above`]`(deck, 10)`; positions `0..10` go to the eldest (the seat after
+    /// the dealer), the next blocks of 10 to the following seats in play order, and in
+    /// Tressette in Due positions `20..40` are the stock in draw order.
+    pub fn shuffled(rng: &mut GameRng, variant: Variant, dealer: Seat) -> Deal {
+        let mut deck: [u8; 40] = std::array::from_fn(|i| i as u8);
+        rng.shuffle_above(&mut deck, HAND_SIZE);
+        let n = variant.players();
+        let mut hands = PerSeat::splat(CardSet::EMPTY);
+        let mut seat = dealer.next(n);
+        for block in deck[..HAND_SIZE * n as usize].chunks_exact(HAND_SIZE) {
+            hands[seat] = CardSet::from_bits(block.iter().fold(0u64, |acc, &c| acc | 1 << c));
+            seat = seat.next(n);
+        }
+        let stock = (variant == Variant::Due)
+            .then(|| std::array::from_fn(|i| Card::from_index_unchecked(deck[20 + i])));
+        Deal { hands, stock }
+    }
+
+    /// Checks an explicit deal: 10 cards per seat, the stock (in Due only) of 20, every card once.
+    pub fn validate(&self, variant: Variant) -> Result<(), DealError> {
+        let n = variant.players() as usize;
+        let mut seen = CardSet::EMPTY;
+        for seat in Seat::ALL {
+            let expected = if seat.index() < n { HAND_SIZE } else { 0 };
+            let got = self.hands[seat].len();
+            if got != expected {
+                return Err(DealError::WrongSize {
+                    seat,
+                    got,
+                    expected,
+                });
+            }
+            if let Some(c) = (seen & self.hands[seat]).first() {
+                return Err(DealError::Duplicate(c));
+            }
+            seen |= self.hands[seat];
+        }
+        match (variant, &self.stock) {
+            (Variant::Due, Some(stock)) => {
+                for &c in stock {
+                    if seen.contains(c) {
+                        return Err(DealError::Duplicate(c));
+                    }
+                    seen.insert(c);
+                }
+            }
+            (Variant::Due, None) => return Err(DealError::WrongMonte(0)),
+            (Variant::Partnership, Some(_)) => return Err(DealError::WrongMonte(20)),
+            (Variant::Partnership, None) => {}
+        }
+        Ok(())
+    }
+}

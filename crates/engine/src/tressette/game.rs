@@ -1,0 +1,220 @@
+//! [`Match`]: Tressette hands in sequence, to the target (T-D4).
+
+use crate::action::Action;
+use crate::error::IllegalAction;
+use crate::rng::GameRng;
+use crate::seat::Seat;
+
+use super::deal::Deal;
+use super::hand::{ActionList, Hand, HandError};
+use super::observation::Observation;
+use super::options::Options;
+use super::score::Outcome;
+
+/// How a match ended: the winning side (partnership 0 = seats 0+2, 1 = seats 1+3, or the player
+/// in Due), or a draw at the deal cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MatchResult {
+    /// This side won.
+    Won(usize),
+    /// The deal cap ended the match with no winner.
+    Draw,
+}
+
+/// A whole Tressette match as a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    opts: Options,
+    first_dealer: Seat,
+    totals: [u32; 2],
+    hands: Vec<Hand>,
+    result: Option<MatchResult>,
+    rng: Option<GameRng>,
+}
+
+impl Match {
+    /// A match whose hands the caller deals with [`Match::start_hand`].
+    pub fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
+        opts.validate()?;
+        if first_dealer.index() >= opts.variant.players() as usize {
+            return Err(HandError::Dealer(first_dealer));
+        }
+        Ok(Match {
+            opts,
+            first_dealer,
+            totals: [0; 2],
+            hands: Vec::new(),
+            result: None,
+            rng: None,
+        })
+    }
+
+    /// A match dealt from `seed` (the first dealer drawn first unless given).
+    pub fn seeded(
+        opts: Options,
+        seed: u64,
+        first_dealer: Option<Seat>,
+    ) -> Result<Match, HandError> {
+        let mut rng = GameRng::from_seed(seed);
+        let drawn = Seat::ALL[rng.below(u32::from(opts.variant.players())) as usize];
+        let mut m = Match::new(opts, first_dealer.unwrap_or(drawn))?;
+        m.rng = Some(rng);
+        m.deal_next();
+        Ok(m)
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The first dealer.
+    pub fn first_dealer(&self) -> Seat {
+        self.first_dealer
+    }
+
+    /// Totals per side.
+    pub fn totals(&self) -> [u32; 2] {
+        self.totals
+    }
+
+    /// Every hand so far.
+    pub fn hands(&self) -> &[Hand] {
+        &self.hands
+    }
+
+    /// Outcomes of the finished hands.
+    pub fn outcomes(&self) -> Vec<Outcome> {
+        self.hands
+            .iter()
+            .filter_map(|h| h.outcome().copied())
+            .collect()
+    }
+
+    /// The hand being played.
+    pub fn current(&self) -> Option<&Hand> {
+        self.hands.last().filter(|h| !h.is_over())
+    }
+
+    /// The result once over.
+    pub fn result(&self) -> Option<MatchResult> {
+        self.result
+    }
+
+    /// Whether the match is over.
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// Who deals next, when the match waits for a hand. The deal passes to the next seat after
+    /// every hand.
+    pub fn next_dealer(&self) -> Option<Seat> {
+        if self.is_over() || self.current().is_some() {
+            return None;
+        }
+        Some(self.hands.last().map_or(self.first_dealer, |h| {
+            h.dealer().next(self.opts.variant.players())
+        }))
+    }
+
+    /// Starts the next hand with an explicit deal by the next dealer.
+    pub fn start_hand(
+        &mut self,
+        dealer: Seat,
+        deal: Deal,
+    ) -> Result<(), crate::calabresella::DealRefused> {
+        use crate::calabresella::DealRefused;
+        if self.is_over() {
+            return Err(DealRefused::MatchOver);
+        }
+        let expected = self.next_dealer().ok_or(DealRefused::HandInProgress)?;
+        if dealer != expected {
+            return Err(DealRefused::WrongDealer {
+                expected,
+                got: dealer,
+            });
+        }
+        self.hands.push(Hand::new(self.opts, dealer, deal)?);
+        Ok(())
+    }
+
+    fn deal_next(&mut self) {
+        if let (Some(dealer), Some(rng)) = (self.next_dealer(), self.rng.as_mut()) {
+            let deal = Deal::shuffled(rng, self.opts.variant, dealer);
+            self.hands
+                .push(Hand::new_unchecked(self.opts, dealer, deal));
+        }
+    }
+
+    /// Who plays now.
+    pub fn actor(&self) -> Option<Seat> {
+        self.current().and_then(Hand::actor)
+    }
+
+    /// The legal actions now.
+    pub fn legal_actions(&self) -> ActionList {
+        self.current().map(Hand::legal_actions).unwrap_or_default()
+    }
+
+    /// Applies `action`; on error nothing changes.
+    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        let hand = self
+            .hands
+            .last_mut()
+            .filter(|h| !h.is_over())
+            .ok_or(IllegalAction::HandOver)?;
+        hand.try_apply(action)?;
+        self.after_action();
+        Ok(())
+    }
+
+    /// Applies `action` for `seat`, which must be the one to play.
+    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        let hand = self
+            .hands
+            .last_mut()
+            .filter(|h| !h.is_over())
+            .ok_or(IllegalAction::HandOver)?;
+        hand.try_apply_as(seat, action)?;
+        self.after_action();
+        Ok(())
+    }
+
+    fn after_action(&mut self) {
+        let Some(o) = self.hands.last().and_then(Hand::outcome).copied() else {
+            return;
+        };
+        self.totals[0] += o.points[0];
+        self.totals[1] += o.points[1];
+        let t = self.opts.target;
+        // T-D4: checked after each hand; both at the target: the higher wins, equal plays on.
+        let winner = match (self.totals[0] >= t, self.totals[1] >= t) {
+            (true, false) => Some(0),
+            (false, true) => Some(1),
+            (true, true) if self.totals[0] != self.totals[1] => {
+                Some(usize::from(self.totals[1] > self.totals[0]))
+            }
+            _ => None,
+        };
+        if let Some(w) = winner {
+            self.result = Some(MatchResult::Won(w));
+        } else if self.hands.len() as u64 >= u64::from(self.opts.max_deals) {
+            self.result = Some(MatchResult::Draw);
+        } else {
+            self.deal_next();
+        }
+    }
+
+    /// The view of `viewer` (`None`: a spectator), with match totals and earlier results.
+    pub fn observation(&self, viewer: Option<Seat>) -> Option<Observation> {
+        let hand = self.hands.last()?;
+        let mut obs = hand.observation(viewer);
+        obs.hand_number = self.hands.len() as u32 - 1;
+        obs.totals = self.totals;
+        obs.previous = self.hands[..self.hands.len() - 1]
+            .iter()
+            .filter_map(|h| h.outcome().copied())
+            .collect();
+        Some(obs)
+    }
+}

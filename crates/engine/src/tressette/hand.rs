@@ -1,0 +1,420 @@
+//! [`Hand`]: one hand of Tressette or Tressette in Due, as a value.
+
+use arrayvec::ArrayVec;
+
+use crate::action::{Action, Signal};
+use crate::card::{Card, Suit};
+use crate::cardset::CardSet;
+use crate::error::IllegalAction;
+use crate::seat::{PerSeat, Seat};
+use crate::trick::{LAST_TRICK_THIRDS, Trick, follow_mask, truncate_points};
+
+use super::accusi::{Accuso, declare};
+use super::deal::Deal;
+use super::event::Event;
+use super::options::{Options, Variant};
+use super::score::Outcome;
+use crate::sink::{EventSink, NoEvents};
+
+/// Legal actions without heap allocation (a lead: 10 cards x 4 signal choices).
+pub type ActionList = ArrayVec<Action, 40>;
+
+/// The side of a seat: partnership 0 (seats 0 and 2) or 1 (seats 1 and 3); in Due the player.
+#[inline]
+pub const fn side_of(seat: Seat) -> usize {
+    seat.index() % 2
+}
+
+/// One hand of a Tressette game: the deal, every card played, and the state they lead to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Hand {
+    opts: Options,
+    dealer: Seat,
+    deal: Deal,
+    hands: PerSeat<CardSet>,
+    stock_next: u8,
+    trick: Trick,
+    trick_seats: [Seat; 4],
+    actor: Seat,
+    tricks_done: u8,
+    side_tricks: [u32; 2],
+    side_thirds: [u32; 2],
+    piles: [CardSet; 2],
+    accusi: ArrayVec<(Seat, Accuso), 24>,
+    history: ArrayVec<u16, 40>,
+    legal: CardSet,
+    outcome: Option<Outcome>,
+}
+
+/// A hand that cannot be set up.
+pub use crate::calabresella::HandError;
+
+impl Hand {
+    /// A new hand dealt by `dealer`; checks the options and the deal.
+    pub fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
+        opts.validate()?;
+        if dealer.index() >= opts.variant.players() as usize {
+            return Err(HandError::Dealer(dealer));
+        }
+        deal.validate(opts.variant)?;
+        Ok(Hand::new_unchecked(opts, dealer, deal))
+    }
+
+    /// [`Hand::new`] without checks (valid options and deal guaranteed by the caller).
+    pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
+        let n = opts.variant.players();
+        let eldest = dealer.next(n);
+        let mut accusi = ArrayVec::new();
+        if opts.accusi {
+            // T-D2: compulsory, automatic, in turn from the eldest.
+            let mut seat = eldest;
+            for _ in 0..n {
+                for a in declare(deal.hands[seat]) {
+                    let _ = accusi.try_push((seat, a));
+                }
+                seat = seat.next(n);
+            }
+        }
+        let mut h = Hand {
+            opts,
+            dealer,
+            deal,
+            hands: deal.hands,
+            stock_next: 0,
+            trick: Trick::new(eldest),
+            trick_seats: [eldest; 4],
+            actor: eldest,
+            tricks_done: 0,
+            side_tricks: [0; 2],
+            side_thirds: [0; 2],
+            piles: [CardSet::EMPTY; 2],
+            accusi,
+            history: ArrayVec::new(),
+            legal: CardSet::EMPTY,
+            outcome: None,
+        };
+        h.legal = h.compute_legal();
+        h
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The dealer.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The deal this hand started from.
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// Number of seats.
+    pub fn players(&self) -> u8 {
+        self.opts.variant.players()
+    }
+
+    /// The declarations made before the first lead, in order.
+    pub fn accusi(&self) -> &[(Seat, Accuso)] {
+        &self.accusi
+    }
+
+    /// Whether the hand is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The result once the hand is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Who plays next, or `None` when the hand is over.
+    #[inline]
+    pub fn actor(&self) -> Option<Seat> {
+        (!self.is_over()).then_some(self.actor)
+    }
+
+    /// The cards `seat` holds now (hidden information: for referees and tests).
+    pub fn hand_of(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// Tressette in Due: the cards still in the stock, in draw order (hidden information).
+    pub fn stock(&self) -> &[Card] {
+        self.deal
+            .stock
+            .as_ref()
+            .map_or(&[][..], |s| &s[self.stock_next as usize..])
+    }
+
+    /// The trick in progress.
+    pub fn trick(&self) -> &Trick {
+        &self.trick
+    }
+
+    /// Completed tricks.
+    pub fn tricks_done(&self) -> u8 {
+        self.tricks_done
+    }
+
+    /// Cards won so far per side.
+    pub fn piles(&self) -> [CardSet; 2] {
+        self.piles
+    }
+
+    /// Tricks won so far per side.
+    pub fn side_tricks(&self) -> [u32; 2] {
+        self.side_tricks
+    }
+
+    /// The actions taken so far, in order.
+    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.history
+            .iter()
+            .filter_map(|&id| Action::from_id(id, None).ok())
+    }
+
+    /// Number of actions taken so far.
+    pub fn action_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Whether follow suit binds now: always in Tressette; in Due once the stock is empty, or
+    /// always with `follow_suit_always` (T-D5).
+    fn must_follow(&self) -> bool {
+        match self.opts.variant {
+            Variant::Partnership => true,
+            Variant::Due => self.opts.follow_suit_always || self.stock().is_empty(),
+        }
+    }
+
+    fn compute_legal(&self) -> CardSet {
+        let hand = self.hands[self.actor];
+        if self.must_follow() {
+            follow_mask(hand, self.trick.led_mask())
+        } else {
+            hand
+        }
+    }
+
+    /// Whether a signal may go with the next card: on a lead in partnership Tressette (T-D3).
+    fn signals_allowed(&self) -> bool {
+        self.opts.variant == Variant::Partnership && self.trick.is_empty()
+    }
+
+    /// How many legal actions there are now.
+    #[inline]
+    pub fn num_legal_actions(&self) -> usize {
+        if self.is_over() {
+            return 0;
+        }
+        self.legal.len() * if self.signals_allowed() { 4 } else { 1 }
+    }
+
+    /// The `i`-th legal action: cards in index order, each (on a signalled lead) plain first,
+    /// then with busso, striscio and volo.
+    #[inline]
+    pub fn legal_action(&self, i: usize) -> Option<Action> {
+        if self.is_over() {
+            return None;
+        }
+        if self.signals_allowed() {
+            let card = self.legal.nth(i / 4)?;
+            Some(Action::Play(
+                card,
+                [
+                    None,
+                    Some(Signal::Busso),
+                    Some(Signal::Striscio),
+                    Some(Signal::Volo),
+                ][i % 4],
+            ))
+        } else {
+            self.legal.nth(i).map(|c| Action::Play(c, None))
+        }
+    }
+
+    /// Every legal action now, in the order of [`Hand::legal_action`].
+    pub fn legal_actions(&self) -> ActionList {
+        (0..self.num_legal_actions())
+            .filter_map(|i| self.legal_action(i))
+            .collect()
+    }
+
+    /// Why `action` is not legal now, or `Ok`.
+    pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        if self.is_over() {
+            return Err(IllegalAction::HandOver);
+        }
+        let Action::Play(card, signal) = *action else {
+            return Err(IllegalAction::WrongPhase {
+                phase: crate::calabresella::Phase::Play,
+            });
+        };
+        if signal.is_some() && !self.signals_allowed() {
+            return Err(IllegalAction::SignalNotAllowed);
+        }
+        if !self.hands[self.actor].contains(card) {
+            return Err(IllegalAction::NotInHand(card));
+        }
+        if !self.legal.contains(card) {
+            return Err(IllegalAction::MustFollowSuit(
+                self.trick.led_suit().unwrap_or(Suit::Bastoni),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `action` is legal now.
+    pub fn is_legal(&self, action: &Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Applies `action` if legal; on error nothing changes.
+    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        self.check(&action)?;
+        self.apply(action, &mut NoEvents);
+        Ok(())
+    }
+
+    /// Applies `action` as `seat`, which must be the seat to play.
+    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        match self.actor() {
+            None => Err(IllegalAction::HandOver),
+            Some(a) if a != seat => Err(IllegalAction::NotYourTurn { actor: a }),
+            Some(_) => self.try_apply(action),
+        }
+    }
+
+    /// Applies a legal `action` without checking it (contract as in
+    /// [`crate::calabresella::Hand::apply_unchecked`]).
+    #[inline]
+    pub fn apply_unchecked(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(&action),
+            "apply_unchecked({action}) is illegal"
+        );
+        self.apply(action, &mut NoEvents);
+    }
+
+    /// Plays the hand out with uniformly random legal actions from `rng` (the same result as
+    /// the per-action loop with the same generator); returns the number of actions.
+    pub fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
+        let mut taken = 0;
+        while !self.is_over() {
+            let i = rng.below(self.num_legal_actions() as u32) as usize;
+            if let Some(a) = self.legal_action(i) {
+                self.apply(a, &mut NoEvents);
+            }
+            taken += 1;
+        }
+        taken
+    }
+
+    /// Every event so far, nothing hidden.
+    pub fn events(&self) -> Vec<Event> {
+        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let n = self.players();
+        let mut events = Vec::with_capacity(64);
+        let mut seat = self.dealer.next(n);
+        for _ in 0..n {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.deal.hands[seat],
+            });
+            seat = seat.next(n);
+        }
+        events.extend(
+            self.accusi
+                .iter()
+                .map(|&(seat, accuso)| Event::Declared { seat, accuso }),
+        );
+        for a in self.actions() {
+            replay.apply(a, &mut events);
+        }
+        events
+    }
+
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        let Action::Play(card, signal) = action else {
+            return;
+        };
+        if let Ok(id) = action.to_id(None) {
+            let _ = self.history.try_push(id);
+        }
+        let seat = self.actor;
+        let n = self.players();
+        self.hands[seat].remove(card);
+        self.trick_seats[self.trick.len() & 3] = seat;
+        self.trick.push(card);
+        if S::ACTIVE {
+            sink.push(Event::Played { seat, card, signal });
+        }
+        if self.trick.len() < n as usize {
+            self.actor = seat.next(n);
+        } else {
+            self.complete_trick(sink);
+        }
+        self.legal = if self.is_over() {
+            CardSet::EMPTY
+        } else {
+            self.compute_legal()
+        };
+    }
+
+    fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
+        let winner = self.trick_seats[self.trick.winner_pos() & 3];
+        let side = side_of(winner);
+        self.side_tricks[side] += 1;
+        self.side_thirds[side] += self.trick.thirds();
+        self.piles[side] |= self.trick.card_set();
+        self.tricks_done += 1;
+        if S::ACTIVE {
+            sink.push(Event::TrickWon {
+                number: self.tricks_done,
+                winner,
+                cards: self.trick.card_set(),
+            });
+        }
+        self.trick = Trick::new(winner);
+        self.actor = winner;
+        // T-D5: while the stock lasts the winner draws first, then the loser; both cards are shown.
+        if let Some(stock) = self.deal.stock {
+            let loser = winner.next(2);
+            for who in [winner, loser] {
+                if let Some(&c) = stock.get(self.stock_next as usize) {
+                    self.hands[who].insert(c);
+                    self.stock_next += 1;
+                    if S::ACTIVE {
+                        sink.push(Event::Drew { seat: who, card: c });
+                    }
+                }
+            }
+        }
+        if self.tricks_done < self.opts.variant.tricks() {
+            return;
+        }
+        self.side_thirds[side] += LAST_TRICK_THIRDS;
+        let mut accusi = [0u32; 2];
+        for &(seat, a) in &self.accusi {
+            accusi[side_of(seat)] += a.points();
+        }
+        let card_points = self.side_thirds.map(truncate_points);
+        let outcome = Outcome {
+            card_points,
+            accusi,
+            points: [card_points[0] + accusi[0], card_points[1] + accusi[1]],
+            tricks: self.side_tricks,
+            last_trick: side,
+        };
+        self.outcome = Some(outcome);
+        if S::ACTIVE {
+            sink.push(Event::Scored(outcome));
+        }
+    }
+}
