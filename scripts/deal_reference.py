@@ -3,7 +3,8 @@
 calabresella/deal.rs, written from the documentation alone. Prints the deal for a seed so the
 Rust golden test can be checked against a second implementation.
 
-Usage: python3 scripts/deal_reference.py SEED [PLAYERS] [DEALER]
+Usage: python3 scripts/deal_reference.py SEED [PLAYERS] [DEALER] [GAME]
+GAME is calabresella (default), tressette or tressette-in-due (PLAYERS is then 4 or 2).
 """
 import sys
 
@@ -93,16 +94,21 @@ def main():
     seed = int(sys.argv[1])
     players = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     dealer = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    game = sys.argv[4] if len(sys.argv) > 4 else "calabresella"
     deck = list(range(40))
-    shuffle_above(Xoshiro256pp(seed), deck, 12)
+    block = 12 if game == "calabresella" else 10
+    shuffle_above(Xoshiro256pp(seed), deck, block)
+    active = 3 if game == "calabresella" else players
     first = (dealer + 1) % players
-    active = [first, (first + 1) % players, (first + 2) % players]
+    order = [(first + k) % players for k in range(active)]
     hands = {s: [] for s in range(players)}
-    for block in range(3):
-        hands[active[block]] = [card(c) for c in deck[12 * block : 12 * block + 12]]
+    for b, seat in enumerate(order):
+        hands[seat] = [card(c) for c in deck[block * b : block * b + block]]
     for s in range(players):
         print(f"seat {s}: {display(hands[s])}")
-    print("monte:", " ".join(card(c) for c in deck[36:]))
+    rest = deck[block * active :]
+    if rest:
+        print(("monte: " if game == "calabresella" else "stock: ") + " ".join(card(c) for c in rest))
 
 
 if __name__ == "__main__":

@@ -28,11 +28,12 @@ echo "ok"
 step "the seeded deal agrees with an independent implementation of its documentation"
 cargo build --locked --release --quiet -p calabresella-server
 for seed in 0 1 7 42 1000003 18446744073709551615; do
-  for table in "3 0" "3 2" "4 1" "4 3"; do
+  for table in "calabresella 3 0" "calabresella 3 2" "calabresella 4 1" "calabresella 4 3" \
+               "tressette 4 0" "tressette 4 3" "tressette-in-due 2 0" "tressette-in-due 2 1"; do
     set -- $table
-    if ! diff <(target/release/calabresella deal --seed "$seed" --players "$1" --dealer "$2") \
-              <(python3 scripts/deal_reference.py "$seed" "$1" "$2") >/dev/null; then
-      echo "seed $seed, $1 players, dealer $2: the Rust deal differs from scripts/deal_reference.py" >&2
+    if ! diff <(target/release/calabresella deal --game "$1" --seed "$seed" --players "$2" --dealer "$3") \
+              <(python3 scripts/deal_reference.py "$seed" "$2" "$3" "$1") >/dev/null; then
+      echo "$1, seed $seed, $2 players, dealer $3: the Rust deal differs from scripts/deal_reference.py" >&2
       exit 1
     fi
   done

@@ -359,3 +359,132 @@ fn bench_and_duplicate_print_json() {
     assert_eq!(v["hands"], 120);
     assert_eq!(v["bots"].as_array().unwrap().len(), 3);
 }
+
+#[test]
+fn tressette_games_play_record_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, n) in [("tressette", 4), ("tressette-in-due", 2)] {
+        let path = dir.path().join(format!("{game}.json"));
+        let out = bin()
+            .args([
+                "play",
+                "--game",
+                game,
+                "--seed",
+                "9",
+                "--bots",
+                "heuristic,random",
+                "--record",
+                path.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        if n == 4 {
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "two bot names for four seats is a usage error"
+            );
+            let out = bin()
+                .args([
+                    "play",
+                    "--game",
+                    game,
+                    "--seed",
+                    "9",
+                    "--record",
+                    path.to_str().unwrap(),
+                ])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        } else {
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(record["game"], game);
+        assert_eq!(record["players"], n);
+        assert_eq!(
+            record["hands"][0]["deal"]["stock"].is_array(),
+            n == 2,
+            "only in due has a stock"
+        );
+        let replayed = replay_ok(&record);
+        assert_eq!(replayed["match"]["over"], true);
+        let h = &replayed["hands"][0];
+        let points = h["points"].as_array().unwrap();
+        assert_eq!(
+            points[0].as_u64().unwrap() + points[1].as_u64().unwrap(),
+            11,
+            "card points sum to 11"
+        );
+
+        // A signal on a follow, and a missing stock, are refused with one line.
+        let mut bad = record.clone();
+        let first = bad["hands"][0]["actions"][1]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ");
+        bad["hands"][0]["actions"][1] = json!(format!("{first} busso"));
+        assert!(
+            replay_err(&bad.to_string())
+                .ends_with("illegal: a signal may only accompany a Tressette lead")
+        );
+        let mut bad = record.clone();
+        bad["players"] = json!(3);
+        assert!(replay_err(&bad.to_string()).starts_with("record: options: "));
+        if n == 2 {
+            let mut bad = record;
+            bad["hands"][0]["deal"]["stock"] = Value::Null;
+            assert_eq!(
+                replay_err(&bad.to_string()),
+                "hand 0: invalid deal: the stock is missing"
+            );
+        }
+    }
+    let out = bin()
+        .args([
+            "bench",
+            "--game",
+            "tressette-in-due",
+            "--hands",
+            "1000",
+            "--runs",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "tressette-in-due");
+    let out = bin()
+        .args(["duplicate", "--game", "tressette", "--deals", "10"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hands"], 20, "each deal twice, sides swapped");
+    let out = bin()
+        .args([
+            "play",
+            "--game",
+            "tressette",
+            "--players",
+            "3",
+            "--no-record",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("tressette is played by 4 players, not 3")
+    );
+}

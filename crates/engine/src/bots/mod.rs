@@ -1,4 +1,4 @@
-//! Built-in bots. A bot sees only an [`Observation`] — never the state — and returns one of
+//! Built-in bots. A bot sees only an observation ([`View`]) — never the state — and returns one of
 //! its legal actions.
 
 mod cardplay;

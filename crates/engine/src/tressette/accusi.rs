@@ -80,3 +80,59 @@ pub fn declare(hand: CardSet) -> Vec<Accuso> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(s: &str) -> CardSet {
+        s.split_whitespace()
+            .map(|c| c.parse::<Card>().unwrap_or_else(|e| panic!("{e}")))
+            .collect()
+    }
+
+    #[test]
+    fn t_d2_combinations_overlap_and_four_is_not_three_plus_four() {
+        let h = set("Ab 2b 3b Ac 2c 3c Ad 7s 6s 5s");
+        let got = declare(h);
+        assert_eq!(
+            got,
+            vec![
+                Accuso::Napoletana(Suit::Bastoni),
+                Accuso::Napoletana(Suit::Coppe),
+                Accuso::Three {
+                    rank: Rank::Ace,
+                    missing: Suit::Spade
+                },
+            ],
+            "the aces of b and c count in their napoletane and in the three aces"
+        );
+        assert_eq!(got.iter().map(|a| a.points()).sum::<u32>(), 9);
+        let four = declare(set("3b 3c 3d 3s 4b 4c 4d 4s 5b 5c"));
+        assert_eq!(four, vec![Accuso::Four(Rank::Three)]);
+        assert_eq!(four[0].points(), 4, "all four: 4 points, not 3 + 4");
+        assert!(declare(set("Kb Cb Fb 7b 6b Kc Cc Fc 7c 6c")).is_empty());
+        let twos = declare(set("2b 2c 2s Ab Ac 4b 4c 4d 4s 5b"));
+        assert_eq!(
+            twos,
+            vec![Accuso::Three {
+                rank: Rank::Two,
+                missing: Suit::Denari
+            }]
+        );
+    }
+
+    #[test]
+    fn t_d2_what_a_declaration_makes_public() {
+        assert_eq!(Accuso::Napoletana(Suit::Denari).cards(), set("Ad 2d 3d"));
+        assert_eq!(
+            Accuso::Three {
+                rank: Rank::Ace,
+                missing: Suit::Spade
+            }
+            .cards(),
+            set("Ab Ac Ad")
+        );
+        assert_eq!(Accuso::Four(Rank::Two).cards(), set("2b 2c 2d 2s"));
+    }
+}

@@ -21,6 +21,17 @@ pub enum MatchResult {
     Draw,
 }
 
+/// T-D4, checked after each hand: the side at or above the target wins; both: the higher total
+/// wins, and equal totals mean another hand.
+pub(crate) fn winner(totals: [u32; 2], target: u32) -> Option<usize> {
+    match (totals[0] >= target, totals[1] >= target) {
+        (true, false) => Some(0),
+        (false, true) => Some(1),
+        (true, true) if totals[0] != totals[1] => Some(usize::from(totals[1] > totals[0])),
+        _ => None,
+    }
+}
+
 /// A whole Tressette match as a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {
@@ -186,16 +197,7 @@ impl Match {
         };
         self.totals[0] += o.points[0];
         self.totals[1] += o.points[1];
-        let t = self.opts.target;
-        // T-D4: checked after each hand; both at the target: the higher wins, equal plays on.
-        let winner = match (self.totals[0] >= t, self.totals[1] >= t) {
-            (true, false) => Some(0),
-            (false, true) => Some(1),
-            (true, true) if self.totals[0] != self.totals[1] => {
-                Some(usize::from(self.totals[1] > self.totals[0]))
-            }
-            _ => None,
-        };
+        let winner = winner(self.totals, self.opts.target);
         if let Some(w) = winner {
             self.result = Some(MatchResult::Won(w));
         } else if self.hands.len() as u64 >= u64::from(self.opts.max_deals) {
@@ -216,5 +218,25 @@ impl Match {
             .filter_map(|h| h.outcome().copied())
             .collect();
         Some(obs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::winner;
+
+    #[test]
+    fn t_d4_match_end() {
+        assert_eq!(winner([21, 5], 21), Some(0));
+        assert_eq!(winner([20, 21], 21), Some(1));
+        assert_eq!(
+            winner([25, 23], 21),
+            Some(0),
+            "both at the target: the higher wins"
+        );
+        assert_eq!(winner([23, 25], 21), Some(1));
+        assert_eq!(winner([24, 24], 21), None, "equal: another hand");
+        assert_eq!(winner([20, 20], 21), None);
+        assert_eq!(winner([30, 12], 31), None, "option: 31");
     }
 }
