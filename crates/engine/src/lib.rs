@@ -24,6 +24,7 @@ pub mod bots;
 pub mod calabresella;
 mod card;
 mod cardset;
+pub mod deals;
 mod error;
 mod playable;
 pub mod record;

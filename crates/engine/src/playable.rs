@@ -53,3 +53,42 @@ impl Playable for tressette::Match {
         self.try_apply_as(seat, action)
     }
 }
+
+/// The allocation-free fast path every game's hand offers, for search and self-play.
+pub trait Rollout {
+    /// Whether the hand is over.
+    fn is_over(&self) -> bool;
+    /// How many legal actions there are now.
+    fn num_legal_actions(&self) -> usize;
+    /// The `i`-th legal action.
+    fn legal_action(&self, i: usize) -> Option<Action>;
+    /// Applies a legal action without checking it.
+    fn apply_unchecked(&mut self, action: Action);
+    /// Plays the hand out at random; returns the number of actions.
+    fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize;
+}
+
+macro_rules! rollout_for {
+    ($hand:ty) => {
+        impl Rollout for $hand {
+            fn is_over(&self) -> bool {
+                <$hand>::is_over(self)
+            }
+            fn num_legal_actions(&self) -> usize {
+                <$hand>::num_legal_actions(self)
+            }
+            fn legal_action(&self, i: usize) -> Option<Action> {
+                <$hand>::legal_action(self, i)
+            }
+            fn apply_unchecked(&mut self, action: Action) {
+                <$hand>::apply_unchecked(self, action)
+            }
+            fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
+                <$hand>::playout_random(self, rng)
+            }
+        }
+    };
+}
+
+rollout_for!(calabresella::Hand);
+rollout_for!(tressette::Hand);

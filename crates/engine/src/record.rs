@@ -163,44 +163,6 @@ impl Record {
         // Serialising plain maps, strings and numbers cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
-
-    /// The record of a match so far.
-    pub fn from_match(m: &Match, meta: Option<Value>) -> Record {
-        let opts = m.options();
-        let cards = |set: CardSet| {
-            set.display_order()
-                .iter()
-                .map(Card::to_string)
-                .collect::<Vec<_>>()
-        };
-        let hands = m
-            .hands()
-            .iter()
-            .map(|h| RecordHand {
-                dealer: h.dealer().index() as u8,
-                deal: RecordDeal {
-                    hands: Seat::first_n(opts.players)
-                        .map(|s| cards(h.deal().hands[s]))
-                        .collect(),
-                    monte: Some(h.deal().monte.iter().map(Card::to_string).collect()),
-                    stock: None,
-                },
-                actions: h
-                    .actions()
-                    .map(|a| RecordAction::Plain(a.to_string()))
-                    .collect(),
-            })
-            .collect();
-        Record {
-            format: FORMAT.into(),
-            game: "calabresella".into(),
-            players: opts.players,
-            options: opts.non_default(),
-            first_dealer: m.first_dealer().index() as u8,
-            hands,
-            meta,
-        }
-    }
 }
 
 /// What [`replay`] found: per hand and for the match, printable as the replay JSON of
@@ -288,48 +250,6 @@ fn parse_cards(h: usize, what: &str, cards: &[String]) -> Result<Vec<Card>, Reco
         .collect()
 }
 
-fn parse_deal(h: usize, players: u8, d: &RecordDeal) -> Result<Deal, RecordError> {
-    if d.stock.is_some() {
-        return Err(in_hand(
-            h,
-            "invalid deal: calabresella has a monte, not a stock",
-        ));
-    }
-    if d.hands.len() != players as usize {
-        return Err(in_hand(
-            h,
-            format!(
-                "invalid deal: {} hands listed for {players} players",
-                d.hands.len()
-            ),
-        ));
-    }
-    let mut hands = PerSeat::splat(CardSet::EMPTY);
-    for (i, list) in d.hands.iter().enumerate() {
-        for c in parse_cards(h, &format!("seat {i}"), list)? {
-            if hands.0.iter().any(|s: &CardSet| s.contains(c)) {
-                return Err(in_hand(h, format!("invalid deal: card {c} dealt twice")));
-            }
-            hands.0[i].insert(c);
-        }
-    }
-    let monte_list = d
-        .monte
-        .as_ref()
-        .ok_or_else(|| in_hand(h, "invalid deal: the monte is missing"))?;
-    let monte = parse_cards(h, "monte", monte_list)?;
-    let monte: [Card; 4] = monte.try_into().map_err(|v: Vec<Card>| {
-        in_hand(
-            h,
-            format!(
-                "invalid deal: the monte holds {} cards, expected 4",
-                v.len()
-            ),
-        )
-    })?;
-    Ok(Deal { hands, monte })
-}
-
 /// Applies one hand's recorded actions to `m`, checking each: the seat of an action object, the
 /// notation, and legality. The first fault is returned with its hand, action and seat.
 fn apply_actions<M: Playable>(
@@ -372,115 +292,6 @@ pub fn replay_json(record: &Record) -> Result<Value, RecordError> {
     }
 }
 
-/// Replays a Calabresella record through the engine, checking every deal and action, and returns
-/// the match it leads to with the report. The first fault found is returned as a [`RecordError`].
-pub fn replay(record: &Record) -> Result<(Match, ReplayReport), RecordError> {
-    if record.format != FORMAT {
-        return Err(whole(format!(
-            "unknown format {:?}, expected {FORMAT:?}",
-            record.format
-        )));
-    }
-    if record.game != "calabresella" {
-        return Err(whole(format!(
-            "game {:?} is not supported (this engine plays calabresella)",
-            record.game
-        )));
-    }
-    let opts = Options::from_record(record.players, &record.options)
-        .map_err(|e| whole(format!("options: {e}")))?;
-    let first = Seat::new(record.first_dealer)
-        .filter(|s| s.index() < opts.players as usize)
-        .ok_or_else(|| {
-            whole(format!(
-                "first_dealer {} is not a seat",
-                record.first_dealer
-            ))
-        })?;
-    let mut m = Match::new(opts, first).map_err(|e| whole(e.to_string()))?;
-    let mut reports = Vec::new();
-    for (h, rh) in record.hands.iter().enumerate() {
-        if m.is_over() {
-            return Err(in_hand(h, "the match was already over"));
-        }
-        if !m.needs_deal() {
-            return Err(in_hand(h, "the previous hand is not finished"));
-        }
-        let dealer = Seat::new(rh.dealer)
-            .filter(|s| s.index() < opts.players as usize)
-            .ok_or_else(|| in_hand(h, format!("dealer {} is not a seat", rh.dealer)))?;
-        let deal = parse_deal(h, opts.players, &rh.deal)?;
-        m.start_hand(dealer, deal)
-            .map_err(|e| in_hand(h, e.to_string()))?;
-        apply_actions(&mut m, h, &rh.actions)?;
-        let hand = m.hands().last().ok_or_else(|| in_hand(h, "no hand"))?;
-        reports.push(HandReport {
-            dealer,
-            soloist: hand.soloist(),
-            contract: hand.contract(),
-            called: hand.called(),
-            outcome: hand.outcome().copied(),
-            totals: m.totals(),
-        });
-    }
-    let result = m.result().cloned();
-    let report = ReplayReport {
-        players: opts.players,
-        hands: reports,
-        over: result.is_some(),
-        winners: result
-            .as_ref()
-            .map(|r| r.winners.clone())
-            .unwrap_or_default(),
-        draw: result.is_some_and(|r| r.draw),
-        totals: m.totals(),
-    };
-    Ok((m, report))
-}
-
-impl Record {
-    /// The record of a Tressette match so far.
-    pub fn from_tressette(m: &tressette::Match, meta: Option<Value>) -> Record {
-        let opts = m.options();
-        let cards = |set: CardSet| {
-            set.display_order()
-                .iter()
-                .map(Card::to_string)
-                .collect::<Vec<_>>()
-        };
-        let hands = m
-            .hands()
-            .iter()
-            .map(|h| RecordHand {
-                dealer: h.dealer().index() as u8,
-                deal: RecordDeal {
-                    hands: Seat::first_n(opts.variant.players())
-                        .map(|s| cards(h.deal().hands[s]))
-                        .collect(),
-                    monte: None,
-                    stock: h
-                        .deal()
-                        .stock
-                        .map(|st| st.iter().map(Card::to_string).collect()),
-                },
-                actions: h
-                    .actions()
-                    .map(|a| RecordAction::Plain(a.to_string()))
-                    .collect(),
-            })
-            .collect();
-        Record {
-            format: FORMAT.into(),
-            game: opts.variant.game().into(),
-            players: opts.variant.players(),
-            options: opts.non_default(),
-            first_dealer: m.first_dealer().index() as u8,
-            hands,
-            meta,
-        }
-    }
-}
-
 /// What [`replay_tressette`] found, printable as the replay JSON: `points`, `tricks`, `accusi`,
 /// `award` and `totals` are per partnership (`[team0, team1]`, team 0 is seats 0 and 2) or per
 /// player in Tressette in Due.
@@ -519,26 +330,128 @@ impl TressetteReport {
     }
 }
 
-fn parse_tressette_deal(
-    h: usize,
-    variant: tressette::Variant,
-    d: &RecordDeal,
-) -> Result<tressette::Deal, RecordError> {
-    let n = variant.players() as usize;
-    if d.monte.is_some() {
-        return Err(in_hand(h, "invalid deal: tressette has no monte"));
+/// A record's cards, written in their canonical form.
+fn card_strings(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
+    cards.into_iter().map(|c| c.to_string()).collect()
+}
+
+/// One hand of a record: seats' cards by suit, strongest first, then the monte or stock as dealt.
+fn record_hand(
+    dealer: Seat,
+    players: u8,
+    hands: &PerSeat<CardSet>,
+    monte: Option<&[Card]>,
+    stock: Option<&[Card]>,
+    actions: impl Iterator<Item = Action>,
+) -> RecordHand {
+    RecordHand {
+        dealer: dealer.index() as u8,
+        deal: RecordDeal {
+            hands: Seat::first_n(players)
+                .map(|s| card_strings(hands[s].display_order()))
+                .collect(),
+            monte: monte.map(|m| card_strings(m.iter().copied())),
+            stock: stock.map(|st| card_strings(st.iter().copied())),
+        },
+        actions: actions
+            .map(|a| RecordAction::Plain(a.to_string()))
+            .collect(),
     }
-    if d.hands.len() != n {
+}
+
+impl Record {
+    fn of(
+        game: &str,
+        players: u8,
+        options: Map<String, Value>,
+        first_dealer: Seat,
+        hands: Vec<RecordHand>,
+        meta: Option<Value>,
+    ) -> Record {
+        Record {
+            format: FORMAT.into(),
+            game: game.into(),
+            players,
+            options,
+            first_dealer: first_dealer.index() as u8,
+            hands,
+            meta,
+        }
+    }
+
+    /// The record of a Calabresella match so far.
+    pub fn from_match(m: &Match, meta: Option<Value>) -> Record {
+        let n = m.options().players;
+        let hands = m
+            .hands()
+            .iter()
+            .map(|h| {
+                record_hand(
+                    h.dealer(),
+                    n,
+                    &h.deal().hands,
+                    Some(&h.deal().monte),
+                    None,
+                    h.actions(),
+                )
+            })
+            .collect();
+        Record::of(
+            "calabresella",
+            n,
+            m.options().non_default(),
+            m.first_dealer(),
+            hands,
+            meta,
+        )
+    }
+
+    /// The record of a Tressette match so far.
+    pub fn from_tressette(m: &tressette::Match, meta: Option<Value>) -> Record {
+        let v = m.options().variant;
+        let hands = m
+            .hands()
+            .iter()
+            .map(|h| {
+                let stock = h.deal().stock;
+                record_hand(
+                    h.dealer(),
+                    v.players(),
+                    &h.deal().hands,
+                    None,
+                    stock.as_ref().map(|s| &s[..]),
+                    h.actions(),
+                )
+            })
+            .collect();
+        Record::of(
+            v.game(),
+            v.players(),
+            m.options().non_default(),
+            m.first_dealer(),
+            hands,
+            meta,
+        )
+    }
+}
+
+/// Each seat's cards of a recorded deal, refusing unknown cards and cards dealt twice.
+fn parse_hands(
+    h: usize,
+    players: u8,
+    lists: &[Vec<String>],
+) -> Result<PerSeat<CardSet>, RecordError> {
+    if lists.len() != players as usize {
         return Err(in_hand(
             h,
             format!(
-                "invalid deal: {} hands listed for {n} players",
-                d.hands.len()
+                "invalid deal: {} hands listed for {players} players",
+                lists.len()
             ),
         ));
     }
     let mut hands = PerSeat::splat(CardSet::EMPTY);
-    for (i, list) in d.hands.iter().enumerate() {
+    for (i, list) in lists.iter().enumerate() {
         for c in parse_cards(h, &format!("seat {i}"), list)? {
             if hands.0.iter().any(|s: &CardSet| s.contains(c)) {
                 return Err(in_hand(h, format!("invalid deal: card {c} dealt twice")));
@@ -546,71 +459,229 @@ fn parse_tressette_deal(
             hands.0[i].insert(c);
         }
     }
-    let stock = match (&d.stock, variant) {
-        (None, tressette::Variant::Partnership) => None,
-        (Some(_), tressette::Variant::Partnership) => {
-            return Err(in_hand(h, "invalid deal: tressette has no stock"));
-        }
-        (None, tressette::Variant::Due) => {
-            return Err(in_hand(h, "invalid deal: the stock is missing"));
-        }
-        (Some(list), tressette::Variant::Due) => {
-            let cards = parse_cards(h, "stock", list)?;
-            Some(cards.try_into().map_err(|v: Vec<Card>| {
-                in_hand(
-                    h,
-                    format!(
-                        "invalid deal: the stock holds {} cards, expected 20",
-                        v.len()
-                    ),
-                )
-            })?)
-        }
-    };
-    Ok(tressette::Deal { hands, stock })
+    Ok(hands)
 }
 
-/// Replays a Tressette or Tressette in Due record, checking every deal and card.
-pub fn replay_tressette(
-    record: &Record,
-) -> Result<(tressette::Match, TressetteReport), RecordError> {
+/// A fixed number of cards (the monte, the stock) of a recorded deal.
+fn parse_fixed<const N: usize>(
+    h: usize,
+    what: &str,
+    list: Option<&Vec<String>>,
+) -> Result<[Card; N], RecordError> {
+    let list = list.ok_or_else(|| in_hand(h, format!("invalid deal: the {what} is missing")))?;
+    parse_cards(h, what, list)?
+        .try_into()
+        .map_err(|v: Vec<Card>| {
+            in_hand(
+                h,
+                format!(
+                    "invalid deal: the {what} holds {} cards, expected {N}",
+                    v.len()
+                ),
+            )
+        })
+}
+
+fn parse_deal(h: usize, players: u8, d: &RecordDeal) -> Result<Deal, RecordError> {
+    if d.stock.is_some() {
+        return Err(in_hand(
+            h,
+            "invalid deal: calabresella has a monte, not a stock",
+        ));
+    }
+    Ok(Deal {
+        hands: parse_hands(h, players, &d.hands)?,
+        monte: parse_fixed(h, "monte", d.monte.as_ref())?,
+    })
+}
+
+fn parse_tressette_deal(
+    h: usize,
+    variant: tressette::Variant,
+    d: &RecordDeal,
+) -> Result<tressette::Deal, RecordError> {
+    if d.monte.is_some() {
+        return Err(in_hand(h, "invalid deal: tressette has no monte"));
+    }
+    let stock = match variant {
+        tressette::Variant::Partnership if d.stock.is_some() => {
+            return Err(in_hand(h, "invalid deal: tressette has no stock"));
+        }
+        tressette::Variant::Partnership => None,
+        tressette::Variant::Due => Some(parse_fixed(h, "stock", d.stock.as_ref())?),
+    };
+    Ok(tressette::Deal {
+        hands: parse_hands(h, variant.players(), &d.hands)?,
+        stock,
+    })
+}
+
+/// What the replay loop needs from a game's match beyond [`Playable`].
+trait Replayable: Playable {
+    type Deal;
+    fn players(&self) -> u8;
+    fn over(&self) -> bool;
+    fn awaits_deal(&self) -> bool;
+    fn start(&mut self, dealer: Seat, deal: Self::Deal) -> Result<(), crate::deals::DealRefused>;
+}
+
+impl Replayable for Match {
+    type Deal = Deal;
+    fn players(&self) -> u8 {
+        self.options().players
+    }
+    fn over(&self) -> bool {
+        self.is_over()
+    }
+    fn awaits_deal(&self) -> bool {
+        self.needs_deal()
+    }
+    fn start(&mut self, dealer: Seat, deal: Deal) -> Result<(), crate::deals::DealRefused> {
+        self.start_hand(dealer, deal)
+    }
+}
+
+impl Replayable for tressette::Match {
+    type Deal = tressette::Deal;
+    fn players(&self) -> u8 {
+        self.options().variant.players()
+    }
+    fn over(&self) -> bool {
+        self.is_over()
+    }
+    fn awaits_deal(&self) -> bool {
+        self.next_dealer().is_some()
+    }
+    fn start(
+        &mut self,
+        dealer: Seat,
+        deal: tressette::Deal,
+    ) -> Result<(), crate::deals::DealRefused> {
+        self.start_hand(dealer, deal)
+    }
+}
+
+/// The first check of every record: its format version.
+fn check_format(record: &Record) -> Result<(), RecordError> {
     if record.format != FORMAT {
         return Err(whole(format!(
             "unknown format {:?}, expected {FORMAT:?}",
             record.format
         )));
     }
-    let variant = tressette::Variant::from_game(&record.game)
-        .ok_or_else(|| whole(format!("unknown game {:?}", record.game)))?;
-    let opts = tressette::Options::from_record(variant, record.players, &record.options)
-        .map_err(|e| whole(format!("options: {e}")))?;
-    let first = Seat::new(record.first_dealer)
-        .filter(|s| s.index() < variant.players() as usize)
+    Ok(())
+}
+
+/// The first dealer, who must sit at the table.
+fn check_header(record: &Record, players: u8) -> Result<Seat, RecordError> {
+    Seat::new(record.first_dealer)
+        .filter(|s| s.index() < players as usize)
         .ok_or_else(|| {
             whole(format!(
                 "first_dealer {} is not a seat",
                 record.first_dealer
             ))
-        })?;
-    let mut m = tressette::Match::new(opts, first).map_err(|e| whole(e.to_string()))?;
-    let mut hands = Vec::new();
+        })
+}
+
+/// Replays every hand of `record` into `m`: order, dealer, deal and actions checked; `after`
+/// sees the match after each hand.
+fn replay_hands<M: Replayable>(
+    m: &mut M,
+    record: &Record,
+    parse: impl Fn(usize, &RecordDeal) -> Result<M::Deal, RecordError>,
+    mut after: impl FnMut(&M, Seat),
+) -> Result<(), RecordError> {
     for (h, rh) in record.hands.iter().enumerate() {
-        if m.is_over() {
+        if m.over() {
             return Err(in_hand(h, "the match was already over"));
         }
-        if m.next_dealer().is_none() {
+        if !m.awaits_deal() {
             return Err(in_hand(h, "the previous hand is not finished"));
         }
         let dealer = Seat::new(rh.dealer)
-            .filter(|s| s.index() < variant.players() as usize)
+            .filter(|s| s.index() < m.players() as usize)
             .ok_or_else(|| in_hand(h, format!("dealer {} is not a seat", rh.dealer)))?;
-        let deal = parse_tressette_deal(h, variant, &rh.deal)?;
-        m.start_hand(dealer, deal)
+        let deal = parse(h, &rh.deal)?;
+        m.start(dealer, deal)
             .map_err(|e| in_hand(h, e.to_string()))?;
-        apply_actions(&mut m, h, &rh.actions)?;
-        let outcome = m.hands().last().and_then(|x| x.outcome().copied());
-        hands.push((dealer, outcome, m.totals()));
+        apply_actions(m, h, &rh.actions)?;
+        after(m, dealer);
     }
+    Ok(())
+}
+
+/// Replays a Calabresella record through the engine, checking every deal and action, and returns
+/// the match it leads to with the report. The first fault found is returned as a [`RecordError`].
+pub fn replay(record: &Record) -> Result<(Match, ReplayReport), RecordError> {
+    check_format(record)?;
+    if record.game != "calabresella" {
+        return Err(whole(format!(
+            "unknown game {:?}: calabresella, tressette or tressette-in-due",
+            record.game
+        )));
+    }
+    let opts = Options::from_record(record.players, &record.options)
+        .map_err(|e| whole(format!("options: {e}")))?;
+    let first = check_header(record, opts.players)?;
+    let mut m = Match::new(opts, first).map_err(|e| whole(e.to_string()))?;
+    let mut hands = Vec::new();
+    replay_hands(
+        &mut m,
+        record,
+        |h, d| parse_deal(h, opts.players, d),
+        |m, dealer| {
+            if let Some(hand) = m.hands().last() {
+                hands.push(HandReport {
+                    dealer,
+                    soloist: hand.soloist(),
+                    contract: hand.contract(),
+                    called: hand.called(),
+                    outcome: hand.outcome().copied(),
+                    totals: m.totals(),
+                });
+            }
+        },
+    )?;
+    let result = m.result().cloned();
+    let report = ReplayReport {
+        players: opts.players,
+        hands,
+        over: result.is_some(),
+        winners: result
+            .as_ref()
+            .map(|r| r.winners.clone())
+            .unwrap_or_default(),
+        draw: result.is_some_and(|r| r.draw),
+        totals: m.totals(),
+    };
+    Ok((m, report))
+}
+
+/// Replays a Tressette or Tressette in Due record, checking every deal and card.
+pub fn replay_tressette(
+    record: &Record,
+) -> Result<(tressette::Match, TressetteReport), RecordError> {
+    check_format(record)?;
+    let variant = tressette::Variant::from_game(&record.game)
+        .ok_or_else(|| whole(format!("unknown game {:?}", record.game)))?;
+    let opts = tressette::Options::from_record(variant, record.players, &record.options)
+        .map_err(|e| whole(format!("options: {e}")))?;
+    let first = check_header(record, variant.players())?;
+    let mut m = tressette::Match::new(opts, first).map_err(|e| whole(e.to_string()))?;
+    let mut hands = Vec::new();
+    replay_hands(
+        &mut m,
+        record,
+        |h, d| parse_tressette_deal(h, variant, d),
+        |m, dealer| {
+            hands.push((
+                dealer,
+                m.hands().last().and_then(|x| x.outcome().copied()),
+                m.totals(),
+            ));
+        },
+    )?;
     let report = TressetteReport {
         hands,
         result: m.result(),

@@ -57,6 +57,18 @@ impl<T: Copy> PerSeat<T> {
         PerSeat([v; 4])
     }
 
+    /// `f(seat)` for the first `n` seats, the default for the others.
+    pub fn from_fn(n: u8, f: impl Fn(Seat) -> T) -> Self
+    where
+        T: Default,
+    {
+        let mut out = PerSeat([T::default(); 4]);
+        for s in Seat::first_n(n) {
+            out[s] = f(s);
+        }
+        out
+    }
+
     /// The values of the first `n` seats.
     pub fn first_n(&self, n: u8) -> &[T] {
         &self.0[..n as usize]

@@ -116,6 +116,18 @@ impl Trick {
         (self.len > 0).then(|| self.cards[self.winner_pos as usize & 3])
     }
 
+    /// The cards played with who played them, given the seat after each seat in play order.
+    pub fn seated(&self, next: impl Fn(Seat) -> Seat) -> Vec<(Seat, Card)> {
+        let mut seat = self.leader;
+        self.cards()
+            .map(|card| {
+                let here = seat;
+                seat = next(seat);
+                (here, card)
+            })
+            .collect()
+    }
+
     /// All cards played, as a set.
     pub fn card_set(&self) -> CardSet {
         self.set

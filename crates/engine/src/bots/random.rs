@@ -4,6 +4,7 @@ use crate::action::Action;
 use crate::rng::GameRng;
 
 use super::{Bot, View};
+use crate::playable::Rollout;
 
 /// Picks uniformly among the legal actions with its own seeded generator.
 #[derive(Debug, Clone)]
@@ -71,24 +72,10 @@ pub fn random_hands(
     run_hands(
         seed,
         n,
+        driver,
         |rng, i| {
             let dealer = crate::seat::Seat::ALL[(i % u64::from(opts.players)) as usize];
             Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.players, dealer))
-        },
-        |hand, rng| match driver {
-            Driver::Playout => hand.playout_random(rng) as u64,
-            Driver::Api => {
-                let mut taken = 0;
-                while !hand.is_over() {
-                    if let Some(a) =
-                        hand.legal_action(rng.below(hand.num_legal_actions() as u32) as usize)
-                    {
-                        hand.apply_unchecked(a);
-                    }
-                    taken += 1;
-                }
-                taken
-            }
         },
         |hand| {
             hand.outcome()
@@ -108,12 +95,32 @@ pub fn random_tressette_hands(
     run_hands(
         seed,
         n,
+        driver,
         |rng, i| {
             let dealer = crate::seat::Seat::ALL[(i % u64::from(opts.variant.players())) as usize];
             Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.variant, dealer))
         },
-        |hand, rng| match driver {
-            Driver::Playout => hand.playout_random(rng) as u64,
+        |hand| {
+            hand.outcome()
+                .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
+        },
+    )
+}
+
+/// The loop every game's random run shares: deal, play out with the chosen driver, count.
+fn run_hands<H: Rollout>(
+    seed: u64,
+    n: u64,
+    driver: Driver,
+    mut deal: impl FnMut(&mut GameRng, u64) -> H,
+    award: impl Fn(&H) -> u64,
+) -> RandomRun {
+    let mut rng = GameRng::from_seed(seed);
+    let mut run = RandomRun::default();
+    for i in 0..n {
+        let mut hand = deal(&mut rng, i);
+        run.actions += match driver {
+            Driver::Playout => hand.playout_random(&mut rng) as u64,
             Driver::Api => {
                 let mut taken = 0;
                 while !hand.is_over() {
@@ -126,27 +133,7 @@ pub fn random_tressette_hands(
                 }
                 taken
             }
-        },
-        |hand| {
-            hand.outcome()
-                .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
-        },
-    )
-}
-
-/// The loop both games' random runs share: deal, play out, count.
-fn run_hands<H>(
-    seed: u64,
-    n: u64,
-    mut deal: impl FnMut(&mut GameRng, u64) -> H,
-    mut play: impl FnMut(&mut H, &mut GameRng) -> u64,
-    award: impl Fn(&H) -> u64,
-) -> RandomRun {
-    let mut rng = GameRng::from_seed(seed);
-    let mut run = RandomRun::default();
-    for i in 0..n {
-        let mut hand = deal(&mut rng, i);
-        run.actions += play(&mut hand, &mut rng);
+        };
         run.award_sum += award(&hand);
         run.hands += 1;
     }

@@ -1,9 +1,8 @@
 //! [`Deal`]: who holds which cards at the start of a hand, dealt from a seed or given explicitly.
 
-use thiserror::Error;
-
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::deals::{check_hands, check_more};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
@@ -20,26 +19,7 @@ pub struct Deal {
     pub monte: [Card; 4],
 }
 
-/// An explicit deal that is not a deal of this game.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum DealError {
-    /// A card appears twice.
-    #[error("card {0} dealt twice")]
-    Duplicate(Card),
-    /// A seat has the wrong number of cards.
-    #[error("seat {seat} holds {got} cards, expected {expected}")]
-    WrongSize {
-        /// The seat.
-        seat: Seat,
-        /// Cards found.
-        got: usize,
-        /// Cards expected.
-        expected: usize,
-    },
-    /// The monte is not 4 cards.
-    #[error("the monte holds {0} cards, expected 4")]
-    WrongMonte(usize),
-}
+pub use crate::deals::DealError;
 
 impl Deal {
     /// The seat that sits the hand out: the dealer in a four-player game.
@@ -74,31 +54,12 @@ impl Deal {
     /// Checks an explicit deal: 12 cards per active seat, none for the idle dealer or unused
     /// seats, 4 in the monte, every card of the deck exactly once.
     pub fn validate(&self, players: u8, dealer: Seat) -> Result<(), DealError> {
-        let mut seen = CardSet::EMPTY;
         let active = active_seats(players, dealer);
-        for seat in Seat::ALL {
-            let expected = if active.contains(&seat) { HAND_SIZE } else { 0 };
-            let got = self.hands[seat].len();
-            if got != expected {
-                return Err(DealError::WrongSize {
-                    seat,
-                    got,
-                    expected,
-                });
-            }
-            if let Some(c) = (seen & self.hands[seat]).first() {
-                return Err(DealError::Duplicate(c));
-            }
-            seen |= self.hands[seat];
-        }
-        for c in self.monte {
-            if seen.contains(c) {
-                return Err(DealError::Duplicate(c));
-            }
-            seen.insert(c);
-        }
-        debug_assert_eq!(seen, CardSet::ALL);
-        Ok(())
+        let mut seen = check_hands(
+            &self.hands,
+            |s| if active.contains(&s) { HAND_SIZE } else { 0 },
+        )?;
+        check_more(&mut seen, &self.monte)
     }
 }
 

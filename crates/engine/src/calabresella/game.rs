@@ -2,9 +2,12 @@
 //! C-D16, C-D17, C-D24).
 
 use crate::action::Action;
+use crate::deals::{Deals, DealtHand};
 use crate::error::IllegalAction;
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
+
+pub use crate::deals::DealRefused;
 
 use super::deal::Deal;
 use super::event::Viewer;
@@ -22,6 +25,30 @@ pub struct MatchResult {
     pub draw: bool,
 }
 
+impl DealtHand for Hand {
+    type Opts = Options;
+    type Deal = Deal;
+    fn players(opts: &Options) -> u8 {
+        opts.players
+    }
+    fn checked(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
+        Hand::new(opts, dealer, deal)
+    }
+    fn from_rng(opts: Options, dealer: Seat, rng: &mut GameRng) -> Hand {
+        Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.players, dealer))
+    }
+    fn dealer(&self) -> Seat {
+        Hand::dealer(self)
+    }
+    fn is_over(&self) -> bool {
+        Hand::is_over(self)
+    }
+    /// C-D4: after a void deal the same dealer deals again.
+    fn same_dealer_again(&self) -> bool {
+        matches!(self.outcome(), Some(HandOutcome::Void))
+    }
+}
+
 /// A whole match of Calabresella as a value.
 ///
 /// Hands come from a seeded generator ([`Match::seeded`]) or one by one from the caller
@@ -29,52 +56,17 @@ pub struct MatchResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {
     opts: Options,
-    first_dealer: Seat,
+    deals: Deals<Hand>,
     totals: PerSeat<u32>,
-    hands: Vec<Hand>,
     outcomes: Vec<HandOutcome>,
     result: Option<MatchResult>,
-    rng: Option<GameRng>,
-}
-
-/// Why a match cannot take a new hand.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DealRefused {
-    /// A hand is still being played.
-    #[error("the current hand is not over")]
-    HandInProgress,
-    /// The match is over.
-    #[error("the match is over")]
-    MatchOver,
-    /// The hand's dealer is not the one whose turn it is to deal.
-    #[error("dealer should be seat {expected}, not {got}")]
-    WrongDealer {
-        /// Whose deal it is.
-        expected: Seat,
-        /// The dealer given.
-        got: Seat,
-    },
-    /// The hand cannot be set up.
-    #[error(transparent)]
-    Hand(#[from] HandError),
 }
 
 impl Match {
     /// A match whose hands the caller deals with [`Match::start_hand`].
     pub fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
         opts.validate()?;
-        if first_dealer.index() >= opts.players as usize {
-            return Err(HandError::Dealer(first_dealer));
-        }
-        Ok(Match {
-            opts,
-            first_dealer,
-            totals: PerSeat::splat(0),
-            hands: Vec::new(),
-            outcomes: Vec::new(),
-            result: None,
-            rng: None,
-        })
+        Ok(Match::with(opts, Deals::new(&opts, first_dealer)?))
     }
 
     /// A match dealt from `seed`: the first dealer is drawn first (unless given, C-D24), then
@@ -84,12 +76,18 @@ impl Match {
         seed: u64,
         first_dealer: Option<Seat>,
     ) -> Result<Match, HandError> {
-        let mut rng = GameRng::from_seed(seed);
-        let drawn = Seat::ALL[rng.below(u32::from(opts.players.clamp(1, 4))) as usize];
-        let mut m = Match::new(opts, first_dealer.unwrap_or(drawn))?;
-        m.rng = Some(rng);
-        m.deal_next();
-        Ok(m)
+        opts.validate()?;
+        Ok(Match::with(opts, Deals::seeded(opts, seed, first_dealer)?))
+    }
+
+    fn with(opts: Options, deals: Deals<Hand>) -> Match {
+        Match {
+            opts,
+            deals,
+            totals: PerSeat::splat(0),
+            outcomes: Vec::new(),
+            result: None,
+        }
     }
 
     /// The options in force.
@@ -99,7 +97,7 @@ impl Match {
 
     /// The first dealer.
     pub fn first_dealer(&self) -> Seat {
-        self.first_dealer
+        self.deals.first_dealer
     }
 
     /// Match totals per seat.
@@ -109,7 +107,7 @@ impl Match {
 
     /// Every hand so far, the current one last.
     pub fn hands(&self) -> &[Hand] {
-        &self.hands
+        &self.deals.hands
     }
 
     /// The outcome of every finished hand, in order.
@@ -119,7 +117,7 @@ impl Match {
 
     /// The hand being played, if one is.
     pub fn current(&self) -> Option<&Hand> {
-        self.hands.last().filter(|h| !h.is_over())
+        self.deals.current()
     }
 
     /// The result once the match is over.
@@ -134,14 +132,7 @@ impl Match {
 
     /// Who deals the next hand, when the match waits for one.
     pub fn next_dealer(&self) -> Option<Seat> {
-        if self.is_over() || self.current().is_some() {
-            return None;
-        }
-        Some(match (self.hands.last(), self.outcomes.last()) {
-            (Some(h), Some(HandOutcome::Void)) => h.dealer(),
-            (Some(h), _) => h.dealer().next(self.opts.players),
-            (None, _) => self.first_dealer,
-        })
+        self.deals.next_dealer(&self.opts, self.is_over())
     }
 
     /// Whether the match waits for [`Match::start_hand`].
@@ -151,26 +142,8 @@ impl Match {
 
     /// Starts the next hand with an explicit deal by `dealer`, who must be the next dealer.
     pub fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
-        if self.is_over() {
-            return Err(DealRefused::MatchOver);
-        }
-        let expected = self.next_dealer().ok_or(DealRefused::HandInProgress)?;
-        if dealer != expected {
-            return Err(DealRefused::WrongDealer {
-                expected,
-                got: dealer,
-            });
-        }
-        self.hands.push(Hand::new(self.opts, dealer, deal)?);
-        Ok(())
-    }
-
-    fn deal_next(&mut self) {
-        if let (Some(dealer), Some(rng)) = (self.next_dealer(), self.rng.as_mut()) {
-            let deal = Deal::shuffled(rng, self.opts.players, dealer);
-            self.hands
-                .push(Hand::new_unchecked(self.opts, dealer, deal));
-        }
+        self.deals
+            .start_hand(self.opts, self.is_over(), dealer, deal)
     }
 
     /// Whose decision it is now.
@@ -191,34 +164,34 @@ impl Match {
 
     /// Applies `action`; on error nothing changes.
     pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
-        let hand = self.current_mut().ok_or(IllegalAction::HandOver)?;
-        hand.try_apply(action)?;
+        self.deals
+            .current_mut()
+            .ok_or(IllegalAction::HandOver)?
+            .try_apply(action)?;
         self.after_action();
         Ok(())
     }
 
     /// Applies `action` for `seat`, which must be the one to decide; on error nothing changes.
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        let hand = self.current_mut().ok_or(IllegalAction::HandOver)?;
-        hand.try_apply_as(seat, action)?;
+        self.deals
+            .current_mut()
+            .ok_or(IllegalAction::HandOver)?
+            .try_apply_as(seat, action)?;
         self.after_action();
         Ok(())
     }
 
     /// Applies a legal `action` without checking it (see [`Hand::apply_unchecked`]).
     pub fn apply_unchecked(&mut self, action: Action) {
-        if let Some(hand) = self.current_mut() {
+        if let Some(hand) = self.deals.current_mut() {
             hand.apply_unchecked(action);
             self.after_action();
         }
     }
 
-    fn current_mut(&mut self) -> Option<&mut Hand> {
-        self.hands.last_mut().filter(|h| !h.is_over())
-    }
-
     fn after_action(&mut self) {
-        let Some(outcome) = self.hands.last().and_then(Hand::outcome).copied() else {
+        let Some(outcome) = self.deals.hands.last().and_then(Hand::outcome).copied() else {
             return;
         };
         let award = outcome.award();
@@ -235,13 +208,13 @@ impl Match {
                 winners,
                 draw: false,
             });
-        } else if self.hands.len() as u64 >= u64::from(self.opts.max_deals) {
+        } else if self.deals.hands.len() as u64 >= u64::from(self.opts.max_deals) {
             self.result = Some(MatchResult {
                 winners: Vec::new(),
                 draw: true,
             });
         } else {
-            self.deal_next();
+            self.deals.deal_next(self.opts, false);
         }
     }
 
@@ -280,9 +253,9 @@ impl Match {
 
     /// The view of `viewer`, with match totals and earlier hands' results.
     pub fn observation(&self, viewer: Viewer) -> Option<Observation> {
-        let hand = self.hands.last()?;
+        let hand = self.deals.hands.last()?;
         let mut obs = hand.observation(viewer);
-        obs.hand_number = self.hands.len() as u32 - 1;
+        obs.hand_number = self.deals.hands.len() as u32 - 1;
         obs.totals = self.totals;
         obs.previous = self.outcomes[..self.outcomes.len().min(obs.hand_number as usize)].to_vec();
         Some(obs)

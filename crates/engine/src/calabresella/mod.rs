@@ -15,5 +15,6 @@ pub use event::{Event, Viewer};
 pub use game::{DealRefused, Match, MatchResult};
 pub use hand::{ActionList, Hand, HandError, MAX_LEGAL, Phase, TRICKS};
 pub use observation::Observation;
+pub(crate) use options::json_option_text;
 pub use options::{MatchEnd, OptionError, Options};
 pub use score::{HandOutcome, Score, Side};

@@ -133,16 +133,8 @@ impl Hand {
             (Some(v), Some(d)) if v == d => self.legal_actions().to_vec(),
             _ => Vec::new(),
         };
-        let mut hand_sizes = PerSeat::splat(0u8);
-        for seat in Seat::first_n(self.options().players) {
-            hand_sizes[seat] = self.hand_of(seat).len() as u8;
-        }
-        let mut trick = Vec::new();
-        let mut seat = self.trick().leader();
-        for card in self.trick().cards() {
-            trick.push((seat, card));
-            seat = self.next_active(seat);
-        }
+        let hand_sizes = PerSeat::from_fn(self.options().players, |s| self.hand_of(s).len() as u8);
+        let trick = self.trick().seated(|s| self.next_active(s));
         Observation {
             viewer,
             options: *self.options(),

@@ -6,6 +6,20 @@ use std::fmt;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+/// The text of a JSON option value (a string, number or boolean), for every game's `set`.
+pub(crate) fn json_option_text(key: &str, value: &Value) -> Result<String, OptionError> {
+    match value {
+        Value::String(s) => Ok(s.clone()),
+        Value::Bool(b) => Ok(b.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(OptionError::BadValue {
+            key: key.into(),
+            value: other.to_string(),
+            expected: "a string, number or boolean",
+        }),
+    }
+}
+
 /// How the match ends (C-D16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MatchEnd {
@@ -173,19 +187,7 @@ impl Options {
 
     /// Sets one option from a JSON value (a record's `options` object).
     pub fn set_json(&mut self, key: &str, value: &Value) -> Result<(), OptionError> {
-        let text = match value {
-            Value::String(s) => s.clone(),
-            Value::Bool(b) => b.to_string(),
-            Value::Number(n) => n.to_string(),
-            other => {
-                return Err(OptionError::BadValue {
-                    key: key.into(),
-                    value: other.to_string(),
-                    expected: "a string, number or boolean",
-                });
-            }
-        };
-        self.set(key, &text)
+        self.set(key, &json_option_text(key, value)?)
     }
 
     /// Checks that the options make a playable game.

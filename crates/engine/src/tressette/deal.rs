@@ -1,8 +1,8 @@
 //! [`Deal`]: the cards of one Tressette hand as dealt.
 
-use crate::calabresella::DealError;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::deals::{DealError, check_hands, check_more};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
@@ -43,35 +43,12 @@ impl Deal {
     /// Checks an explicit deal: 10 cards per seat, the stock (in Due only) of 20, every card once.
     pub fn validate(&self, variant: Variant) -> Result<(), DealError> {
         let n = variant.players() as usize;
-        let mut seen = CardSet::EMPTY;
-        for seat in Seat::ALL {
-            let expected = if seat.index() < n { HAND_SIZE } else { 0 };
-            let got = self.hands[seat].len();
-            if got != expected {
-                return Err(DealError::WrongSize {
-                    seat,
-                    got,
-                    expected,
-                });
-            }
-            if let Some(c) = (seen & self.hands[seat]).first() {
-                return Err(DealError::Duplicate(c));
-            }
-            seen |= self.hands[seat];
-        }
+        let mut seen = check_hands(&self.hands, |s| if s.index() < n { HAND_SIZE } else { 0 })?;
         match (variant, &self.stock) {
-            (Variant::Due, Some(stock)) => {
-                for &c in stock {
-                    if seen.contains(c) {
-                        return Err(DealError::Duplicate(c));
-                    }
-                    seen.insert(c);
-                }
-            }
-            (Variant::Due, None) => return Err(DealError::WrongMonte(0)),
-            (Variant::Partnership, Some(_)) => return Err(DealError::WrongMonte(20)),
-            (Variant::Partnership, None) => {}
+            (Variant::Due, Some(stock)) => check_more(&mut seen, stock),
+            (Variant::Due, None) => Err(DealError::WrongMonte(0)),
+            (Variant::Partnership, Some(_)) => Err(DealError::WrongMonte(20)),
+            (Variant::Partnership, None) => Ok(()),
         }
-        Ok(())
     }
 }

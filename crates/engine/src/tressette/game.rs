@@ -1,6 +1,7 @@
 //! [`Match`]: Tressette hands in sequence, to the target (T-D4).
 
 use crate::action::Action;
+use crate::deals::{DealRefused, Deals, DealtHand};
 use crate::error::IllegalAction;
 use crate::rng::GameRng;
 use crate::seat::Seat;
@@ -32,31 +33,44 @@ pub(crate) fn winner(totals: [u32; 2], target: u32) -> Option<usize> {
     }
 }
 
+impl DealtHand for Hand {
+    type Opts = Options;
+    type Deal = Deal;
+    fn players(opts: &Options) -> u8 {
+        opts.variant.players()
+    }
+    fn checked(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
+        Hand::new(opts, dealer, deal)
+    }
+    fn from_rng(opts: Options, dealer: Seat, rng: &mut GameRng) -> Hand {
+        Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.variant, dealer))
+    }
+    fn dealer(&self) -> Seat {
+        Hand::dealer(self)
+    }
+    fn is_over(&self) -> bool {
+        Hand::is_over(self)
+    }
+}
+
 /// A whole Tressette match as a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {
     opts: Options,
-    first_dealer: Seat,
+    deals: Deals<Hand>,
     totals: [u32; 2],
-    hands: Vec<Hand>,
     result: Option<MatchResult>,
-    rng: Option<GameRng>,
 }
 
 impl Match {
     /// A match whose hands the caller deals with [`Match::start_hand`].
     pub fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
         opts.validate()?;
-        if first_dealer.index() >= opts.variant.players() as usize {
-            return Err(HandError::Dealer(first_dealer));
-        }
         Ok(Match {
             opts,
-            first_dealer,
+            deals: Deals::new(&opts, first_dealer)?,
             totals: [0; 2],
-            hands: Vec::new(),
             result: None,
-            rng: None,
         })
     }
 
@@ -66,12 +80,13 @@ impl Match {
         seed: u64,
         first_dealer: Option<Seat>,
     ) -> Result<Match, HandError> {
-        let mut rng = GameRng::from_seed(seed);
-        let drawn = Seat::ALL[rng.below(u32::from(opts.variant.players())) as usize];
-        let mut m = Match::new(opts, first_dealer.unwrap_or(drawn))?;
-        m.rng = Some(rng);
-        m.deal_next();
-        Ok(m)
+        opts.validate()?;
+        Ok(Match {
+            opts,
+            deals: Deals::seeded(opts, seed, first_dealer)?,
+            totals: [0; 2],
+            result: None,
+        })
     }
 
     /// The options in force.
@@ -81,7 +96,7 @@ impl Match {
 
     /// The first dealer.
     pub fn first_dealer(&self) -> Seat {
-        self.first_dealer
+        self.deals.first_dealer
     }
 
     /// Totals per side.
@@ -91,12 +106,13 @@ impl Match {
 
     /// Every hand so far.
     pub fn hands(&self) -> &[Hand] {
-        &self.hands
+        &self.deals.hands
     }
 
     /// Outcomes of the finished hands.
     pub fn outcomes(&self) -> Vec<Outcome> {
-        self.hands
+        self.deals
+            .hands
             .iter()
             .filter_map(|h| h.outcome().copied())
             .collect()
@@ -104,7 +120,7 @@ impl Match {
 
     /// The hand being played.
     pub fn current(&self) -> Option<&Hand> {
-        self.hands.last().filter(|h| !h.is_over())
+        self.deals.current()
     }
 
     /// The result once over.
@@ -117,44 +133,15 @@ impl Match {
         self.result.is_some()
     }
 
-    /// Who deals next, when the match waits for a hand. The deal passes to the next seat after
-    /// every hand.
+    /// Who deals next, when the match waits for a hand: the next seat after every hand.
     pub fn next_dealer(&self) -> Option<Seat> {
-        if self.is_over() || self.current().is_some() {
-            return None;
-        }
-        Some(self.hands.last().map_or(self.first_dealer, |h| {
-            h.dealer().next(self.opts.variant.players())
-        }))
+        self.deals.next_dealer(&self.opts, self.is_over())
     }
 
     /// Starts the next hand with an explicit deal by the next dealer.
-    pub fn start_hand(
-        &mut self,
-        dealer: Seat,
-        deal: Deal,
-    ) -> Result<(), crate::calabresella::DealRefused> {
-        use crate::calabresella::DealRefused;
-        if self.is_over() {
-            return Err(DealRefused::MatchOver);
-        }
-        let expected = self.next_dealer().ok_or(DealRefused::HandInProgress)?;
-        if dealer != expected {
-            return Err(DealRefused::WrongDealer {
-                expected,
-                got: dealer,
-            });
-        }
-        self.hands.push(Hand::new(self.opts, dealer, deal)?);
-        Ok(())
-    }
-
-    fn deal_next(&mut self) {
-        if let (Some(dealer), Some(rng)) = (self.next_dealer(), self.rng.as_mut()) {
-            let deal = Deal::shuffled(rng, self.opts.variant, dealer);
-            self.hands
-                .push(Hand::new_unchecked(self.opts, dealer, deal));
-        }
+    pub fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
+        self.deals
+            .start_hand(self.opts, self.is_over(), dealer, deal)
     }
 
     /// Who plays now.
@@ -169,51 +156,46 @@ impl Match {
 
     /// Applies `action`; on error nothing changes.
     pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
-        let hand = self
-            .hands
-            .last_mut()
-            .filter(|h| !h.is_over())
-            .ok_or(IllegalAction::HandOver)?;
-        hand.try_apply(action)?;
+        self.deals
+            .current_mut()
+            .ok_or(IllegalAction::HandOver)?
+            .try_apply(action)?;
         self.after_action();
         Ok(())
     }
 
     /// Applies `action` for `seat`, which must be the one to play.
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        let hand = self
-            .hands
-            .last_mut()
-            .filter(|h| !h.is_over())
-            .ok_or(IllegalAction::HandOver)?;
-        hand.try_apply_as(seat, action)?;
+        self.deals
+            .current_mut()
+            .ok_or(IllegalAction::HandOver)?
+            .try_apply_as(seat, action)?;
         self.after_action();
         Ok(())
     }
 
     fn after_action(&mut self) {
-        let Some(o) = self.hands.last().and_then(Hand::outcome).copied() else {
+        let Some(o) = self.deals.hands.last().and_then(Hand::outcome).copied() else {
             return;
         };
         self.totals[0] += o.points[0];
         self.totals[1] += o.points[1];
-        let winner = winner(self.totals, self.opts.target);
-        if let Some(w) = winner {
+        if let Some(w) = winner(self.totals, self.opts.target) {
             self.result = Some(MatchResult::Won(w));
-        } else if self.hands.len() as u64 >= u64::from(self.opts.max_deals) {
+        } else if self.deals.hands.len() as u64 >= u64::from(self.opts.max_deals) {
             self.result = Some(MatchResult::Draw);
         } else {
-            self.deal_next();
+            self.deals.deal_next(self.opts, false);
         }
     }
 
     /// The view of `viewer` (`None`: a spectator), with match totals and earlier results.
     pub fn observation(&self, viewer: Option<Seat>) -> Option<Observation> {
-        let hand = self.hands.last()?;
+        let (hand, earlier) = self.deals.hands.split_last()?;
         let mut obs = hand.observation(viewer);
-        obs.hand_number = self.hands.len() as u32 - 1;
+        obs.hand_number = earlier.len() as u32;
         obs.totals = self.totals;
-        obs.previous = self.hands[..self.hands.len() - 1]
+        obs.previous = earlier
             .iter()
             .filter_map(|h| h.outcome().copied())
             .collect();

@@ -64,16 +64,8 @@ impl Hand {
     /// hands; the stock's order stays hidden; drawn cards are public.
     pub fn observation(&self, viewer: Option<Seat>) -> Observation {
         let n = self.players();
-        let mut hand_sizes = PerSeat::splat(0u8);
-        for s in Seat::first_n(n) {
-            hand_sizes[s] = self.hand_of(s).len() as u8;
-        }
-        let mut trick = Vec::new();
-        let mut seat = self.trick().leader();
-        for card in self.trick().cards() {
-            trick.push((seat, card));
-            seat = seat.next(n);
-        }
+        let hand_sizes = PerSeat::from_fn(n, |s| self.hand_of(s).len() as u8);
+        let trick = self.trick().seated(|s| s.next(n));
         let legal_actions = match (viewer, self.actor()) {
             (Some(v), Some(a)) if v == a => self.legal_actions().to_vec(),
             _ => Vec::new(),

@@ -156,18 +156,7 @@ impl Options {
         }
         let mut o = Options::new(variant);
         for (k, v) in options {
-            let text = match v {
-                Value::String(s) => s.clone(),
-                Value::Bool(b) => b.to_string(),
-                Value::Number(n) => n.to_string(),
-                other => {
-                    return Err(OptionError::BadValue {
-                        key: k.clone(),
-                        value: other.to_string(),
-                        expected: "a string, number or boolean",
-                    });
-                }
-            };
+            let text = crate::calabresella::json_option_text(k, v)?;
             o.set(k, &text)?;
         }
         o.validate()?;

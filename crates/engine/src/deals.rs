@@ -1,0 +1,209 @@
+//! What every game's match shares: the sequence of hands, who deals next, seeded or explicit
+//! deals, and the checks on an explicit deal.
+
+use thiserror::Error;
+
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+
+/// An explicit deal that is not a deal of the game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DealError {
+    /// A card appears twice.
+    #[error("card {0} dealt twice")]
+    Duplicate(Card),
+    /// A seat has the wrong number of cards.
+    #[error("seat {seat} holds {got} cards, expected {expected}")]
+    WrongSize {
+        /// The seat.
+        seat: Seat,
+        /// Cards found.
+        got: usize,
+        /// Cards expected.
+        expected: usize,
+    },
+    /// The monte (or stock) is missing or of the wrong size.
+    #[error("the monte holds {0} cards, expected 4")]
+    WrongMonte(usize),
+}
+
+/// Checks that each seat holds `expected(seat)` cards and no card is dealt twice; returns every
+/// card dealt to the seats.
+pub(crate) fn check_hands(
+    hands: &PerSeat<CardSet>,
+    expected: impl Fn(Seat) -> usize,
+) -> Result<CardSet, DealError> {
+    let mut seen = CardSet::EMPTY;
+    for seat in Seat::ALL {
+        let (got, want) = (hands[seat].len(), expected(seat));
+        if got != want {
+            return Err(DealError::WrongSize {
+                seat,
+                got,
+                expected: want,
+            });
+        }
+        if let Some(c) = (seen & hands[seat]).first() {
+            return Err(DealError::Duplicate(c));
+        }
+        seen |= hands[seat];
+    }
+    Ok(seen)
+}
+
+/// Adds `cards` to `seen`, refusing a card dealt twice.
+pub(crate) fn check_more(seen: &mut CardSet, cards: &[Card]) -> Result<(), DealError> {
+    for &c in cards {
+        if seen.contains(c) {
+            return Err(DealError::Duplicate(c));
+        }
+        seen.insert(c);
+    }
+    Ok(())
+}
+
+/// Why a match cannot take a new hand.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DealRefused {
+    /// A hand is still being played.
+    #[error("the current hand is not over")]
+    HandInProgress,
+    /// The match is over.
+    #[error("the match is over")]
+    MatchOver,
+    /// The hand's dealer is not the one whose turn it is to deal.
+    #[error("dealer should be seat {expected}, not {got}")]
+    WrongDealer {
+        /// Whose deal it is.
+        expected: Seat,
+        /// The dealer given.
+        got: Seat,
+    },
+    /// The hand cannot be set up.
+    #[error(transparent)]
+    Hand(#[from] crate::calabresella::HandError),
+}
+
+/// A game's hand, as the shared match scaffolding needs it.
+pub(crate) trait DealtHand: Sized {
+    /// The game's options.
+    type Opts: Copy;
+    /// The game's deal.
+    type Deal;
+    /// Seats at the table.
+    fn players(opts: &Self::Opts) -> u8;
+    /// A checked new hand.
+    fn checked(
+        opts: Self::Opts,
+        dealer: Seat,
+        deal: Self::Deal,
+    ) -> Result<Self, crate::calabresella::HandError>;
+    /// A new hand dealt from `rng`.
+    fn from_rng(opts: Self::Opts, dealer: Seat, rng: &mut GameRng) -> Self;
+    /// Who dealt it.
+    fn dealer(&self) -> Seat;
+    /// Whether it is over.
+    fn is_over(&self) -> bool;
+    /// Whether the same dealer deals again after it (a void Calabresella deal).
+    fn same_dealer_again(&self) -> bool {
+        false
+    }
+}
+
+/// The hands of a match so far and how the next one is dealt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Deals<H> {
+    pub(crate) first_dealer: Seat,
+    pub(crate) hands: Vec<H>,
+    rng: Option<GameRng>,
+}
+
+impl<H: DealtHand> Deals<H> {
+    /// No hands yet; `first_dealer` deals the first.
+    pub(crate) fn new(
+        opts: &H::Opts,
+        first_dealer: Seat,
+    ) -> Result<Deals<H>, crate::calabresella::HandError> {
+        if first_dealer.index() >= H::players(opts) as usize {
+            return Err(crate::calabresella::HandError::Dealer(first_dealer));
+        }
+        Ok(Deals {
+            first_dealer,
+            hands: Vec::new(),
+            rng: None,
+        })
+    }
+
+    /// Deals from `seed`: the first dealer is drawn first unless given, then every hand comes
+    /// from the same generator (C-D24).
+    pub(crate) fn seeded(
+        opts: H::Opts,
+        seed: u64,
+        first_dealer: Option<Seat>,
+    ) -> Result<Deals<H>, crate::calabresella::HandError> {
+        let mut rng = GameRng::from_seed(seed);
+        let drawn = Seat::ALL[rng.below(u32::from(H::players(&opts).clamp(1, 4))) as usize];
+        let mut d = Deals::new(&opts, first_dealer.unwrap_or(drawn))?;
+        d.rng = Some(rng);
+        d.deal_next(opts, false);
+        Ok(d)
+    }
+
+    /// The hand being played.
+    pub(crate) fn current(&self) -> Option<&H> {
+        self.hands.last().filter(|h| !h.is_over())
+    }
+
+    /// The hand being played, mutably.
+    pub(crate) fn current_mut(&mut self) -> Option<&mut H> {
+        self.hands.last_mut().filter(|h| !h.is_over())
+    }
+
+    /// Who deals next, when a hand is due: the next seat, or the same after a void deal.
+    pub(crate) fn next_dealer(&self, opts: &H::Opts, match_over: bool) -> Option<Seat> {
+        if match_over || self.current().is_some() {
+            return None;
+        }
+        Some(match self.hands.last() {
+            Some(h) if h.same_dealer_again() => h.dealer(),
+            Some(h) => h.dealer().next(H::players(opts)),
+            None => self.first_dealer,
+        })
+    }
+
+    /// Starts the next hand with an explicit deal by the dealer whose turn it is.
+    pub(crate) fn start_hand(
+        &mut self,
+        opts: H::Opts,
+        match_over: bool,
+        dealer: Seat,
+        deal: H::Deal,
+    ) -> Result<(), DealRefused> {
+        if match_over {
+            return Err(DealRefused::MatchOver);
+        }
+        let expected = self
+            .next_dealer(&opts, false)
+            .ok_or(DealRefused::HandInProgress)?;
+        if dealer != expected {
+            return Err(DealRefused::WrongDealer {
+                expected,
+                got: dealer,
+            });
+        }
+        self.hands.push(H::checked(opts, dealer, deal)?);
+        Ok(())
+    }
+
+    /// Deals the next hand from the seeded generator, if the match has one.
+    pub(crate) fn deal_next(&mut self, opts: H::Opts, match_over: bool) {
+        if let Some(dealer) = self.next_dealer(&opts, match_over) {
+            if let Some(rng) = self.rng.as_mut() {
+                let hand = H::from_rng(opts, dealer, rng);
+                self.hands.push(hand);
+            }
+        }
+    }
+}
