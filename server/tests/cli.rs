@@ -11,7 +11,7 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_calabresella"))
 }
 
-fn replay_text(text: &str) -> Output {
+fn replay_bytes(input: &[u8]) -> Output {
     let mut child = bin()
         .args(["replay", "-"])
         .stdin(Stdio::piped())
@@ -19,13 +19,12 @@ fn replay_text(text: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
+}
+
+fn replay_text(text: &str) -> Output {
+    replay_bytes(text.as_bytes())
 }
 
 fn replay_ok(record: &Value) -> Value {
@@ -222,15 +221,7 @@ fn replay_never_panics_on_garbage() {
         "[".repeat(100_000).into_bytes(),
     ];
     for s in samples {
-        let mut child = bin()
-            .args(["replay", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(&s).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = replay_bytes(&s);
         assert_eq!(
             out.status.code(),
             Some(1),

@@ -10,7 +10,7 @@ mod common;
 use calabresella_engine::calabresella::{Deal, Event, Hand, Options, Viewer};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Card, CardSet, PerSeat, Seat};
-use common::{all_option_combos, cards_in, map_action};
+use common::{all_option_combos, cards_in, map_action, permutation};
 
 /// Every card the rules let `viewer` know by now (`docs/RULES.md`, "Who sees what"), read from
 /// the full event log independently of the engine's own visibility filter.
@@ -71,28 +71,6 @@ fn allowed(h: &Hand, viewer: Viewer) -> CardSet {
         }
     }
     k
-}
-
-/// A random bijection of `hidden` onto itself; `by_suit` keeps every card in its suit.
-fn permutation(hidden: CardSet, by_suit: bool, rng: &mut GameRng) -> [u8; 40] {
-    let mut map: [u8; 40] = std::array::from_fn(|i| i as u8);
-    let groups: Vec<CardSet> = if by_suit {
-        calabresella_engine::Suit::ALL
-            .iter()
-            .map(|&s| hidden.of_suit(s))
-            .collect()
-    } else {
-        vec![hidden]
-    };
-    for g in groups {
-        let from: Vec<Card> = g.iter().collect();
-        let mut to = from.clone();
-        rng.shuffle(&mut to);
-        for (a, b) in from.iter().zip(&to) {
-            map[a.index() as usize] = b.index();
-        }
-    }
-    map
 }
 
 #[test]

@@ -489,15 +489,7 @@ fn c_d12_c_d15_stramazzo_tricks_and_the_monte_to_the_last_trick() {
 fn c_d13_c_d14_failed_contract_pays_each_defender() {
     // Seat 2 bids solo with a weak hand against seat 1's 3-2-A in every suit.
     let mut p = Play::new(Options::default(), 0, cappotto_deal());
-    p.acts(&[
-        "pass",
-        "bid solo",
-        "pass",
-        "discard 7s",
-        "discard 6s",
-        "discard 5s",
-        "discard 4s",
-    ]);
+    p.acts(&FAILED_SOLO);
     p.first_legal_to_end();
     let s = score(&p);
     assert_eq!(s.points, [0, 11]);
@@ -638,15 +630,7 @@ fn c_d18_aperta_defenders_see_each_other_after_trick_one_and_score_half() {
         ..Options::default()
     };
     let mut p = Play::new(opts, 0, cappotto_deal());
-    p.acts(&[
-        "pass",
-        "bid solo",
-        "pass",
-        "discard 7s",
-        "discard 6s",
-        "discard 5s",
-        "discard 4s",
-    ]);
+    p.acts(&FAILED_SOLO);
     let before = p.hand.observation(Viewer::Seat(seat(1)));
     assert!(
         before.visible_hands.is_empty(),

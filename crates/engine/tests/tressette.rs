@@ -455,13 +455,7 @@ fn observations_do_not_depend_on_unseen_cards() {
             let hidden = CardSet::ALL - known;
             let expected = now.observation(viewer);
             for _ in 0..3 {
-                let from: Vec<Card> = hidden.iter().collect();
-                let mut to = from.clone();
-                rng.shuffle(&mut to);
-                let mut map: [u8; 40] = std::array::from_fn(|i| i as u8);
-                for (a, b) in from.iter().zip(&to) {
-                    map[a.index() as usize] = b.index();
-                }
+                let map = common::permutation(hidden, false, &mut rng);
                 let f = |c: Card| Card::from_index(map[c.index() as usize]).unwrap();
                 let mut hands = PerSeat::splat(CardSet::EMPTY);
                 for s in Seat::ALL {

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use calabresella_engine::calabresella::{Deal, Event, Hand, MatchEnd, Observation, Options};
+use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Card, CardSet, PerSeat, Seat};
 
 /// Parses space-separated cards.
@@ -202,4 +203,26 @@ pub fn map_action(a: Action, f: &dyn Fn(Card) -> Card) -> Action {
         Action::Take(set) => Action::Take(set.iter().map(f).collect()),
         other => other,
     }
+}
+
+/// A random bijection of `hidden` onto itself; `by_suit` keeps every card in its suit.
+pub fn permutation(hidden: CardSet, by_suit: bool, rng: &mut GameRng) -> [u8; 40] {
+    let mut map: [u8; 40] = std::array::from_fn(|i| i as u8);
+    let groups: Vec<CardSet> = if by_suit {
+        calabresella_engine::Suit::ALL
+            .iter()
+            .map(|&s| hidden.of_suit(s))
+            .collect()
+    } else {
+        vec![hidden]
+    };
+    for g in groups {
+        let from: Vec<Card> = g.iter().collect();
+        let mut to = from.clone();
+        rng.shuffle(&mut to);
+        for (a, b) in from.iter().zip(&to) {
+            map[a.index() as usize] = b.index();
+        }
+    }
+    map
 }
