@@ -404,7 +404,7 @@ impl Hand {
     #[inline]
     pub fn legal_action(&self, i: usize) -> Option<Action> {
         if matches!(self.step, Step::Play) {
-            return self.legal.nth(i).map(|c| Action::Play(c, None));
+            return self.nth_playable(i).map(|c| Action::Play(c, None));
         }
         match self.step {
             Step::Auction => match i {
@@ -451,6 +451,18 @@ impl Hand {
 
     fn bid_allowed(&self, c: Contract) -> bool {
         self.biddable().contains(&c.ordinal())
+    }
+
+    /// The `i`-th playable card. Following suit every playable card is of the led suit, so a
+    /// table lookup within the suit finds it; otherwise a general select.
+    #[inline(always)]
+    fn nth_playable(&self, i: usize) -> Option<Card> {
+        match self.trick.led_suit() {
+            Some(suit) if (self.legal - self.trick.led_mask()).is_empty() => {
+                self.legal.nth_of_suit(suit, i)
+            }
+            _ => self.legal.nth(i),
+        }
     }
 
     /// The next active seat after `seat` in play order (skipping an idle dealer).
@@ -587,12 +599,7 @@ impl Hand {
             let i = rng.below(n) as usize;
             if matches!(self.step, Step::Play) {
                 // Following suit, every legal card is of the led suit: a table lookup finds it.
-                let pick = match self.trick.led_suit() {
-                    Some(suit) if (self.legal - self.trick.led_mask()).is_empty() => {
-                        self.legal.nth_of_suit(suit, i)
-                    }
-                    _ => self.legal.nth(i),
-                };
+                let pick = self.nth_playable(i);
                 if let Some(card) = pick {
                     let _ = self.history.try_push(PLAY_ID + u16::from(card.index()));
                     self.play(card, None, &mut NoEvents);
