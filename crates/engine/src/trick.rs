@@ -148,3 +148,26 @@ pub const LAST_TRICK_THIRDS: u32 = 3;
 pub const fn truncate_points(thirds: u32) -> u32 {
     thirds / 3
 }
+
+/// How every game's event log writes a card played: `seat 1 plays Ad`, `seat 1 plays Ad busso`.
+pub(crate) fn fmt_play(
+    f: &mut std::fmt::Formatter<'_>,
+    seat: Seat,
+    card: Card,
+    signal: Option<crate::action::Signal>,
+) -> std::fmt::Result {
+    match signal {
+        None => write!(f, "seat {seat} plays {card}"),
+        Some(s) => write!(f, "seat {seat} plays {card} {}", s.name()),
+    }
+}
+
+/// How every game's event log writes a completed trick: `trick 3 to seat 2: 3b Ab 7b`.
+pub(crate) fn fmt_trick(
+    f: &mut std::fmt::Formatter<'_>,
+    number: u8,
+    winner: Seat,
+    cards: CardSet,
+) -> std::fmt::Result {
+    write!(f, "trick {number} to seat {winner}: {cards}")
+}

@@ -287,21 +287,14 @@ impl std::fmt::Display for Event {
             Event::Discarded { seat, card } => {
                 write!(f, "seat {seat} discards {}", show_card(card))
             }
-            Event::Played {
-                seat,
-                card,
-                signal: None,
-            } => write!(f, "seat {seat} plays {card}"),
-            Event::Played {
-                seat,
-                card,
-                signal: Some(s),
-            } => write!(f, "seat {seat} plays {card} {}", s.name()),
+            Event::Played { seat, card, signal } => {
+                crate::trick::fmt_play(f, *seat, *card, *signal)
+            }
             Event::TrickWon {
                 number,
                 winner,
                 cards,
-            } => write!(f, "trick {number} to seat {winner}: {cards}"),
+            } => crate::trick::fmt_trick(f, *number, *winner, *cards),
             Event::HandShown { seat, to, cards } => {
                 write!(f, "seat {seat}'s hand shown to seat {to}: {cards}")
             }

@@ -72,21 +72,14 @@ impl fmt::Display for Event {
         match self {
             Event::Dealt { seat, cards } => write!(f, "seat {seat} is dealt {cards}"),
             Event::Declared { seat, accuso } => write!(f, "seat {seat} declares {accuso}"),
-            Event::Played {
-                seat,
-                card,
-                signal: None,
-            } => write!(f, "seat {seat} plays {card}"),
-            Event::Played {
-                seat,
-                card,
-                signal: Some(s),
-            } => write!(f, "seat {seat} plays {card} {}", s.name()),
+            Event::Played { seat, card, signal } => {
+                crate::trick::fmt_play(f, *seat, *card, *signal)
+            }
             Event::TrickWon {
                 number,
                 winner,
                 cards,
-            } => write!(f, "trick {number} to seat {winner}: {cards}"),
+            } => crate::trick::fmt_trick(f, *number, *winner, *cards),
             Event::Drew { seat, card } => write!(f, "seat {seat} draws {card}"),
             Event::Scored(o) => write!(
                 f,
