@@ -10,7 +10,7 @@ use crate::seat::{PerSeat, Seat};
 pub use crate::deals::DealRefused;
 
 use super::deal::Deal;
-use super::event::Viewer;
+use super::event::{Event, Viewer};
 use super::hand::{ActionList, Hand, HandError};
 use super::observation::Observation;
 use super::options::{MatchEnd, Options};
@@ -188,6 +188,23 @@ impl Match {
             hand.apply_unchecked(action);
             self.after_action();
         }
+    }
+
+    /// Like [`Match::try_apply_as`], appending the events of the current hand that the action
+    /// causes (nothing hidden) to `log`. When the action ends the hand, the next hand (if any)
+    /// is dealt: its dealt cards are in that hand's [`Hand::events`], not in `log`.
+    pub fn try_apply_logged(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        self.deals
+            .current_mut()
+            .ok_or(IllegalAction::HandOver)?
+            .try_apply_logged(seat, action, log)?;
+        self.after_action();
+        Ok(())
     }
 
     fn after_action(&mut self) {

@@ -10,7 +10,7 @@ use crate::seat::{PerSeat, Seat};
 use crate::trick::{LAST_TRICK_THIRDS, Trick, follow_mask, follow_suit};
 
 use super::deal::{Deal, DealError, active_seats};
-use super::event::{Event, VisibilityContext};
+use super::event::{Event, Viewer, VisibilityContext};
 use super::options::Options;
 use super::score::{HandOutcome, Side, Tally, score};
 use crate::sink::{EventSink, NoEvents};
@@ -557,12 +557,37 @@ impl Hand {
     /// Applies `action` as `seat`: fails with [`IllegalAction::NotYourTurn`] unless `seat` is
     /// the one who decides now (the actor, or the person playing the dummy in a due).
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.try_apply_as_with(seat, action, &mut NoEvents)
+    }
+
+    /// Like [`Hand::try_apply_as`], appending the events the action causes (nothing hidden) to
+    /// `log`, so a server can stream a hand as it happens without replaying it; pass each event
+    /// through [`Hand::visible_to`] before it reaches a viewer.
+    pub fn try_apply_logged(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        self.try_apply_as_with(seat, action, log)
+    }
+
+    fn try_apply_as_with<S: EventSink<Event>>(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        sink: &mut S,
+    ) -> Result<(), IllegalAction> {
         match self.actor() {
             None => Err(IllegalAction::HandOver),
             Some(a) if self.controller(a) != seat => Err(IllegalAction::NotYourTurn {
                 actor: self.controller(a),
             }),
-            Some(_) => self.try_apply(action),
+            Some(_) => {
+                self.check(&action)?;
+                self.apply_with(action, sink);
+                Ok(())
+            }
         }
     }
 
@@ -626,6 +651,12 @@ impl Hand {
             replay.apply_with(self.decode(id), &mut events);
         }
         events
+    }
+
+    /// What `viewer` may see of `event`, an event of this hand (`None`: nothing). The one
+    /// visibility filter: observations use it too.
+    pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.seen_by(viewer, &self.visibility())
     }
 
     pub(crate) fn visibility(&self) -> VisibilityContext {

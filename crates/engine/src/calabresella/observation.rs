@@ -100,11 +100,10 @@ impl Hand {
     /// The view of `viewer`: built from events passed through the visibility filter and from
     /// public counters, so nothing hidden can reach it.
     pub fn observation(&self, viewer: Viewer) -> Observation {
-        let ctx = self.visibility();
         let events: Vec<Event> = self
             .events()
             .iter()
-            .filter_map(|e| e.seen_by(viewer, &ctx))
+            .filter_map(|e| self.visible_to(e, viewer))
             .collect();
         let own = match viewer {
             Viewer::Seat(s) => Some(s),

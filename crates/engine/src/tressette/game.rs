@@ -7,6 +7,7 @@ use crate::rng::GameRng;
 use crate::seat::Seat;
 
 use super::deal::Deal;
+use super::event::Event;
 use super::hand::{ActionList, Hand, HandError};
 use super::observation::Observation;
 use super::options::Options;
@@ -170,6 +171,23 @@ impl Match {
             .current_mut()
             .ok_or(IllegalAction::HandOver)?
             .try_apply_as(seat, action)?;
+        self.after_action();
+        Ok(())
+    }
+
+    /// Like [`Match::try_apply_as`], appending the events of the current hand that the action
+    /// causes (nothing hidden) to `log`. When the action ends the hand, the next hand (if any)
+    /// is dealt: its dealt cards are in that hand's [`Hand::events`], not in `log`.
+    pub fn try_apply_logged(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        self.deals
+            .current_mut()
+            .ok_or(IllegalAction::HandOver)?
+            .try_apply_logged(seat, action, log)?;
         self.after_action();
         Ok(())
     }

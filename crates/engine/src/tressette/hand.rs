@@ -284,11 +284,41 @@ impl Hand {
 
     /// Applies `action` as `seat`, which must be the seat to play.
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.try_apply_as_with(seat, action, &mut NoEvents)
+    }
+
+    /// Like [`Hand::try_apply_as`], appending the events the action causes (nothing hidden) to
+    /// `log`; pass each through [`Hand::visible_to`] before it reaches a viewer.
+    pub fn try_apply_logged(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        self.try_apply_as_with(seat, action, log)
+    }
+
+    fn try_apply_as_with<S: EventSink<Event>>(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        sink: &mut S,
+    ) -> Result<(), IllegalAction> {
         match self.actor() {
             None => Err(IllegalAction::HandOver),
             Some(a) if a != seat => Err(IllegalAction::NotYourTurn { actor: a }),
-            Some(_) => self.try_apply(action),
+            Some(_) => {
+                self.check(&action)?;
+                self.apply(action, sink);
+                Ok(())
+            }
         }
+    }
+
+    /// What `viewer` (`None`: a spectator) may see of `event`, an event of this hand. The one
+    /// visibility filter: observations use it too.
+    pub fn visible_to(&self, event: &Event, viewer: Option<Seat>) -> Option<Event> {
+        event.seen_by(viewer)
     }
 
     /// Applies a legal `action` without checking it (contract as in

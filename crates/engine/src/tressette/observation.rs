@@ -86,7 +86,7 @@ impl Hand {
             events: self
                 .events()
                 .iter()
-                .filter_map(|e| e.seen_by(viewer))
+                .filter_map(|e| self.visible_to(e, viewer))
                 .collect(),
             legal_actions,
             outcome: self.outcome().copied(),
