@@ -1,4 +1,5 @@
-//! `calabresella`: play, replay and benchmark Calabresella matches from the command line.
+//! `calabresella`: the game service (`serve`), and play, replay, deal and benchmark matches
+//! from the command line.
 
 mod cli;
 

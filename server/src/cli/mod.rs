@@ -5,6 +5,7 @@ mod deal;
 mod duplicate;
 mod play;
 mod replay;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -13,7 +14,7 @@ use calabresella_engine::calabresella::Options;
 use calabresella_engine::tressette;
 use clap::{Parser, Subcommand};
 
-/// Calabresella: play, replay and benchmark matches of the Italian card game.
+/// Calabresella: serve, play, replay and benchmark matches of the Italian card games.
 #[derive(Debug, Parser)]
 #[command(name = "calabresella", version, about)]
 pub struct Cli {
@@ -23,6 +24,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the gRPC game service (tables, seats, streams, bots, clocks, spectators, records).
+    Serve(serve::ServeArgs),
     /// Play a whole match between built-in bots, print each hand and write the record.
     Play(play::PlayArgs),
     /// Check a game record action by action and print the replay JSON.
@@ -38,6 +41,7 @@ enum Command {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Serve(a) => serve::run(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),

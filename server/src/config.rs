@@ -1,0 +1,45 @@
+//! [`ServerConfig`]: limits and defaults of the service, set by `calabresella serve` flags.
+
+use std::time::Duration;
+
+/// Limits and defaults. `Default` gives the embedded defaults of `calabresella serve`.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Clock: per-decision time when a table does not set one.
+    pub default_move: Duration,
+    /// Clock: the longest per-decision time a table may ask for.
+    pub max_move: Duration,
+    /// Clock: the largest time bank a table may ask for.
+    pub max_bank: Duration,
+    /// Most tables held at once (waiting, playing, or finished and not yet expired).
+    pub max_tables: usize,
+    /// Updates each seat keeps for resumes.
+    pub seat_buffer: usize,
+    /// Updates a stream may have in flight before it is cut off as a slow consumer.
+    pub stream_buffer: usize,
+    /// Most streams (seats and spectators) open on one table.
+    pub max_streams_per_table: usize,
+    /// A table whose seats are not all taken within this time is abandoned.
+    pub waiting_timeout: Duration,
+    /// A finished table (and its record) is kept this long.
+    pub finished_ttl: Duration,
+    /// Names this server run: stream sequence numbers are only resumable within one epoch.
+    pub epoch: String,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            default_move: Duration::from_secs(60),
+            max_move: Duration::from_secs(3600),
+            max_bank: Duration::from_secs(3 * 3600),
+            max_tables: 10_000,
+            seat_buffer: 64,
+            stream_buffer: 256,
+            max_streams_per_table: 32,
+            waiting_timeout: Duration::from_secs(15 * 60),
+            finished_ttl: Duration::from_secs(60 * 60),
+            epoch: String::new(),
+        }
+    }
+}

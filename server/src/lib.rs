@@ -1,0 +1,155 @@
+//! The Calabresella game service: tables with seats, per-seat observation streams, unary
+//! actions, built-in bots, clocks, spectators and records, over gRPC (and gRPC-web).
+//!
+//! [`serve`] runs the whole service on a listener; the `calabresella serve` command and the
+//! tests use it the same way:
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use calabresella_server::{ServeOptions, ServerConfig, serve};
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
+//! serve(listener, ServerConfig::default(), ServeOptions::default(), shutdown).await?;
+//! # Ok(()) }
+//! ```
+
+pub mod config;
+pub mod error;
+pub mod limit;
+pub mod registry;
+pub mod service;
+pub mod table;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use calabresella_proto::v1;
+use calabresella_proto::v1::table_service_server::TableServiceServer;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::transport::Server;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+pub use config::ServerConfig;
+
+use crate::limit::RateLimiter;
+use crate::registry::Registry;
+use crate::service::GameService;
+
+/// Transport settings of [`serve`].
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Origins allowed to call from browsers (gRPC-web); empty allows any origin.
+    pub cors_origins: Vec<String>,
+    /// Largest request message accepted, in bytes.
+    pub max_request_bytes: usize,
+    /// Largest response message sent, in bytes.
+    pub max_response_bytes: usize,
+    /// Time limit of each unary call (streams are not cut by it).
+    pub request_timeout: Duration,
+    /// Requests in flight per connection.
+    pub concurrency_per_connection: usize,
+    /// Calls per second allowed to one client address (0: no limit), with a burst of as many.
+    pub rate_limit_per_client: u32,
+    /// HTTP/2 keepalive ping interval: a dead stream is noticed within interval + timeout.
+    pub keepalive_interval: Duration,
+    /// How long a keepalive ping may go unanswered.
+    pub keepalive_timeout: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            cors_origins: Vec::new(),
+            max_request_bytes: 64 * 1024,
+            max_response_bytes: 4 * 1024 * 1024,
+            request_timeout: Duration::from_secs(30),
+            concurrency_per_connection: 1024,
+            rate_limit_per_client: 0,
+            keepalive_interval: Duration::from_secs(20),
+            keepalive_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+fn cors(origins: &[String]) -> CorsLayer {
+    use tower_http::cors::{AllowHeaders, ExposeHeaders};
+    let allow = if origins.is_empty() {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().filter_map(|o| o.parse().ok()))
+    };
+    CorsLayer::new()
+        .allow_origin(allow)
+        .allow_methods([http::Method::POST, http::Method::OPTIONS])
+        .allow_headers(AllowHeaders::list(
+            ["content-type", "x-grpc-web", "x-user-agent", "grpc-timeout"]
+                .map(http::HeaderName::from_static),
+        ))
+        .expose_headers(ExposeHeaders::list(
+            ["grpc-status", "grpc-message", "grpc-status-details-bin"]
+                .map(http::HeaderName::from_static),
+        ))
+        .max_age(Duration::from_secs(24 * 3600))
+}
+
+/// Runs the service on `listener` until `shutdown` completes, then ends every table's match
+/// (their streams close with `MatchEnded`) and stops. Serves `calabresella.v1.TableService`,
+/// gRPC health and reflection, over HTTP/2 and gRPC-web (HTTP/1.1).
+pub async fn serve(
+    listener: TcpListener,
+    mut config: ServerConfig,
+    options: ServeOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), tonic::transport::Error> {
+    if config.epoch.is_empty() {
+        config.epoch = table::session::os_random::<6>()
+            .map(|b| b.iter().map(|x| format!("{x:02x}")).collect())
+            .unwrap_or_else(|_| "e0".into());
+    }
+    let registry = Registry::new(Arc::new(config));
+    let (health_reporter, health) = tonic_health::server::health_reporter();
+    health_reporter
+        .set_serving::<TableServiceServer<GameService>>()
+        .await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(v1::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()
+        .ok();
+    let limiter = RateLimiter::new(options.rate_limit_per_client);
+    let game = TableServiceServer::new(GameService::new(registry.clone()))
+        .max_decoding_message_size(options.max_request_bytes)
+        .max_encoding_message_size(options.max_response_bytes);
+    let game = tonic::service::interceptor::InterceptedService::new(game, limiter);
+    let on_shutdown = {
+        let registry = registry.clone();
+        async move {
+            shutdown.await;
+            tracing::info!("shutting down: ending every table");
+            health_reporter
+                .set_not_serving::<TableServiceServer<GameService>>()
+                .await;
+            registry.shutdown_all().await;
+        }
+    };
+    let router = Server::builder()
+        .accept_http1(true)
+        .timeout(options.request_timeout)
+        .concurrency_limit_per_connection(options.concurrency_per_connection)
+        .http2_keepalive_interval(Some(options.keepalive_interval))
+        .http2_keepalive_timeout(Some(options.keepalive_timeout))
+        .tcp_nodelay(true)
+        .layer(cors(&options.cors_origins))
+        .layer(tonic_web::GrpcWebLayer::new())
+        .add_service(health)
+        .add_service(game);
+    let router = match reflection {
+        Some(r) => router.add_service(r),
+        None => router,
+    };
+    router
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), on_shutdown)
+        .await
+}

@@ -1,0 +1,196 @@
+//! [`GameService`]: the `calabresella.v1.TableService` RPCs. Each checks its request, then asks
+//! the table's task; no game state lives here.
+
+mod validate;
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use calabresella_proto::v1::table_service_server::TableService;
+use calabresella_proto::v1::{self};
+use tokio_stream::{Stream, StreamExt};
+use tonic::{Request, Response, Status};
+
+use crate::error::ServiceError;
+use crate::registry::{Registry, ask, state_matches};
+use crate::table::Command;
+
+/// The service, over a registry of tables.
+#[derive(Clone)]
+pub struct GameService {
+    registry: Arc<Registry>,
+}
+
+impl GameService {
+    /// A service over `registry`.
+    pub fn new(registry: Arc<Registry>) -> GameService {
+        GameService { registry }
+    }
+}
+
+type Streamed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
+
+fn table_id(id: &str) -> Result<&str, ServiceError> {
+    let id = id.trim();
+    if id.is_empty() {
+        return Err(ServiceError::Invalid("BAD_TABLE_ID", "table_id is empty".into()));
+    }
+    Ok(id)
+}
+
+#[tonic::async_trait]
+impl TableService for GameService {
+    async fn create_table(
+        &self,
+        request: Request<v1::CreateTableRequest>,
+    ) -> Result<Response<v1::CreateTableResponse>, Status> {
+        let spec = validate::table_spec(request.get_ref(), self.registry.config())?;
+        let handle = self.registry.create(spec)?;
+        let table = ask(&handle, Command::Info).await?;
+        tracing::info!(table = %table.table_id, "table created");
+        Ok(Response::new(v1::CreateTableResponse { table: Some(table) }))
+    }
+
+    async fn list_tables(
+        &self,
+        request: Request<v1::ListTablesRequest>,
+    ) -> Result<Response<v1::ListTablesResponse>, Status> {
+        let r = request.get_ref();
+        let filter = v1::TableState::try_from(r.state)
+            .map_err(|_| ServiceError::Invalid("BAD_STATE", format!("state {}", r.state)))?;
+        let size = match r.page_size {
+            0 => 50,
+            n => n.min(500) as usize,
+        };
+        let offset = if r.page_token.is_empty() {
+            0
+        } else {
+            r.page_token.parse::<usize>().map_err(|_| {
+                ServiceError::Invalid("BAD_PAGE_TOKEN", "page_token is not one this server gave".into())
+            })?
+        };
+        // Pages count tables before filtering, so a token stays meaningful as states change.
+        let (handles, more) = self.registry.page(offset, size);
+        let mut tables = Vec::with_capacity(handles.len());
+        for h in &handles {
+            if let Ok(t) = ask(h, Command::Info).await {
+                if state_matches(filter, &t) {
+                    tables.push(t);
+                }
+            }
+        }
+        Ok(Response::new(v1::ListTablesResponse {
+            tables,
+            next_page_token: if more {
+                (offset + size).to_string()
+            } else {
+                String::new()
+            },
+        }))
+    }
+
+    async fn get_table(
+        &self,
+        request: Request<v1::GetTableRequest>,
+    ) -> Result<Response<v1::GetTableResponse>, Status> {
+        let handle = self.registry.get(table_id(&request.get_ref().table_id)?)?;
+        let table = ask(&handle, Command::Info).await?;
+        Ok(Response::new(v1::GetTableResponse { table: Some(table) }))
+    }
+
+    async fn join_table(
+        &self,
+        request: Request<v1::JoinTableRequest>,
+    ) -> Result<Response<v1::JoinTableResponse>, Status> {
+        let r = request.into_inner();
+        let name = validate::player_name(&r.player_name)?;
+        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let seat = match r.seat {
+            None => None,
+            Some(n) => Some(
+                u8::try_from(n)
+                    .ok()
+                    .and_then(calabresella_engine::Seat::new)
+                    .ok_or_else(|| ServiceError::Invalid("BAD_SEAT", format!("no seat {n}")))?,
+            ),
+        };
+        let (seat, seat_token, table) =
+            ask(&handle, |reply| Command::Join { seat, name, reply }).await??;
+        Ok(Response::new(v1::JoinTableResponse {
+            seat: seat.index() as u32,
+            seat_token,
+            table: Some(table),
+        }))
+    }
+
+    type ObserveStream = Streamed<v1::ObserveResponse>;
+
+    async fn observe(
+        &self,
+        request: Request<v1::ObserveRequest>,
+    ) -> Result<Response<Self::ObserveStream>, Status> {
+        let r = request.into_inner();
+        if r.seat_token.trim().is_empty() {
+            return Err(ServiceError::NoToken.into());
+        }
+        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let resume = r.resume_after.map(|n| (n, r.stream_epoch));
+        let stream = ask(&handle, |reply| Command::Observe {
+            token: Some(r.seat_token),
+            resume,
+            reply,
+        })
+        .await??;
+        let out = stream.map(|u| u.map(|update| v1::ObserveResponse { update: Some(update) }));
+        Ok(Response::new(Box::pin(out)))
+    }
+
+    async fn act(
+        &self,
+        request: Request<v1::ActRequest>,
+    ) -> Result<Response<v1::ActResponse>, Status> {
+        let r = request.into_inner();
+        if r.seat_token.trim().is_empty() {
+            return Err(ServiceError::NoToken.into());
+        }
+        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let action = r.action.ok_or_else(|| {
+            ServiceError::Invalid("BAD_ACTION", "the request has no action".into())
+        })?;
+        let response = ask(&handle, |reply| Command::Act {
+            token: r.seat_token,
+            decision: r.decision,
+            action: Box::new(action),
+            reply,
+        })
+        .await??;
+        Ok(Response::new(response))
+    }
+
+    type SpectateStream = Streamed<v1::SpectateResponse>;
+
+    async fn spectate(
+        &self,
+        request: Request<v1::SpectateRequest>,
+    ) -> Result<Response<Self::SpectateStream>, Status> {
+        let r = request.into_inner();
+        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let resume = r.resume_after.map(|n| (n, r.stream_epoch));
+        let stream = ask(&handle, |reply| Command::Observe {
+            token: None,
+            resume,
+            reply,
+        })
+        .await??;
+        let out = stream.map(|u| u.map(|update| v1::SpectateResponse { update: Some(update) }));
+        Ok(Response::new(Box::pin(out)))
+    }
+
+    async fn get_record(
+        &self,
+        request: Request<v1::GetRecordRequest>,
+    ) -> Result<Response<v1::GetRecordResponse>, Status> {
+        let handle = self.registry.get(table_id(&request.get_ref().table_id)?)?;
+        Ok(Response::new(ask(&handle, Command::Record).await?))
+    }
+}

@@ -1,0 +1,146 @@
+//! Request checks that need no table: names, seats, clocks and options.
+
+use std::time::Duration;
+
+use calabresella_engine::Seat;
+use calabresella_proto::convert::{self, Rules};
+use calabresella_proto::v1;
+
+use crate::config::ServerConfig;
+use crate::error::ServiceError;
+use crate::table::TableSpec;
+use crate::table::session::os_random;
+
+const MAX_NAME: usize = 100;
+const MAX_PLAYER_NAME: usize = 64;
+const MAX_METADATA: usize = 16;
+const MAX_BOT_DELAY_MS: u32 = 10_000;
+
+fn printable(s: &str) -> bool {
+    !s.chars().any(char::is_control)
+}
+
+/// A player's name: 1 to 64 printable characters, trimmed.
+pub fn player_name(name: &str) -> Result<String, ServiceError> {
+    let n = name.trim();
+    if n.is_empty() || n.chars().count() > MAX_PLAYER_NAME || !printable(n) {
+        return Err(ServiceError::Invalid(
+            "BAD_NAME",
+            format!("player_name must be 1 to {MAX_PLAYER_NAME} printable characters"),
+        ));
+    }
+    Ok(n.to_owned())
+}
+
+/// The table a `CreateTable` request asks for, with defaults filled and every limit checked.
+pub fn table_spec(r: &v1::CreateTableRequest, config: &ServerConfig) -> Result<TableSpec, ServiceError> {
+    let name = r.name.trim();
+    if name.chars().count() > MAX_NAME || !printable(name) {
+        return Err(ServiceError::Invalid(
+            "BAD_NAME",
+            format!("name must be at most {MAX_NAME} printable characters"),
+        ));
+    }
+    if r.metadata.len() > MAX_METADATA
+        || r.metadata
+            .iter()
+            .any(|(k, v)| k.chars().count() > MAX_NAME || v.chars().count() > MAX_NAME)
+    {
+        return Err(ServiceError::Invalid(
+            "BAD_METADATA",
+            format!("metadata: at most {MAX_METADATA} entries of at most {MAX_NAME} characters"),
+        ));
+    }
+    let options = r.options.as_ref().ok_or_else(|| {
+        ServiceError::Invalid("BAD_OPTIONS", "options (with the game) are required".into())
+    })?;
+    let rules = convert::rules_from_wire(options)?;
+    let n = rules.seats();
+    let mut seats = if r.seats.is_empty() {
+        vec![v1::SeatKind::Open; n as usize]
+    } else if r.seats.len() != n as usize {
+        return Err(ServiceError::Invalid(
+            "BAD_SEATS",
+            format!("{} seat kinds given; the game has {n} seats", r.seats.len()),
+        ));
+    } else {
+        r.seats
+            .iter()
+            .map(|&k| match v1::SeatKind::try_from(k) {
+                Ok(v1::SeatKind::Unspecified) => Ok(v1::SeatKind::Open),
+                Ok(k) => Ok(k),
+                Err(_) => Err(ServiceError::Invalid("BAD_SEATS", format!("seat kind {k}"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    if let Rules::Calabresella(o) = &rules {
+        if o.a_due {
+            // The dummy never decides: the defending person plays it.
+            let dummy = calabresella_engine::calabresella::Options::DUMMY.index();
+            if seats[dummy] != v1::SeatKind::Open {
+                return Err(ServiceError::Invalid(
+                    "BAD_SEATS",
+                    format!("a due: seat {dummy} is the dummy and takes no player or bot"),
+                ));
+            }
+            seats[dummy] = v1::SeatKind::Unspecified;
+        }
+    }
+    let clock = r.clock.unwrap_or_default();
+    let move_ms = match clock.move_ms {
+        0 => config.default_move.as_millis() as u32,
+        ms => ms,
+    };
+    if Duration::from_millis(u64::from(move_ms)) > config.max_move
+        || Duration::from_millis(u64::from(clock.bank_ms)) > config.max_bank
+    {
+        return Err(ServiceError::Invalid(
+            "BAD_CLOCK",
+            format!(
+                "move_ms at most {} and bank_ms at most {}",
+                config.max_move.as_millis(),
+                config.max_bank.as_millis()
+            ),
+        ));
+    }
+    let on_timeout = match v1::TimeoutPolicy::try_from(clock.on_timeout) {
+        Ok(v1::TimeoutPolicy::Unspecified) => v1::TimeoutPolicy::Bot,
+        Ok(p) => p,
+        Err(_) => {
+            return Err(ServiceError::Invalid(
+                "BAD_CLOCK",
+                format!("on_timeout {}", clock.on_timeout),
+            ));
+        }
+    };
+    let first_dealer = match r.first_dealer {
+        None => None,
+        Some(d) => Some(convert::seat_from_wire(d, n).ok_or_else(|| {
+            ServiceError::Invalid("BAD_OPTIONS", format!("first_dealer {d}: the game has {n} seats"))
+        })?),
+    };
+    if r.bot_delay_ms > MAX_BOT_DELAY_MS {
+        return Err(ServiceError::Invalid(
+            "BAD_BOT_DELAY",
+            format!("bot_delay_ms at most {MAX_BOT_DELAY_MS}"),
+        ));
+    }
+    let seed = match r.seed {
+        Some(s) => s,
+        None => u64::from_le_bytes(os_random::<8>()?),
+    };
+    Ok(TableSpec {
+        name: name.to_owned(),
+        metadata: r.metadata.clone(),
+        rules,
+        seats,
+        clock: v1::Clock {
+            move_ms,
+            bank_ms: clock.bank_ms,
+            on_timeout: on_timeout as i32,
+        },
+        seed,
+        first_dealer: first_dealer.map(|s: Seat| s),
+        bot_delay: Duration::from_millis(u64::from(r.bot_delay_ms)),
+    })
+}

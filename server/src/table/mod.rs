@@ -1,0 +1,830 @@
+//! One table: a task that owns the match, its seats, clocks and feeds. Every call reaches it as
+//! a [`Command`] over a channel, so one table's state is only ever touched by its own task.
+
+mod clock;
+pub mod feed;
+pub mod session;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use calabresella_engine::{Action, Seat};
+use calabresella_proto::convert::{self, Rules};
+use calabresella_proto::v1;
+use serde_json::json;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use self::clock::SeatClock;
+use self::feed::{Feed, Item, UpdateStream};
+use self::session::{RawEvent, SeatBot, Session};
+use crate::config::ServerConfig;
+use crate::error::ServiceError;
+
+/// What a table needs to be created (already validated).
+#[derive(Debug, Clone)]
+pub struct TableSpec {
+    /// Display name.
+    pub name: String,
+    /// Labels.
+    pub metadata: HashMap<String, String>,
+    /// The rules.
+    pub rules: Rules,
+    /// Who fills each seat.
+    pub seats: Vec<v1::SeatKind>,
+    /// The clock (effective values).
+    pub clock: v1::Clock,
+    /// The deal seed.
+    pub seed: u64,
+    /// The first dealer, if chosen.
+    pub first_dealer: Option<Seat>,
+    /// Pause before each bot decision.
+    pub bot_delay: Duration,
+}
+
+/// A request to a table's task. Each carries where to send the answer.
+pub enum Command {
+    /// The table's public state.
+    Info(oneshot::Sender<v1::Table>),
+    /// Take a seat.
+    Join {
+        /// The seat wanted, or the lowest open one.
+        seat: Option<Seat>,
+        /// The player's name.
+        name: String,
+        /// The answer: seat, token, table.
+        reply: oneshot::Sender<Result<(Seat, String, v1::Table), ServiceError>>,
+    },
+    /// Open a seat's stream (`token` set) or the public stream (`token` empty).
+    Observe {
+        /// The seat token, or `None` for the public stream.
+        token: Option<String>,
+        /// Resume point: last sequence number seen and its epoch.
+        resume: Option<(u64, String)>,
+        /// The stream.
+        reply: oneshot::Sender<Result<UpdateStream, ServiceError>>,
+    },
+    /// Answer a decision.
+    Act {
+        /// The seat token.
+        token: String,
+        /// The decision answered.
+        decision: u64,
+        /// The action as sent.
+        action: Box<v1::Action>,
+        /// The action applied.
+        reply: oneshot::Sender<Result<v1::ActResponse, ServiceError>>,
+    },
+    /// The record of completed hands.
+    Record(oneshot::Sender<v1::GetRecordResponse>),
+    /// End the match now (server shutdown).
+    Shutdown,
+}
+
+/// The way to reach a table's task.
+#[derive(Clone)]
+pub struct TableHandle {
+    /// The table's id.
+    pub id: String,
+    /// The command channel.
+    pub tx: mpsc::Sender<Command>,
+}
+
+/// One action as taken, for idempotent retries and the record.
+#[derive(Debug, Clone, Copy)]
+struct Taken {
+    seat: Seat,
+    action: Action,
+    ms: u32,
+    timeout: bool,
+}
+
+struct SeatState {
+    /// `Unspecified` marks the a due dummy, which nobody takes.
+    kind: v1::SeatKind,
+    name: String,
+    token: Option<[u8; 16]>,
+    clock: SeatClock,
+    bot: Option<SeatBot>,
+}
+
+impl SeatState {
+    /// Whether the seat needs nobody to join: taken, a bot, or the dummy.
+    fn filled(&self) -> bool {
+        self.bot.is_some() || self.token.is_some() || self.kind == v1::SeatKind::Unspecified
+    }
+}
+
+/// The decision due now.
+struct Pending {
+    decision: u64,
+    seat: Seat,
+    started: Instant,
+    /// When a person's clock runs out (bots have none).
+    deadline: Option<Instant>,
+    /// When a bot answers.
+    bot_at: Option<Instant>,
+}
+
+/// A table's whole state, owned by its task.
+pub struct Table {
+    id: String,
+    spec: TableSpec,
+    created_unix_ms: i64,
+    config: Arc<ServerConfig>,
+    session: Session,
+    state: v1::TableState,
+    end: Option<v1::MatchEnded>,
+    seats: Vec<SeatState>,
+    feeds: Vec<Feed>,
+    public: Feed,
+    taken: Vec<Taken>,
+    pending: Option<Pending>,
+    timeout_bot: Option<SeatBot>,
+    /// When a waiting table is abandoned, or a finished one expires.
+    expires: Instant,
+}
+
+fn unix_ms(t: SystemTime) -> i64 {
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Parses a token; anything that is not 32 hex digits matches no seat.
+fn parse_token(t: &str) -> Option<[u8; 16]> {
+    let t = t.trim();
+    if t.len() != 32 {
+        return None;
+    }
+    let mut out = [0u8; 16];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(t.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// Compares in time independent of where the tokens differ.
+fn same_token(a: &[u8; 16], b: &[u8; 16]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+impl Table {
+    /// A new table; it starts at once when no seat is open.
+    pub fn new(id: String, spec: TableSpec, config: Arc<ServerConfig>) -> Result<Table, ServiceError> {
+        let session = Session::new(&spec.rules, spec.seed, spec.first_dealer)
+            .map_err(|e| ServiceError::Invalid("BAD_OPTIONS", e))?;
+        let n = spec.seats.len();
+        let seats = spec
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| SeatState {
+                kind,
+                name: match kind {
+                    v1::SeatKind::BotRandom => "random bot".into(),
+                    v1::SeatKind::BotHeuristic => "heuristic bot".into(),
+                    v1::SeatKind::Unspecified => "dummy".into(),
+                    _ => String::new(),
+                },
+                token: None,
+                clock: SeatClock::new(spec.clock.bank_ms),
+                bot: SeatBot::new(kind, spec.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1))),
+            })
+            .collect();
+        let feeds = (0..n).map(|_| Feed::new(config.seat_buffer)).collect();
+        let public = Feed::new(config.seat_buffer);
+        Ok(Table {
+            id,
+            created_unix_ms: unix_ms(SystemTime::now()),
+            expires: Instant::now() + config.waiting_timeout,
+            spec,
+            config,
+            session,
+            state: v1::TableState::Waiting,
+            end: None,
+            seats,
+            feeds,
+            public,
+            taken: Vec::new(),
+            pending: None,
+            timeout_bot: None,
+        })
+    }
+
+    fn seat_info(&mut self, i: usize) -> v1::SeatInfo {
+        let streams = self.feeds[i].streams() as u32;
+        let s = &self.seats[i];
+        v1::SeatInfo {
+            seat: i as u32,
+            kind: s.kind as i32,
+            player_name: s.name.clone(),
+            taken: s.filled(),
+            streams,
+            bank_ms: s.clock.bank_ms(),
+            timeouts: s.clock.timeouts,
+        }
+    }
+
+    /// The public state.
+    pub fn info(&mut self) -> v1::Table {
+        let seats = (0..self.seats.len()).map(|i| self.seat_info(i)).collect();
+        v1::Table {
+            table_id: self.id.clone(),
+            name: self.spec.name.clone(),
+            metadata: self.spec.metadata.clone(),
+            options: Some(convert::rules(&self.spec.rules)),
+            clock: Some(self.spec.clock),
+            state: self.state as i32,
+            seats,
+            hands_completed: self.session.hands_completed() as u32,
+            totals: self.session.totals(),
+            result: self.end.as_ref().and_then(|e| e.result.clone()),
+            created_unix_ms: self.created_unix_ms,
+            bot_delay_ms: self.spec.bot_delay.as_millis() as u32,
+            decisions: self.taken.len() as u64,
+        }
+    }
+
+    fn epoch(&self) -> &str {
+        &self.config.epoch
+    }
+
+    /// Sends `item` to every seat's feed and, with `public`, to the public feed.
+    fn push_all(&mut self, item: Item, public: bool) {
+        let epoch = self.config.epoch.clone();
+        for f in &mut self.feeds {
+            f.push(item.clone(), &epoch);
+        }
+        if public {
+            self.public.push(item, &epoch);
+        }
+    }
+
+    /// Sends each viewer what it may see of the events of hand `hand`.
+    fn push_events(&mut self, hand: usize, events: &[RawEvent]) {
+        let epoch = self.config.epoch.clone();
+        for e in events {
+            for (i, f) in self.feeds.iter_mut().enumerate() {
+                if let Some(seen) = self.session.visible(hand, e, Seat::new(i as u8)) {
+                    f.push(
+                        Item::Event {
+                            hand: hand as u32,
+                            event: seen,
+                        },
+                        &epoch,
+                    );
+                }
+            }
+            if let Some(seen) = self.session.visible(hand, e, None) {
+                self.public.push(
+                    Item::Event {
+                        hand: hand as u32,
+                        event: seen,
+                    },
+                    &epoch,
+                );
+            }
+        }
+    }
+
+    fn start_hand(&mut self, hand: usize) {
+        let dealer = self.session.dealer(hand).map_or(0, |s| s.index() as u32);
+        self.push_all(
+            Item::HandStarted {
+                hand: hand as u32,
+                dealer,
+            },
+            true,
+        );
+        let opening = self.session.hand_events(hand);
+        self.push_events(hand, &opening);
+    }
+
+    fn start(&mut self) {
+        self.state = v1::TableState::Playing;
+        tracing::info!(table = %self.id, "match started");
+        self.start_hand(0);
+        self.next_decision();
+    }
+
+    /// Sets up the decision due now (clock or bot) and announces it, or ends the match.
+    fn next_decision(&mut self) {
+        let (Some(decider), Some(actor)) = (self.session.decider(), self.session.actor()) else {
+            self.pending = None;
+            if self.session.is_over() {
+                self.finish(v1::EndReason::Completed, None);
+            }
+            return;
+        };
+        let now = Instant::now();
+        let decision = self.taken.len() as u64;
+        let seat = &self.seats[decider.index()];
+        let (deadline, bot_at, remaining) = if seat.bot.is_some() {
+            (None, Some(now + self.spec.bot_delay), 0)
+        } else {
+            let limit = seat.clock.limit(self.spec.clock.move_ms);
+            (Some(now + limit), None, limit.as_millis() as u32)
+        };
+        self.pending = Some(Pending {
+            decision,
+            seat: decider,
+            started: now,
+            deadline,
+            bot_at,
+        });
+        let deadline_unix_ms = deadline.map_or(0, |_| {
+            unix_ms(SystemTime::now()) + i64::from(remaining)
+        });
+        let legal: Box<[Action]> = self.session.legal_actions().into_boxed_slice();
+        let monte = self.session.open_monte();
+        let epoch = self.config.epoch.clone();
+        let turn = |legal: Option<Box<[Action]>>| Item::Turn {
+            decision,
+            actor: actor.index() as u32,
+            decider: decider.index() as u32,
+            legal,
+            monte,
+            deadline_unix_ms,
+            remaining_ms: remaining,
+        };
+        for (i, f) in self.feeds.iter_mut().enumerate() {
+            let mine = i == decider.index();
+            f.push(turn(mine.then(|| legal.clone())), &epoch);
+        }
+        self.public.push(turn(None), &epoch);
+    }
+
+    /// Applies an action of the pending decision's seat, streams its events, and moves on.
+    fn apply(&mut self, seat: Seat, action: Action, timeout: bool) -> Result<u32, ServiceError> {
+        let hand = self.session.hands_dealt().saturating_sub(1);
+        let events = self
+            .session
+            .apply(seat, action)
+            .map_err(ServiceError::Illegal)?;
+        let ms = self
+            .pending
+            .as_ref()
+            .map_or(0, |p| p.started.elapsed().as_millis() as u32);
+        if self.seats[seat.index()].bot.is_none() && !timeout {
+            self.seats[seat.index()]
+                .clock
+                .spend(ms, self.spec.clock.move_ms);
+        }
+        self.taken.push(Taken {
+            seat,
+            action,
+            ms,
+            timeout,
+        });
+        self.push_events(hand, &events);
+        if self.session.hand_over(hand) {
+            if let Some(r) = self.session.reveal(hand) {
+                let epoch = self.config.epoch.clone();
+                self.public.push(Item::HandRevealed(Box::new(r)), &epoch);
+            }
+            if self.session.hands_dealt() > hand + 1 {
+                self.start_hand(hand + 1);
+            }
+        }
+        self.next_decision();
+        Ok(ms)
+    }
+
+    fn finish(&mut self, reason: v1::EndReason, forfeited_by: Option<Seat>) {
+        if self.end.is_some() {
+            return;
+        }
+        let result = if reason == v1::EndReason::Abandoned {
+            None
+        } else {
+            let (winners, draw) = match forfeited_by {
+                Some(s) => (self.session.opponents_of(s, self.seats.len() as u8), false),
+                None => self.session.result().unwrap_or_default(),
+            };
+            Some(v1::MatchResult {
+                winners,
+                draw,
+                totals: self.session.totals(),
+                forfeited_by: forfeited_by.map(|s| s.index() as u32),
+                hands: self.session.hands_dealt() as u32,
+            })
+        };
+        let ended = v1::MatchEnded {
+            result,
+            reason: reason as i32,
+        };
+        self.state = if reason == v1::EndReason::Abandoned {
+            v1::TableState::Abandoned
+        } else {
+            v1::TableState::Finished
+        };
+        tracing::info!(table = %self.id, reason = reason.as_str_name(), "match ended");
+        self.end = Some(ended.clone());
+        self.pending = None;
+        self.push_all(Item::MatchEnded(Box::new(ended)), true);
+        for f in &mut self.feeds {
+            f.close();
+        }
+        self.public.close();
+        self.expires = Instant::now() + self.config.finished_ttl;
+    }
+
+    fn seat_of_token(&self, token: &str) -> Result<Seat, ServiceError> {
+        if token.trim().is_empty() {
+            return Err(ServiceError::NoToken);
+        }
+        let t = parse_token(token).ok_or(ServiceError::BadToken)?;
+        let mut found = None;
+        for (i, s) in self.seats.iter().enumerate() {
+            if s.token.as_ref().is_some_and(|k| same_token(k, &t)) {
+                found = Seat::new(i as u8);
+            }
+        }
+        found.ok_or(ServiceError::BadToken)
+    }
+
+    fn join(&mut self, seat: Option<Seat>, name: String) -> Result<(Seat, String, v1::Table), ServiceError> {
+        if self.state != v1::TableState::Waiting {
+            return Err(ServiceError::Precondition(
+                "TABLE_FINISHED",
+                "the table's seats are no longer open".into(),
+            ));
+        }
+        let open = |s: &SeatState| s.kind == v1::SeatKind::Open && s.token.is_none();
+        let i = match seat {
+            Some(s) => {
+                let i = s.index();
+                if i >= self.seats.len() {
+                    return Err(ServiceError::Invalid("BAD_SEAT", format!("no seat {i}")));
+                }
+                if !open(&self.seats[i]) {
+                    return Err(ServiceError::Precondition(
+                        "SEAT_TAKEN",
+                        format!("seat {i} is not open"),
+                    ));
+                }
+                i
+            }
+            None => self.seats.iter().position(open).ok_or_else(|| {
+                ServiceError::Precondition("NO_OPEN_SEAT", "every seat is taken".into())
+            })?,
+        };
+        let token = session::os_random::<16>()?;
+        self.seats[i].token = Some(token);
+        self.seats[i].name = name;
+        let info = self.seat_info(i);
+        // Never log the token.
+        tracing::info!(table = %self.id, seat = i, "seat taken");
+        let epoch = self.config.epoch.clone();
+        for f in &mut self.feeds {
+            f.push(Item::SeatChanged(Box::new(info.clone())), &epoch);
+        }
+        self.public.push(Item::SeatChanged(Box::new(info)), &epoch);
+        let seat = Seat::new(i as u8).ok_or_else(|| ServiceError::Invalid("BAD_SEAT", "seat".into()))?;
+        if self.seats.iter().all(SeatState::filled) {
+            self.start();
+        }
+        Ok((seat, hex(&token), self.info()))
+    }
+
+    fn snapshot(&mut self, viewer: Option<Seat>, seq: u64) -> v1::Update {
+        let turn = self.pending.as_ref().map(|p| {
+            let mine = viewer == Some(p.seat);
+            let monte = self.session.open_monte();
+            v1::Turn {
+                decision: p.decision,
+                actor: self.session.actor().map_or(p.seat.index() as u32, |a| a.index() as u32),
+                decider: p.seat.index() as u32,
+                legal_actions: if mine {
+                    self.session
+                        .legal_actions()
+                        .into_iter()
+                        .map(|a| convert::action(a, monte.as_ref()))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+                deadline_unix_ms: p.deadline.map_or(0, |d| {
+                    unix_ms(SystemTime::now())
+                        + d.saturating_duration_since(Instant::now()).as_millis() as i64
+                }),
+                remaining_ms: p
+                    .deadline
+                    .map_or(0, |d| d.saturating_duration_since(Instant::now()).as_millis() as u32),
+            }
+        });
+        let observation = if self.state == v1::TableState::Waiting {
+            None
+        } else {
+            self.session.observation(viewer)
+        };
+        v1::Update {
+            seq,
+            stream_epoch: self.config.epoch.clone(),
+            kind: Some(v1::update::Kind::Snapshot(v1::Snapshot {
+                observation,
+                table: Some(self.info()),
+                turn,
+            })),
+        }
+    }
+
+    fn observe(
+        &mut self,
+        token: Option<String>,
+        resume: Option<(u64, String)>,
+    ) -> Result<UpdateStream, ServiceError> {
+        let viewer = match &token {
+            Some(t) => Some(self.seat_of_token(t)?),
+            None => None,
+        };
+        let streams: usize = self.feeds.iter_mut().map(Feed::streams).sum::<usize>() + self.public.streams();
+        if streams >= self.config.max_streams_per_table {
+            return Err(ServiceError::Exhausted(
+                "TOO_MANY_STREAMS",
+                format!("the table has {streams} open streams, the limit"),
+            ));
+        }
+        let epoch = self.epoch().to_owned();
+        let feed = match viewer {
+            Some(s) => &self.feeds[s.index()],
+            None => &self.public,
+        };
+        let last = feed.last_seq();
+        let resumed = resume
+            .filter(|(_, e)| *e == epoch)
+            .and_then(|(after, _)| feed.since(after, &epoch));
+        let opening = match resumed {
+            Some(updates) => updates,
+            None => vec![self.snapshot(viewer, last)],
+        };
+        let open = self.end.is_none();
+        let mut opening = opening;
+        if !open {
+            // A finished table: the stream shows the end and closes.
+            if let Some(end) = &self.end {
+                let ended = Item::MatchEnded(Box::new(end.clone()));
+                if !opening.iter().any(|u| matches!(u.kind, Some(v1::update::Kind::MatchEnded(_)))) {
+                    opening.push(ended.to_update(last, &epoch));
+                }
+            }
+        }
+        let buffer = self.config.stream_buffer;
+        let feed = match viewer {
+            Some(s) => &mut self.feeds[s.index()],
+            None => &mut self.public,
+        };
+        feed.subscribe(opening, buffer, open)
+    }
+
+    fn act(&mut self, token: &str, decision: u64, action: &v1::Action) -> Result<v1::ActResponse, ServiceError> {
+        let seat = self.seat_of_token(token)?;
+        let monte = self.session.open_monte();
+        let action = convert::action_from_wire(action, monte.as_ref())?;
+        let next = self.taken.len() as u64;
+        if decision < next {
+            let t = self.taken[decision as usize];
+            return if t.seat == seat && t.action == action && !t.timeout {
+                Ok(v1::ActResponse {
+                    action: Some(convert::action(action, monte.as_ref())),
+                    duplicate: true,
+                    thinking_ms: t.ms,
+                })
+            } else if t.timeout {
+                Err(ServiceError::Stale(decision, "its clock ran out".into()))
+            } else {
+                Err(ServiceError::Stale(decision, "it was already answered".into()))
+            };
+        }
+        match self.state {
+            v1::TableState::Waiting => {
+                return Err(ServiceError::Precondition(
+                    "NOT_STARTED",
+                    "the match has not started: seats are still open".into(),
+                ));
+            }
+            v1::TableState::Playing => {}
+            _ => {
+                return Err(ServiceError::Precondition("MATCH_OVER", "the match is over".into()));
+            }
+        }
+        if decision > next {
+            return Err(ServiceError::Precondition(
+                "FUTURE_DECISION",
+                format!("decision {decision} is not due; the next is {next}"),
+            ));
+        }
+        match self.session.decider() {
+            Some(d) if d == seat => {}
+            Some(d) => {
+                return Err(ServiceError::NotYourTurn(format!("seat {d} decides now")));
+            }
+            None => return Err(ServiceError::NotYourTurn("no decision is due".into())),
+        }
+        let ms = self.apply(seat, action, false)?;
+        Ok(v1::ActResponse {
+            action: Some(convert::action(action, monte.as_ref())),
+            duplicate: false,
+            thinking_ms: ms,
+        })
+    }
+
+    fn record(&self) -> v1::GetRecordResponse {
+        let over = self.end.is_some();
+        let players: Vec<serde_json::Value> = self
+            .seats
+            .iter()
+            .map(|s| json!({"name": s.name, "kind": s.kind.as_str_name()}))
+            .collect();
+        let mut meta = json!({
+            "server": "calabresella",
+            "table_id": self.id,
+            "table_name": self.spec.name,
+            "players": players,
+            "created_unix_ms": self.created_unix_ms,
+        });
+        if over {
+            meta["seed"] = json!(self.spec.seed);
+            if let Some(f) = self.end.as_ref().and_then(|e| e.result.as_ref()).and_then(|r| r.forfeited_by) {
+                meta["forfeited_by"] = json!(f);
+            }
+        }
+        let mut record = self.session.record(Some(meta));
+        // Attach the seat, thinking time and timeouts to each action.
+        let mut taken = self.taken.iter();
+        for hand in &mut record.hands {
+            for a in &mut hand.actions {
+                let Some(t) = taken.next() else { break };
+                let mut extra = serde_json::Map::new();
+                extra.insert("ms".into(), json!(t.ms));
+                if t.timeout {
+                    extra.insert("timeout".into(), json!(true));
+                }
+                *a = calabresella_engine::record::RecordAction::Detailed {
+                    seat: t.seat.index() as u8,
+                    action: a.text().to_owned(),
+                    extra,
+                };
+            }
+        }
+        v1::GetRecordResponse {
+            hands: record.hands.len() as u32,
+            record_json: record.to_json(),
+            match_over: over,
+        }
+    }
+
+    /// The clock of the pending decision ran out.
+    fn timeout(&mut self) {
+        let Some(p) = self.pending.as_ref() else { return };
+        let (seat, decision) = (p.seat, p.decision);
+        self.seats[seat.index()].clock.timed_out();
+        let policy = match v1::TimeoutPolicy::try_from(self.spec.clock.on_timeout) {
+            Ok(v1::TimeoutPolicy::Forfeit) => v1::TimeoutPolicy::Forfeit,
+            _ => v1::TimeoutPolicy::Bot,
+        };
+        tracing::info!(table = %self.id, seat = seat.index(), decision, policy = policy.as_str_name(), "clock ran out");
+        self.push_all(
+            Item::TimedOut(v1::TimedOut {
+                decision,
+                seat: seat.index() as u32,
+                policy: policy as i32,
+            }),
+            true,
+        );
+        if policy == v1::TimeoutPolicy::Forfeit {
+            self.finish(v1::EndReason::Forfeit, Some(seat));
+            return;
+        }
+        let seed = self.spec.seed.rotate_left(17);
+        let bot = self
+            .timeout_bot
+            .get_or_insert_with(|| SeatBot::Heuristic(calabresella_engine::bots::HeuristicBot::new(seed)));
+        let action = self.session.bot_action(seat, bot);
+        match action {
+            Some(a) => {
+                if let Err(e) = self.apply(seat, a, true) {
+                    tracing::error!(table = %self.id, error = %e, "timeout bot failed");
+                    self.finish(v1::EndReason::Forfeit, Some(seat));
+                }
+            }
+            None => self.finish(v1::EndReason::Forfeit, Some(seat)),
+        }
+    }
+
+    /// A bot's turn.
+    fn bot_turn(&mut self) {
+        let Some(p) = self.pending.as_ref() else { return };
+        let seat = p.seat;
+        let mut bot = self.seats[seat.index()].bot.take();
+        let action = bot.as_mut().and_then(|b| self.session.bot_action(seat, b));
+        self.seats[seat.index()].bot = bot;
+        match action {
+            Some(a) => {
+                if let Err(e) = self.apply(seat, a, false) {
+                    tracing::error!(table = %self.id, error = %e, "bot chose an illegal action");
+                    self.finish(v1::EndReason::Forfeit, Some(seat));
+                }
+            }
+            None => self.finish(v1::EndReason::Forfeit, Some(seat)),
+        }
+    }
+
+    fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Info(reply) => {
+                let _ = reply.send(self.info());
+            }
+            Command::Join { seat, name, reply } => {
+                let _ = reply.send(self.join(seat, name));
+            }
+            Command::Observe {
+                token,
+                resume,
+                reply,
+            } => {
+                let _ = reply.send(self.observe(token, resume));
+            }
+            Command::Act {
+                token,
+                decision,
+                action,
+                reply,
+            } => {
+                let _ = reply.send(self.act(&token, decision, &action));
+            }
+            Command::Record(reply) => {
+                let _ = reply.send(self.record());
+            }
+            Command::Shutdown => {
+                if self.state == v1::TableState::Waiting {
+                    self.finish(v1::EndReason::Abandoned, None);
+                } else {
+                    self.finish(v1::EndReason::Shutdown, None);
+                }
+            }
+        }
+    }
+
+    /// The next moment the table must act by itself.
+    fn wake_at(&self) -> Instant {
+        match &self.pending {
+            Some(p) => p.bot_at.or(p.deadline).unwrap_or(self.expires),
+            None => self.expires,
+        }
+    }
+
+    /// Runs the table until it expires or every handle is dropped; `on_exit` runs last.
+    pub async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_exit: impl FnOnce(&str)) {
+        if self.seats.iter().all(SeatState::filled) {
+            self.start();
+        }
+        let mut streak = 0u32;
+        loop {
+            let wake = self.wake_at();
+            if wake <= Instant::now() {
+                self.on_wake();
+                // An all-bot table at server speed: let other tasks run between decisions.
+                streak += 1;
+                if streak % 16 == 0 {
+                    tokio::task::yield_now().await;
+                }
+                if self.end.is_some() && Instant::now() >= self.expires {
+                    break;
+                }
+                continue;
+            }
+            streak = 0;
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd),
+                    None => break,
+                },
+                () = tokio::time::sleep_until(wake) => {}
+            }
+        }
+        on_exit(&self.id);
+    }
+
+    fn on_wake(&mut self) {
+        let now = Instant::now();
+        match &self.pending {
+            Some(p) if p.bot_at.is_some_and(|t| t <= now) => self.bot_turn(),
+            Some(p) if p.deadline.is_some_and(|t| t <= now) => self.timeout(),
+            _ if self.state == v1::TableState::Waiting => {
+                tracing::info!(table = %self.id, "abandoned: seats stayed open");
+                self.finish(v1::EndReason::Abandoned, None);
+            }
+            _ => {
+                // Finished and expired: the loop ends.
+                self.expires = now;
+            }
+        }
+    }
+}
