@@ -94,8 +94,16 @@ mod tests {
         let cases = [
             (ServiceError::NoToken, Code::Unauthenticated, "NO_TOKEN"),
             (ServiceError::BadToken, Code::PermissionDenied, "BAD_TOKEN"),
-            (ServiceError::TableNotFound("x".into()), Code::NotFound, "TABLE_NOT_FOUND"),
-            (ServiceError::Stale(3, "answered".into()), Code::Aborted, "STALE_DECISION"),
+            (
+                ServiceError::TableNotFound("x".into()),
+                Code::NotFound,
+                "TABLE_NOT_FOUND",
+            ),
+            (
+                ServiceError::Stale(3, "answered".into()),
+                Code::Aborted,
+                "STALE_DECISION",
+            ),
             (
                 ServiceError::Exhausted("TOO_MANY_TABLES", "limit".into()),
                 Code::ResourceExhausted,

@@ -17,6 +17,7 @@ pub mod config;
 pub mod error;
 pub mod limit;
 pub mod registry;
+pub mod remote;
 pub mod service;
 pub mod table;
 

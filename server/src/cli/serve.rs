@@ -54,7 +54,11 @@ pub struct ServeArgs {
     #[arg(long, env = "CALABRESELLA_MAX_REQUEST_BYTES", default_value_t = 64 * 1024)]
     max_request_bytes: usize,
     /// Time limit of each unary call, in milliseconds.
-    #[arg(long, env = "CALABRESELLA_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
+    #[arg(
+        long,
+        env = "CALABRESELLA_REQUEST_TIMEOUT_MS",
+        default_value_t = 30_000
+    )]
     request_timeout_ms: u64,
     /// Requests in flight per connection.
     #[arg(long, env = "CALABRESELLA_CONCURRENCY", default_value_t = 1024)]
@@ -91,8 +95,11 @@ async fn shutdown_signal() {
 
 /// Runs `serve`.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
-    let filter = EnvFilter::try_new(&args.log).with_context(|| format!("bad --log {:?}", args.log))?;
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let filter =
+        EnvFilter::try_new(&args.log).with_context(|| format!("bad --log {:?}", args.log))?;
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     if args.log_json {
         builder.json().init();
     } else {

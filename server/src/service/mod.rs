@@ -33,7 +33,10 @@ type Streamed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static
 fn table_id(id: &str) -> Result<&str, ServiceError> {
     let id = id.trim();
     if id.is_empty() {
-        return Err(ServiceError::Invalid("BAD_TABLE_ID", "table_id is empty".into()));
+        return Err(ServiceError::Invalid(
+            "BAD_TABLE_ID",
+            "table_id is empty".into(),
+        ));
     }
     Ok(id)
 }
@@ -48,7 +51,9 @@ impl TableService for GameService {
         let handle = self.registry.create(spec)?;
         let table = ask(&handle, Command::Info).await?;
         tracing::info!(table = %table.table_id, "table created");
-        Ok(Response::new(v1::CreateTableResponse { table: Some(table) }))
+        Ok(Response::new(v1::CreateTableResponse {
+            table: Some(table),
+        }))
     }
 
     async fn list_tables(
@@ -66,7 +71,10 @@ impl TableService for GameService {
             0
         } else {
             r.page_token.parse::<usize>().map_err(|_| {
-                ServiceError::Invalid("BAD_PAGE_TOKEN", "page_token is not one this server gave".into())
+                ServiceError::Invalid(
+                    "BAD_PAGE_TOKEN",
+                    "page_token is not one this server gave".into(),
+                )
             })?
         };
         // Pages count tables before filtering, so a token stays meaningful as states change.
@@ -141,7 +149,11 @@ impl TableService for GameService {
             reply,
         })
         .await??;
-        let out = stream.map(|u| u.map(|update| v1::ObserveResponse { update: Some(update) }));
+        let out = stream.map(|u| {
+            u.map(|update| v1::ObserveResponse {
+                update: Some(update),
+            })
+        });
         Ok(Response::new(Box::pin(out)))
     }
 
@@ -182,7 +194,11 @@ impl TableService for GameService {
             reply,
         })
         .await??;
-        let out = stream.map(|u| u.map(|update| v1::SpectateResponse { update: Some(update) }));
+        let out = stream.map(|u| {
+            u.map(|update| v1::SpectateResponse {
+                update: Some(update),
+            })
+        });
         Ok(Response::new(Box::pin(out)))
     }
 

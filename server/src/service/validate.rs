@@ -33,7 +33,10 @@ pub fn player_name(name: &str) -> Result<String, ServiceError> {
 }
 
 /// The table a `CreateTable` request asks for, with defaults filled and every limit checked.
-pub fn table_spec(r: &v1::CreateTableRequest, config: &ServerConfig) -> Result<TableSpec, ServiceError> {
+pub fn table_spec(
+    r: &v1::CreateTableRequest,
+    config: &ServerConfig,
+) -> Result<TableSpec, ServiceError> {
     let name = r.name.trim();
     if name.chars().count() > MAX_NAME || !printable(name) {
         return Err(ServiceError::Invalid(
@@ -116,7 +119,10 @@ pub fn table_spec(r: &v1::CreateTableRequest, config: &ServerConfig) -> Result<T
     let first_dealer = match r.first_dealer {
         None => None,
         Some(d) => Some(convert::seat_from_wire(d, n).ok_or_else(|| {
-            ServiceError::Invalid("BAD_OPTIONS", format!("first_dealer {d}: the game has {n} seats"))
+            ServiceError::Invalid(
+                "BAD_OPTIONS",
+                format!("first_dealer {d}: the game has {n} seats"),
+            )
         })?),
     };
     if r.bot_delay_ms > MAX_BOT_DELAY_MS {

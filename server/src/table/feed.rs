@@ -154,14 +154,15 @@ impl Feed {
         let seq = self.last_seq;
         if !self.subs.is_empty() {
             let update = item.to_update(seq, epoch);
-            self.subs.retain(|s| match s.tx.try_send(Ok(update.clone())) {
-                Ok(()) => true,
-                Err(mpsc::error::TrySendError::Full(_)) => {
-                    s.lagged.store(true, Ordering::Release);
-                    false
-                }
-                Err(mpsc::error::TrySendError::Closed(_)) => false,
-            });
+            self.subs
+                .retain(|s| match s.tx.try_send(Ok(update.clone())) {
+                    Ok(()) => true,
+                    Err(mpsc::error::TrySendError::Full(_)) => {
+                        s.lagged.store(true, Ordering::Release);
+                        false
+                    }
+                    Err(mpsc::error::TrySendError::Closed(_)) => false,
+                });
         }
         if self.ring.len() == self.cap {
             self.ring.pop_front();
@@ -251,5 +252,51 @@ impl Stream for UpdateStream {
             }
             other => other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio_stream::StreamExt;
+
+    fn item(n: u32) -> Item {
+        Item::HandStarted { hand: n, dealer: 0 }
+    }
+
+    #[tokio::test]
+    async fn a_slow_stream_is_cut_off_with_resource_exhausted_and_the_feed_goes_on() {
+        let mut feed = Feed::new(8);
+        let mut stream = feed.subscribe(Vec::new(), 3, true).expect("subscribe");
+        for n in 0..5 {
+            feed.push(item(n), "e");
+        }
+        assert_eq!(feed.last_seq(), 5);
+        let mut got = Vec::new();
+        while let Some(x) = stream.next().await {
+            got.push(x);
+        }
+        assert_eq!(got.len(), 4, "three buffered updates, then the error");
+        assert!(got[..3].iter().all(Result::is_ok));
+        let err = got[3].as_ref().expect_err("cut off");
+        assert_eq!(err.code(), tonic::Code::ResourceExhausted);
+        // The seat can resume from its buffer after the last update it read.
+        let rest = feed.since(3, "e").expect("buffered");
+        assert_eq!(rest.iter().map(|u| u.seq).collect::<Vec<_>>(), vec![4, 5]);
+    }
+
+    #[test]
+    fn resume_points_outside_the_buffer_need_a_snapshot() {
+        let mut feed = Feed::new(4);
+        for n in 0..10 {
+            feed.push(item(n), "e");
+        }
+        assert!(
+            feed.since(5, "e").is_none(),
+            "6 was dropped from the buffer"
+        );
+        assert_eq!(feed.since(6, "e").map(|v| v.len()), Some(4));
+        assert_eq!(feed.since(10, "e").map(|v| v.len()), Some(0));
+        assert!(feed.since(11, "e").is_none(), "a number never sent");
     }
 }

@@ -176,7 +176,11 @@ fn same_token(a: &[u8; 16], b: &[u8; 16]) -> bool {
 
 impl Table {
     /// A new table; it starts at once when no seat is open.
-    pub fn new(id: String, spec: TableSpec, config: Arc<ServerConfig>) -> Result<Table, ServiceError> {
+    pub fn new(
+        id: String,
+        spec: TableSpec,
+        config: Arc<ServerConfig>,
+    ) -> Result<Table, ServiceError> {
         let session = Session::new(&spec.rules, spec.seed, spec.first_dealer)
             .map_err(|e| ServiceError::Invalid("BAD_OPTIONS", e))?;
         let n = spec.seats.len();
@@ -194,7 +198,10 @@ impl Table {
                 },
                 token: None,
                 clock: SeatClock::new(spec.clock.bank_ms),
-                bot: SeatBot::new(kind, spec.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1))),
+                bot: SeatBot::new(
+                    kind,
+                    spec.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)),
+                ),
             })
             .collect();
         let feeds = (0..n).map(|_| Feed::new(config.seat_buffer)).collect();
@@ -338,9 +345,8 @@ impl Table {
             deadline,
             bot_at,
         });
-        let deadline_unix_ms = deadline.map_or(0, |_| {
-            unix_ms(SystemTime::now()) + i64::from(remaining)
-        });
+        let deadline_unix_ms =
+            deadline.map_or(0, |_| unix_ms(SystemTime::now()) + i64::from(remaining));
         let legal: Box<[Action]> = self.session.legal_actions().into_boxed_slice();
         let monte = self.session.open_monte();
         let epoch = self.config.epoch.clone();
@@ -449,7 +455,11 @@ impl Table {
         found.ok_or(ServiceError::BadToken)
     }
 
-    fn join(&mut self, seat: Option<Seat>, name: String) -> Result<(Seat, String, v1::Table), ServiceError> {
+    fn join(
+        &mut self,
+        seat: Option<Seat>,
+        name: String,
+    ) -> Result<(Seat, String, v1::Table), ServiceError> {
         if self.state != v1::TableState::Waiting {
             return Err(ServiceError::Precondition(
                 "TABLE_FINISHED",
@@ -486,7 +496,8 @@ impl Table {
             f.push(Item::SeatChanged(Box::new(info.clone())), &epoch);
         }
         self.public.push(Item::SeatChanged(Box::new(info)), &epoch);
-        let seat = Seat::new(i as u8).ok_or_else(|| ServiceError::Invalid("BAD_SEAT", "seat".into()))?;
+        let seat =
+            Seat::new(i as u8).ok_or_else(|| ServiceError::Invalid("BAD_SEAT", "seat".into()))?;
         if self.seats.iter().all(SeatState::filled) {
             self.start();
         }
@@ -499,7 +510,10 @@ impl Table {
             let monte = self.session.open_monte();
             v1::Turn {
                 decision: p.decision,
-                actor: self.session.actor().map_or(p.seat.index() as u32, |a| a.index() as u32),
+                actor: self
+                    .session
+                    .actor()
+                    .map_or(p.seat.index() as u32, |a| a.index() as u32),
                 decider: p.seat.index() as u32,
                 legal_actions: if mine {
                     self.session
@@ -514,9 +528,9 @@ impl Table {
                     unix_ms(SystemTime::now())
                         + d.saturating_duration_since(Instant::now()).as_millis() as i64
                 }),
-                remaining_ms: p
-                    .deadline
-                    .map_or(0, |d| d.saturating_duration_since(Instant::now()).as_millis() as u32),
+                remaining_ms: p.deadline.map_or(0, |d| {
+                    d.saturating_duration_since(Instant::now()).as_millis() as u32
+                }),
             }
         });
         let observation = if self.state == v1::TableState::Waiting {
@@ -544,7 +558,8 @@ impl Table {
             Some(t) => Some(self.seat_of_token(t)?),
             None => None,
         };
-        let streams: usize = self.feeds.iter_mut().map(Feed::streams).sum::<usize>() + self.public.streams();
+        let streams: usize =
+            self.feeds.iter_mut().map(Feed::streams).sum::<usize>() + self.public.streams();
         if streams >= self.config.max_streams_per_table {
             return Err(ServiceError::Exhausted(
                 "TOO_MANY_STREAMS",
@@ -570,7 +585,10 @@ impl Table {
             // A finished table: the stream shows the end and closes.
             if let Some(end) = &self.end {
                 let ended = Item::MatchEnded(Box::new(end.clone()));
-                if !opening.iter().any(|u| matches!(u.kind, Some(v1::update::Kind::MatchEnded(_)))) {
+                if !opening
+                    .iter()
+                    .any(|u| matches!(u.kind, Some(v1::update::Kind::MatchEnded(_))))
+                {
                     opening.push(ended.to_update(last, &epoch));
                 }
             }
@@ -583,7 +601,12 @@ impl Table {
         feed.subscribe(opening, buffer, open)
     }
 
-    fn act(&mut self, token: &str, decision: u64, action: &v1::Action) -> Result<v1::ActResponse, ServiceError> {
+    fn act(
+        &mut self,
+        token: &str,
+        decision: u64,
+        action: &v1::Action,
+    ) -> Result<v1::ActResponse, ServiceError> {
         let seat = self.seat_of_token(token)?;
         let monte = self.session.open_monte();
         let action = convert::action_from_wire(action, monte.as_ref())?;
@@ -599,7 +622,10 @@ impl Table {
             } else if t.timeout {
                 Err(ServiceError::Stale(decision, "its clock ran out".into()))
             } else {
-                Err(ServiceError::Stale(decision, "it was already answered".into()))
+                Err(ServiceError::Stale(
+                    decision,
+                    "it was already answered".into(),
+                ))
             };
         }
         match self.state {
@@ -611,7 +637,10 @@ impl Table {
             }
             v1::TableState::Playing => {}
             _ => {
-                return Err(ServiceError::Precondition("MATCH_OVER", "the match is over".into()));
+                return Err(ServiceError::Precondition(
+                    "MATCH_OVER",
+                    "the match is over".into(),
+                ));
             }
         }
         if decision > next {
@@ -651,7 +680,12 @@ impl Table {
         });
         if over {
             meta["seed"] = json!(self.spec.seed);
-            if let Some(f) = self.end.as_ref().and_then(|e| e.result.as_ref()).and_then(|r| r.forfeited_by) {
+            if let Some(f) = self
+                .end
+                .as_ref()
+                .and_then(|e| e.result.as_ref())
+                .and_then(|r| r.forfeited_by)
+            {
                 meta["forfeited_by"] = json!(f);
             }
         }
@@ -682,7 +716,9 @@ impl Table {
 
     /// The clock of the pending decision ran out.
     fn timeout(&mut self) {
-        let Some(p) = self.pending.as_ref() else { return };
+        let Some(p) = self.pending.as_ref() else {
+            return;
+        };
         let (seat, decision) = (p.seat, p.decision);
         self.seats[seat.index()].clock.timed_out();
         let policy = match v1::TimeoutPolicy::try_from(self.spec.clock.on_timeout) {
@@ -703,9 +739,9 @@ impl Table {
             return;
         }
         let seed = self.spec.seed.rotate_left(17);
-        let bot = self
-            .timeout_bot
-            .get_or_insert_with(|| SeatBot::Heuristic(calabresella_engine::bots::HeuristicBot::new(seed)));
+        let bot = self.timeout_bot.get_or_insert_with(|| {
+            SeatBot::Heuristic(calabresella_engine::bots::HeuristicBot::new(seed))
+        });
         let action = self.session.bot_action(seat, bot);
         match action {
             Some(a) => {
@@ -720,7 +756,9 @@ impl Table {
 
     /// A bot's turn.
     fn bot_turn(&mut self) {
-        let Some(p) = self.pending.as_ref() else { return };
+        let Some(p) = self.pending.as_ref() else {
+            return;
+        };
         let seat = p.seat;
         let mut bot = self.seats[seat.index()].bot.take();
         let action = bot.as_mut().and_then(|b| self.session.bot_action(seat, b));

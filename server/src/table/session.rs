@@ -2,8 +2,8 @@
 //! which game it runs. Hidden cards reach the outside only through [`Session::visible`] and
 //! [`Session::observation`], both built on the engine's one visibility filter.
 
-use calabresella_engine::bots::{Bot, HeuristicBot, RandomBot};
 use calabresella_engine::Contract;
+use calabresella_engine::bots::{Bot, HeuristicBot, RandomBot};
 use calabresella_engine::calabresella::{self, HandOutcome, Viewer};
 use calabresella_engine::record::Record;
 use calabresella_engine::tressette;
@@ -225,12 +225,9 @@ impl Session {
     /// Seats that won, and whether it is a draw, once the match is over.
     pub fn result(&self) -> Option<(Vec<u32>, bool)> {
         match self {
-            Session::Calabresella(m) => m.result().map(|r| {
-                (
-                    r.winners.iter().map(|s| s.index() as u32).collect(),
-                    r.draw,
-                )
-            }),
+            Session::Calabresella(m) => m
+                .result()
+                .map(|r| (r.winners.iter().map(|s| s.index() as u32).collect(), r.draw)),
             Session::Tressette(m) => m.result().map(|r| match r {
                 tressette::MatchResult::Won(side) => (
                     (0..m.options().variant.players() as usize)
@@ -254,9 +251,7 @@ impl Session {
                     .collect()
             }
             Session::Calabresella(_) => all.collect(),
-            Session::Tressette(_) => all
-                .filter(|&s| s % 2 != seat.index() as u32 % 2)
-                .collect(),
+            Session::Tressette(_) => all.filter(|&s| s % 2 != seat.index() as u32 % 2).collect(),
         }
     }
 

@@ -1,0 +1,173 @@
+//! [`RemoteSeat`]: a seat played by a program over gRPC. It follows the seat's stream, checks
+//! that sequence numbers never skip or repeat, resumes after a dropped stream, and answers each
+//! turn with a strategy's choice. Used by `calabresella sit`, the load generator and the tests.
+
+use calabresella_proto::v1;
+use calabresella_proto::v1::table_service_client::TableServiceClient;
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+use tonic::{Code, Status};
+
+/// A joined seat.
+#[derive(Debug, Clone)]
+pub struct RemoteSeat {
+    /// The gRPC client.
+    pub client: TableServiceClient<Channel>,
+    /// The table.
+    pub table_id: String,
+    /// The seat number.
+    pub seat: u32,
+    /// The secret seat token.
+    pub token: String,
+    /// Last sequence number seen (0: none yet).
+    pub last_seq: u64,
+    /// The epoch of `last_seq`.
+    pub epoch: String,
+}
+
+/// Why playing a seat stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    /// The server refused a call.
+    #[error("{0}")]
+    Status(#[from] Status),
+    /// The stream broke the ordering promise.
+    #[error("stream order broken: {0}")]
+    Order(String),
+}
+
+impl RemoteSeat {
+    /// Joins `table_id` as `name` (at `seat`, or the lowest open seat).
+    pub async fn join(
+        mut client: TableServiceClient<Channel>,
+        table_id: &str,
+        seat: Option<u32>,
+        name: &str,
+    ) -> Result<RemoteSeat, Status> {
+        let r = client
+            .join_table(v1::JoinTableRequest {
+                table_id: table_id.to_owned(),
+                seat,
+                player_name: name.to_owned(),
+            })
+            .await?
+            .into_inner();
+        Ok(RemoteSeat {
+            client,
+            table_id: table_id.to_owned(),
+            seat: r.seat,
+            token: r.seat_token,
+            last_seq: 0,
+            epoch: String::new(),
+        })
+    }
+
+    /// Opens (or resumes) the seat's stream.
+    pub async fn observe(&mut self) -> Result<tonic::Streaming<v1::ObserveResponse>, Status> {
+        let resume = (self.last_seq > 0).then_some(self.last_seq);
+        Ok(self
+            .client
+            .observe(v1::ObserveRequest {
+                table_id: self.table_id.clone(),
+                seat_token: self.token.clone(),
+                resume_after: resume,
+                stream_epoch: self.epoch.clone(),
+            })
+            .await?
+            .into_inner())
+    }
+
+    /// Checks an update's number against the last one and records it.
+    pub fn accept(&mut self, u: &v1::Update) -> Result<(), RemoteError> {
+        let snapshot = matches!(u.kind, Some(v1::update::Kind::Snapshot(_)));
+        let expected = self.last_seq + 1;
+        if !snapshot && self.last_seq > 0 && u.seq != expected {
+            return Err(RemoteError::Order(format!(
+                "seat {}: got seq {} after {}",
+                self.seat, u.seq, self.last_seq
+            )));
+        }
+        self.last_seq = u.seq;
+        self.epoch.clone_from(&u.stream_epoch);
+        Ok(())
+    }
+
+    /// Answers `decision` with `action`, retrying on transport errors (the call is idempotent).
+    pub async fn act(
+        &mut self,
+        decision: u64,
+        action: v1::Action,
+    ) -> Result<v1::ActResponse, Status> {
+        let mut tries = 0;
+        loop {
+            let r = self
+                .client
+                .act(v1::ActRequest {
+                    table_id: self.table_id.clone(),
+                    seat_token: self.token.clone(),
+                    decision,
+                    action: Some(action.clone()),
+                })
+                .await;
+            match r {
+                Err(s) if s.code() == Code::Unavailable && tries < 3 => tries += 1,
+                other => return other.map(tonic::Response::into_inner),
+            }
+        }
+    }
+
+    /// Plays the seat to the end of the match. `choose` picks one of a turn's legal actions;
+    /// `on_update` sees every update in order. Returns how the match ended. Reconnects once per
+    /// broken stream, resuming after the last update seen.
+    pub async fn play(
+        &mut self,
+        mut choose: impl FnMut(&v1::Turn) -> v1::Action,
+        mut on_update: impl FnMut(&v1::Update),
+    ) -> Result<v1::MatchEnded, RemoteError> {
+        let mut stream = self.observe().await?;
+        let mut answered: Option<u64> = None;
+        loop {
+            let u = match stream.next().await {
+                Some(Ok(r)) => r.update.unwrap_or_default(),
+                Some(Err(s))
+                    if matches!(
+                        s.code(),
+                        Code::ResourceExhausted
+                            | Code::Unavailable
+                            | Code::Unknown
+                            | Code::Internal
+                    ) =>
+                {
+                    stream = self.observe().await?;
+                    continue;
+                }
+                Some(Err(s)) => return Err(s.into()),
+                None => {
+                    return Err(RemoteError::Order(
+                        "the stream ended before MatchEnded".into(),
+                    ));
+                }
+            };
+            self.accept(&u)?;
+            on_update(&u);
+            let turn = match &u.kind {
+                Some(v1::update::Kind::Turn(t)) => Some(t),
+                Some(v1::update::Kind::Snapshot(s)) => s.turn.as_ref(),
+                Some(v1::update::Kind::MatchEnded(m)) => return Ok(m.clone()),
+                _ => None,
+            };
+            if let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) {
+                if answered == Some(t.decision) {
+                    continue;
+                }
+                let action = choose(t);
+                match self.act(t.decision, action).await {
+                    Ok(_) => answered = Some(t.decision),
+                    // The clock ran out first: the stream says what happened instead.
+                    Err(s) if s.code() == Code::Aborted => answered = Some(t.decision),
+                    Err(s) => return Err(s.into()),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! Helpers for the service tests: an in-process server on 127.0.0.1:0 and table recipes.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+
+use calabresella_engine::rng::GameRng;
+use calabresella_proto::v1;
+use calabresella_proto::v1::table_service_client::TableServiceClient;
+use calabresella_server::remote::RemoteSeat;
+use calabresella_server::{ServeOptions, ServerConfig, serve};
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+
+/// A server running in this process; dropping it shuts the server down.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub client: TableServiceClient<Channel>,
+    stop: Option<oneshot::Sender<()>>,
+    pub task: tokio::task::JoinHandle<Result<(), tonic::transport::Error>>,
+}
+
+impl TestServer {
+    pub async fn start(config: ServerConfig) -> TestServer {
+        TestServer::start_with(config, ServeOptions::default()).await
+    }
+
+    pub async fn start_with(config: ServerConfig, options: ServeOptions) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(serve(listener, config, options, async {
+            let _ = stopped.await;
+        }));
+        let channel = Channel::from_shared(format!("http://{addr}"))
+            .expect("uri")
+            .connect()
+            .await
+            .expect("connect");
+        TestServer {
+            addr,
+            client: TableServiceClient::new(channel),
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// Asks the server to stop (as on SIGTERM).
+    pub fn stop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Game options for `game` with a low target so matches are short.
+pub fn options(game: v1::Game, target: u32) -> v1::GameOptions {
+    let rules = match game {
+        v1::Game::Calabresella => v1::game_options::Rules::Calabresella(v1::CalabresellaOptions {
+            target: Some(target),
+            ..Default::default()
+        }),
+        _ => v1::game_options::Rules::Tressette(v1::TressetteOptions {
+            target: Some(target),
+            ..Default::default()
+        }),
+    };
+    v1::GameOptions {
+        game: game as i32,
+        rules: Some(rules),
+    }
+}
+
+/// Creates a table; every seat open unless `seats` says otherwise.
+pub async fn create(
+    client: &mut TableServiceClient<Channel>,
+    options: v1::GameOptions,
+    seats: Vec<v1::SeatKind>,
+    seed: u64,
+    clock: Option<v1::Clock>,
+) -> v1::Table {
+    client
+        .create_table(v1::CreateTableRequest {
+            name: "test".into(),
+            options: Some(options),
+            seats: seats.into_iter().map(|s| s as i32).collect(),
+            seed: Some(seed),
+            clock,
+            ..Default::default()
+        })
+        .await
+        .expect("create table")
+        .into_inner()
+        .table
+        .expect("table")
+}
+
+/// Joins every open seat of `table`.
+pub async fn join_all(client: &TableServiceClient<Channel>, table: &v1::Table) -> Vec<RemoteSeat> {
+    let mut out = Vec::new();
+    for s in &table.seats {
+        if s.kind == v1::SeatKind::Open as i32 && !s.taken {
+            out.push(
+                RemoteSeat::join(
+                    client.clone(),
+                    &table.table_id,
+                    Some(s.seat),
+                    &format!("p{}", s.seat),
+                )
+                .await
+                .expect("join"),
+            );
+        }
+    }
+    out
+}
+
+/// A strategy choosing uniformly among the legal actions, alternating the action's form
+/// (notation, id, typed) so every form is exercised.
+pub fn random_choice(seed: u64) -> impl FnMut(&v1::Turn) -> v1::Action {
+    let mut rng = GameRng::from_seed(seed);
+    move |t: &v1::Turn| {
+        let a = t.legal_actions[rng.below(t.legal_actions.len() as u32) as usize].clone();
+        match rng.below(3) {
+            0 => v1::Action {
+                notation: a.notation,
+                ..Default::default()
+            },
+            1 if a.id.is_some() => v1::Action {
+                id: a.id,
+                ..Default::default()
+            },
+            _ => v1::Action {
+                notation: String::new(),
+                id: None,
+                ..a
+            },
+        }
+    }
+}
+
+/// Every card notation a wire update carries.
+pub fn cards_in_update(u: &v1::Update) -> Vec<String> {
+    let mut out = Vec::new();
+    match &u.kind {
+        Some(v1::update::Kind::Snapshot(s)) => {
+            if let Some(o) = &s.observation {
+                cards_in_observation(o, &mut out);
+            }
+            if let Some(t) = &s.turn {
+                cards_in_actions(&t.legal_actions, &mut out);
+            }
+        }
+        Some(v1::update::Kind::Event(e)) => cards_in_event(e, &mut out),
+        Some(v1::update::Kind::Turn(t)) => cards_in_actions(&t.legal_actions, &mut out),
+        Some(v1::update::Kind::HandRevealed(r)) => {
+            for h in &r.hands {
+                push(&h.cards, &mut out);
+            }
+            push(&r.monte, &mut out);
+            push(&r.stock, &mut out);
+        }
+        _ => {}
+    }
+    out
+}
+
+fn push(cards: &[v1::Card], out: &mut Vec<String>) {
+    out.extend(cards.iter().map(|c| c.notation.clone()));
+}
+
+fn cards_in_actions(actions: &[v1::Action], out: &mut Vec<String>) {
+    for a in actions {
+        push(a.card.as_slice(), out);
+        push(&a.cards, out);
+    }
+}
+
+fn cards_in_result(r: &v1::HandResult, out: &mut Vec<String>) {
+    push(r.called.as_slice(), out);
+    push(&r.monte, out);
+}
+
+pub fn cards_in_event(e: &v1::Event, out: &mut Vec<String>) {
+    push(e.card.as_slice(), out);
+    push(&e.cards, out);
+    push(&e.other_cards, out);
+    if let Some(a) = &e.accuso {
+        push(&a.cards, out);
+    }
+    if let Some(r) = &e.result {
+        cards_in_result(r, out);
+    }
+}
+
+pub fn cards_in_observation(o: &v1::Observation, out: &mut Vec<String>) {
+    push(&o.hand, out);
+    for h in &o.visible_hands {
+        push(&h.cards, out);
+    }
+    for p in &o.trick {
+        push(p.card.as_slice(), out);
+    }
+    push(o.called.as_slice(), out);
+    for e in &o.events {
+        cards_in_event(e, out);
+    }
+    cards_in_actions(&o.legal_actions, out);
+    if let Some(r) = &o.outcome {
+        cards_in_result(r, out);
+    }
+    // `previous` holds earlier hands' results, public once scored: not about this hand.
+}
+
+/// The status's `ErrorInfo` reason.
+pub fn reason(s: &tonic::Status) -> String {
+    use tonic_types::StatusExt;
+    s.get_details_error_info()
+        .map(|i| i.reason)
+        .unwrap_or_default()
+}

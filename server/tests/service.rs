@@ -1,0 +1,912 @@
+//! The service over real gRPC on 127.0.0.1:0: full matches of every game, every status code,
+//! idempotent retries, reconnects, clocks, spectators, shutdown, gRPC-web, and the
+//! observation-leak test over the wire.
+
+mod common;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use calabresella_engine::Seat;
+use calabresella_engine::calabresella::Viewer;
+use calabresella_engine::record::{Record, RecordAction, replay_json};
+use calabresella_proto::convert;
+use calabresella_proto::v1;
+use calabresella_server::ServerConfig;
+use calabresella_server::remote::RemoteSeat;
+use calabresella_server::table::session::Session;
+use common::*;
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+/// Every configuration the full-match and leak tests cover.
+fn configurations() -> Vec<(&'static str, v1::GameOptions)> {
+    let cal = |f: fn(&mut v1::CalabresellaOptions)| {
+        let mut o = v1::CalabresellaOptions {
+            target: Some(4),
+            ..Default::default()
+        };
+        f(&mut o);
+        v1::GameOptions {
+            game: v1::Game::Calabresella as i32,
+            rules: Some(v1::game_options::Rules::Calabresella(o)),
+        }
+    };
+    vec![
+        ("calabresella", cal(|_| {})),
+        ("calabresella 4 players", cal(|o| o.players = Some(4))),
+        ("calabresella aperta", cal(|o| o.aperta = Some(true))),
+        ("calabresella a due", cal(|o| o.a_due = Some(true))),
+        ("tressette", options(v1::Game::Tressette, 4)),
+        ("tressette in due", options(v1::Game::TressetteInDue, 4)),
+    ]
+}
+
+/// The engine's own view of hand `hand` for `viewer` in `s`, as wire cards.
+fn known_cards(s: &Session, hand: usize, viewer: Option<u32>) -> HashSet<String> {
+    let seat = viewer.and_then(|v| Seat::new(v as u8));
+    let obs = match s {
+        Session::Calabresella(m) => m.hands().get(hand).map(|h| {
+            convert::calabresella_observation(
+                &h.observation(seat.map_or(Viewer::Spectator, Viewer::Seat)),
+            )
+        }),
+        Session::Tressette(m) => m
+            .hands()
+            .get(hand)
+            .map(|h| convert::tressette_observation(&h.observation(seat))),
+    };
+    let mut out = Vec::new();
+    if let Some(o) = obs {
+        cards_in_observation(&o, &mut out);
+    }
+    out.into_iter().collect()
+}
+
+/// Replays `actions` into `replica` up to `n` actions.
+fn advance(
+    replica: &mut Session,
+    applied: &mut usize,
+    n: usize,
+    actions: &[(Seat, calabresella_engine::Action)],
+) {
+    while *applied < n.min(actions.len()) {
+        let (seat, a) = actions[*applied];
+        replica.apply(seat, a).expect("recorded action replays");
+        *applied += 1;
+    }
+}
+
+/// Checks that every card in every update `viewer` received was one the rules let it see at
+/// that moment: the oracle is the engine's observation of a replica replayed from the record
+/// to the same decision.
+fn check_no_leak(
+    label: &str,
+    rules: &convert::Rules,
+    seed: u64,
+    actions: &[(Seat, calabresella_engine::Action)],
+    viewer: Option<u32>,
+    updates: &[v1::Update],
+) {
+    let mut replica = Session::new(rules, seed, None).expect("replica");
+    let mut applied = 0usize;
+    let mut hand = 0usize;
+    let mut after_turn: usize = 0;
+    for u in updates {
+        let (target, h) = match &u.kind {
+            Some(v1::update::Kind::Snapshot(s)) => {
+                let n = s.turn.as_ref().map_or(0, |t| t.decision as usize);
+                hand = s.observation.as_ref().map_or(0, |o| o.hand_number as usize);
+                // Events after a snapshot come from answering its pending decision.
+                after_turn = s.turn.as_ref().map_or(0, |t| t.decision as usize + 1);
+                (n, hand)
+            }
+            Some(v1::update::Kind::HandStarted(h)) => {
+                hand = h.hand_number as usize;
+                continue;
+            }
+            Some(v1::update::Kind::Turn(t)) => {
+                after_turn = t.decision as usize + 1;
+                (t.decision as usize, hand)
+            }
+            Some(v1::update::Kind::Event(_)) => (after_turn, hand),
+            Some(v1::update::Kind::HandRevealed(r)) => {
+                assert!(
+                    viewer.is_none(),
+                    "{label}: seat {viewer:?} got a HandRevealed"
+                );
+                advance(&mut replica, &mut applied, after_turn, actions);
+                assert!(
+                    replica.hand_over(r.hand_number as usize),
+                    "{label}: revealed a hand in play"
+                );
+                continue;
+            }
+            _ => continue,
+        };
+        advance(&mut replica, &mut applied, target, actions);
+        let known = known_cards(&replica, h, viewer);
+        for c in cards_in_update(u) {
+            assert!(
+                known.contains(&c),
+                "{label}: viewer {viewer:?} got {c} it may not see (update {}: {:?})",
+                u.seq,
+                u.kind
+            );
+        }
+    }
+}
+
+/// The record's actions with their seats.
+fn record_actions(record: &Record) -> Vec<(Seat, calabresella_engine::Action)> {
+    record
+        .hands
+        .iter()
+        .flat_map(|h| h.actions.iter())
+        .map(|a| match a {
+            RecordAction::Detailed { seat, action, .. } => (
+                Seat::new(*seat).expect("seat"),
+                action.parse().expect("action"),
+            ),
+            RecordAction::Plain(_) => panic!("server records name seats"),
+        })
+        .collect()
+}
+
+async fn play_match(server: &TestServer, label: &str, opts: v1::GameOptions, seed: u64) {
+    let mut client = server.client.clone();
+    let rules = convert::rules_from_wire(&opts).expect("rules");
+    let table = create(&mut client, opts, vec![], seed, None).await;
+    let mut spectator = client
+        .spectate(v1::SpectateRequest {
+            table_id: table.table_id.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("spectate")
+        .into_inner();
+    let seats = join_all(&client, &table).await;
+    let mut tasks = Vec::new();
+    for mut seat in seats {
+        let choose = random_choice(seed ^ u64::from(seat.seat) << 8);
+        tasks.push(tokio::spawn(async move {
+            let mut updates = Vec::new();
+            let end = seat
+                .play(choose, |u| updates.push(u.clone()))
+                .await
+                .expect("play");
+            (seat.seat, end, updates)
+        }));
+    }
+    let mut public = Vec::new();
+    while let Some(r) = spectator.next().await {
+        public.push(r.expect("spectator update").update.expect("update"));
+    }
+    let mut results = Vec::new();
+    for t in tasks {
+        results.push(t.await.expect("seat task"));
+    }
+    let record_json = client
+        .get_record(v1::GetRecordRequest {
+            table_id: table.table_id.clone(),
+        })
+        .await
+        .expect("record")
+        .into_inner();
+    assert!(record_json.match_over, "{label}");
+    let record = Record::parse(&record_json.record_json).expect("valid record");
+    let replay = replay_json(&record).expect("record replays");
+    assert_eq!(replay["match"]["over"], true, "{label}");
+    let end = &results[0].1;
+    assert_eq!(end.reason, v1::EndReason::Completed as i32, "{label}");
+    let result = end.result.as_ref().expect("result");
+    assert_eq!(
+        replay["match"]["totals"],
+        serde_json::json!(result.totals),
+        "{label}: totals of the stream and the record agree"
+    );
+    for (_, e, _) in &results {
+        assert_eq!(e, end, "{label}: every seat sees the same end");
+    }
+    assert!(matches!(
+        public.last().and_then(|u| u.kind.as_ref()),
+        Some(v1::update::Kind::MatchEnded(_))
+    ));
+    // The leak test over the wire, for every seat and the spectator.
+    let actions = record_actions(&record);
+    for (seat, _, updates) in &results {
+        check_no_leak(label, &rules, seed, &actions, Some(*seat), updates);
+    }
+    check_no_leak(label, &rules, seed, &actions, None, &public);
+    // The spectator saw each finished hand's deal, and only then.
+    let revealed = public
+        .iter()
+        .filter(|u| matches!(u.kind, Some(v1::update::Kind::HandRevealed(_))))
+        .count();
+    assert_eq!(revealed as u32, result.hands, "{label}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_matches_of_every_game_never_show_a_seat_a_card_it_may_not_see() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    for seed in 1..=4u64 {
+        for (label, opts) in configurations() {
+            tokio::time::timeout(
+                Duration::from_secs(120),
+                play_match(&server, label, opts, seed * 7919),
+            )
+            .await
+            .unwrap_or_else(|_| panic!("{label}: the match did not finish"));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_of_bots_plays_its_match_alone_and_health_and_grpc_web_answer() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut client = server.client.clone();
+    let bots = vec![
+        v1::SeatKind::BotHeuristic,
+        v1::SeatKind::BotRandom,
+        v1::SeatKind::BotHeuristic,
+    ];
+    let table = create(
+        &mut client,
+        options(v1::Game::Calabresella, 21),
+        bots,
+        5,
+        None,
+    )
+    .await;
+    let mut s = client
+        .spectate(v1::SpectateRequest {
+            table_id: table.table_id.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("spectate")
+        .into_inner();
+    let mut last = None;
+    while let Some(u) = s.next().await {
+        last = u.expect("update").update;
+    }
+    let Some(v1::update::Kind::MatchEnded(end)) = last.and_then(|u| u.kind) else {
+        panic!("the stream ends with MatchEnded");
+    };
+    assert_eq!(end.reason, v1::EndReason::Completed as i32);
+    let t = client
+        .get_table(v1::GetTableRequest {
+            table_id: table.table_id.clone(),
+        })
+        .await
+        .expect("table")
+        .into_inner()
+        .table
+        .expect("table");
+    assert_eq!(t.state, v1::TableState::Finished as i32);
+    assert!(t.totals.iter().any(|&x| x >= 21));
+
+    // Health.
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connect");
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let h = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "calabresella.v1.TableService".into(),
+        })
+        .await
+        .expect("health")
+        .into_inner();
+    assert_eq!(
+        h.status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+
+    // gRPC-web over HTTP/1.1, as a browser sends it.
+    use prost::Message;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let msg = v1::GetTableRequest {
+        table_id: table.table_id.clone(),
+    }
+    .encode_to_vec();
+    let mut body = vec![0u8];
+    body.extend((msg.len() as u32).to_be_bytes());
+    body.extend(msg);
+    let mut tcp = tokio::net::TcpStream::connect(server.addr)
+        .await
+        .expect("tcp");
+    let head = format!(
+        "POST /calabresella.v1.TableService/GetTable HTTP/1.1\r\nHost: localhost\r\nOrigin: http://example.test\r\nContent-Type: application/grpc-web+proto\r\nX-Grpc-Web: 1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    tcp.write_all(head.as_bytes()).await.expect("write");
+    tcp.write_all(&body).await.expect("write");
+    let mut response = Vec::new();
+    tcp.read_to_end(&mut response).await.expect("read");
+    let text = String::from_utf8_lossy(&response).to_lowercase();
+    assert!(text.starts_with("http/1.1 200"), "{text}");
+    assert!(text.contains("access-control-allow-origin"), "{text}");
+    assert!(text.contains("grpc-status:0"), "{text}");
+    assert!(text.contains(&table.table_id), "{text}");
+}
+
+async fn expect_code<T: std::fmt::Debug>(
+    r: Result<tonic::Response<T>, tonic::Status>,
+    code: Code,
+    why: &str,
+) {
+    let e = r.expect_err(why);
+    assert_eq!(e.code(), code, "{why}: {e:?}");
+    assert_eq!(reason(&e), why, "{e:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
+    let config = ServerConfig {
+        max_tables: 3,
+        max_streams_per_table: 3,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+
+    // INVALID_ARGUMENT on creation.
+    let bad_opts = v1::GameOptions {
+        game: v1::Game::Calabresella as i32,
+        rules: Some(v1::game_options::Rules::Calabresella(
+            v1::CalabresellaOptions {
+                players: Some(7),
+                ..Default::default()
+            },
+        )),
+    };
+    let req = |o: Option<v1::GameOptions>, seats: Vec<i32>| v1::CreateTableRequest {
+        options: o,
+        seats,
+        ..Default::default()
+    };
+    expect_code(
+        c.create_table(req(Some(bad_opts), vec![])).await,
+        Code::InvalidArgument,
+        "BAD_OPTIONS",
+    )
+    .await;
+    expect_code(
+        c.create_table(req(None, vec![])).await,
+        Code::InvalidArgument,
+        "BAD_OPTIONS",
+    )
+    .await;
+    expect_code(
+        c.create_table(req(Some(options(v1::Game::Tressette, 21)), vec![1, 1]))
+            .await,
+        Code::InvalidArgument,
+        "BAD_SEATS",
+    )
+    .await;
+
+    // NOT_FOUND.
+    expect_code(
+        c.get_table(v1::GetTableRequest {
+            table_id: "t-nope".into(),
+        })
+        .await,
+        Code::NotFound,
+        "TABLE_NOT_FOUND",
+    )
+    .await;
+
+    // A two-seat table: seat 0 and seat 1 both people.
+    let table = create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        11,
+        None,
+    )
+    .await;
+    let id = table.table_id.clone();
+    let mut first = RemoteSeat::join(c.clone(), &id, Some(0), "ann")
+        .await
+        .expect("join");
+    let act = |token: &str, decision: u64, notation: &str| v1::ActRequest {
+        table_id: id.clone(),
+        seat_token: token.into(),
+        decision,
+        action: Some(v1::Action {
+            notation: notation.into(),
+            ..Default::default()
+        }),
+    };
+    // Before the match starts.
+    expect_code(
+        c.act(act(&first.token, 0, "play Ad")).await,
+        Code::FailedPrecondition,
+        "NOT_STARTED",
+    )
+    .await;
+    expect_code(
+        c.join_table(v1::JoinTableRequest {
+            table_id: id.clone(),
+            seat: Some(0),
+            player_name: "bob".into(),
+        })
+        .await,
+        Code::FailedPrecondition,
+        "SEAT_TAKEN",
+    )
+    .await;
+    expect_code(
+        c.join_table(v1::JoinTableRequest {
+            table_id: id.clone(),
+            seat: None,
+            player_name: " ".into(),
+        })
+        .await,
+        Code::InvalidArgument,
+        "BAD_NAME",
+    )
+    .await;
+    let mut second = RemoteSeat::join(c.clone(), &id, None, "bob")
+        .await
+        .expect("join");
+
+    // Whose turn: read the first seat's snapshot.
+    let mut stream = first.observe().await.expect("observe");
+    let snap = stream
+        .next()
+        .await
+        .expect("snapshot")
+        .expect("ok")
+        .update
+        .expect("update");
+    let Some(v1::update::Kind::Snapshot(snap)) = snap.kind else {
+        panic!("snapshot first")
+    };
+    let turn = snap.turn.expect("a turn is due");
+    let (mover, other) = if turn.decider == first.seat {
+        (&mut first, &mut second)
+    } else {
+        (&mut second, &mut first)
+    };
+    let mut mover_stream = mover.observe().await.expect("observe");
+    let Some(v1::update::Kind::Snapshot(ms)) = mover_stream
+        .next()
+        .await
+        .expect("s")
+        .expect("ok")
+        .update
+        .expect("u")
+        .kind
+    else {
+        panic!("snapshot")
+    };
+    let legal = ms.turn.expect("turn").legal_actions;
+    assert!(!legal.is_empty());
+    let info = |c: &mut v1::table_service_client::TableServiceClient<tonic::transport::Channel>| {
+        let mut c = c.clone();
+        let id = id.clone();
+        async move {
+            let t = c
+                .get_table(v1::GetTableRequest {
+                    table_id: id.clone(),
+                })
+                .await
+                .expect("t")
+                .into_inner()
+                .table
+                .expect("t");
+            let r = c
+                .get_record(v1::GetRecordRequest { table_id: id })
+                .await
+                .expect("r")
+                .into_inner();
+            (t.decisions, t.totals, r.record_json)
+        }
+    };
+    let before = info(&mut c).await;
+
+    // UNAUTHENTICATED / PERMISSION_DENIED.
+    expect_code(
+        c.act(act("", 0, &legal[0].notation)).await,
+        Code::Unauthenticated,
+        "NO_TOKEN",
+    )
+    .await;
+    expect_code(
+        c.act(act(
+            "00112233445566778899aabbccddeeff",
+            0,
+            &legal[0].notation,
+        ))
+        .await,
+        Code::PermissionDenied,
+        "BAD_TOKEN",
+    )
+    .await;
+    expect_code(
+        c.act(act("not-a-token", 0, &legal[0].notation)).await,
+        Code::PermissionDenied,
+        "BAD_TOKEN",
+    )
+    .await;
+    expect_code(
+        c.observe(v1::ObserveRequest {
+            table_id: id.clone(),
+            ..Default::default()
+        })
+        .await,
+        Code::Unauthenticated,
+        "NO_TOKEN",
+    )
+    .await;
+    expect_code(
+        c.observe(v1::ObserveRequest {
+            table_id: id.clone(),
+            seat_token: "ff".repeat(16),
+            ..Default::default()
+        })
+        .await,
+        Code::PermissionDenied,
+        "BAD_TOKEN",
+    )
+    .await;
+    // INVALID_ARGUMENT on actions.
+    expect_code(
+        c.act(act(&mover.token, 0, "play Zz")).await,
+        Code::InvalidArgument,
+        "BAD_ACTION",
+    )
+    .await;
+    let mut mismatch = act(&mover.token, 0, &legal[0].notation);
+    if let Some(a) = mismatch.action.as_mut() {
+        a.id = Some(0);
+    }
+    expect_code(
+        c.act(mismatch).await,
+        Code::InvalidArgument,
+        "ACTION_MISMATCH",
+    )
+    .await;
+    // FAILED_PRECONDITION: out of turn, illegal, future decision.
+    expect_code(
+        c.act(act(&other.token, 0, &legal[0].notation)).await,
+        Code::FailedPrecondition,
+        "NOT_YOUR_TURN",
+    )
+    .await;
+    expect_code(
+        c.act(act(&mover.token, 0, "bid solo")).await,
+        Code::FailedPrecondition,
+        "ILLEGAL_ACTION",
+    )
+    .await;
+    let not_held = [
+        "4b", "4c", "4d", "4s", "5b", "5c", "5d", "5s", "6b", "6c", "6d",
+    ]
+    .into_iter()
+    .find(|c| {
+        !legal
+            .iter()
+            .any(|a| a.card.as_ref().is_some_and(|x| &x.notation == c))
+    })
+    .expect("a card not playable");
+    expect_code(
+        c.act(act(&mover.token, 0, &format!("play {not_held}")))
+            .await,
+        Code::FailedPrecondition,
+        "ILLEGAL_ACTION",
+    )
+    .await;
+    expect_code(
+        c.act(act(&mover.token, 5, &legal[0].notation)).await,
+        Code::FailedPrecondition,
+        "FUTURE_DECISION",
+    )
+    .await;
+    // Nothing changed.
+    assert_eq!(info(&mut c).await, before);
+    // A real move, then ABORTED for a different answer to the same decision.
+    let ok = c
+        .act(act(&mover.token, 0, &legal[0].notation))
+        .await
+        .expect("legal")
+        .into_inner();
+    assert!(!ok.duplicate);
+    if legal.len() > 1 {
+        expect_code(
+            c.act(act(&mover.token, 0, &legal[1].notation)).await,
+            Code::Aborted,
+            "STALE_DECISION",
+        )
+        .await;
+    }
+    // RESOURCE_EXHAUSTED: streams (3 per table: two open above, one more allowed).
+    let spectate = v1::SpectateRequest {
+        table_id: id.clone(),
+        ..Default::default()
+    };
+    let _third = c.spectate(spectate.clone()).await.expect("third stream");
+    expect_code(
+        c.spectate(spectate).await,
+        Code::ResourceExhausted,
+        "TOO_MANY_STREAMS",
+    )
+    .await;
+    // RESOURCE_EXHAUSTED: tables (3 allowed, one exists).
+    create(&mut c, options(v1::Game::Tressette, 21), vec![], 1, None).await;
+    create(&mut c, options(v1::Game::Tressette, 21), vec![], 2, None).await;
+    expect_code(
+        c.create_table(req(Some(options(v1::Game::Tressette, 21)), vec![]))
+            .await,
+        Code::ResourceExhausted,
+        "TOO_MANY_TABLES",
+    )
+    .await;
+    drop(stream);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_action_is_applied_once() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let table = create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        3,
+        None,
+    )
+    .await;
+    let mut seats = join_all(&c, &table).await;
+    let mut streams = Vec::new();
+    for s in &mut seats {
+        streams.push(s.observe().await.expect("observe"));
+    }
+    let mut turn = None;
+    for st in &mut streams {
+        let u = st.next().await.expect("u").expect("ok").update.expect("u");
+        if let Some(v1::update::Kind::Snapshot(s)) = u.kind {
+            if let Some(t) = s.turn.filter(|t| !t.legal_actions.is_empty()) {
+                turn = Some(t);
+            }
+        }
+    }
+    let turn = turn.expect("one seat has the turn");
+    let mover = seats
+        .iter_mut()
+        .find(|s| s.seat == turn.decider)
+        .expect("mover");
+    let a = turn.legal_actions[0].clone();
+    let r1 = mover.act(turn.decision, a.clone()).await.expect("first");
+    let r2 = mover.act(turn.decision, a.clone()).await.expect("retry");
+    assert!(!r1.duplicate && r2.duplicate);
+    assert_eq!(r1.action, r2.action);
+    let t = c
+        .get_table(v1::GetTableRequest {
+            table_id: table.table_id.clone(),
+        })
+        .await
+        .expect("t")
+        .into_inner()
+        .table
+        .expect("t");
+    assert_eq!(t.decisions, 1, "applied once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnecting_seat_resumes_with_no_gap_and_no_duplicate() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let seats = vec![v1::SeatKind::Open, v1::SeatKind::BotHeuristic];
+    let table = create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 11),
+        seats,
+        21,
+        None,
+    )
+    .await;
+    let mut me = RemoteSeat::join(c.clone(), &table.table_id, Some(0), "ann")
+        .await
+        .expect("join");
+    let mut seen: Vec<v1::Update> = Vec::new();
+    let mut choose = random_choice(4);
+    // First connection: answer three turns, then drop the stream mid-match.
+    {
+        let mut stream = me.observe().await.expect("observe");
+        let mut answered = 0;
+        while answered < 3 {
+            let u = stream
+                .next()
+                .await
+                .expect("update")
+                .expect("ok")
+                .update
+                .expect("u");
+            me.accept(&u).expect("in order");
+            seen.push(u.clone());
+            let turn = match &u.kind {
+                Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
+                Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
+                _ => None,
+            };
+            if let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) {
+                me.act(t.decision, choose(&t)).await.expect("act");
+                answered += 1;
+            }
+        }
+    }
+    let last = me.last_seq;
+    // Resume: the next update is last + 1, not a snapshot.
+    let mut resumed = me.observe().await.expect("resume");
+    let next = resumed
+        .next()
+        .await
+        .expect("u")
+        .expect("ok")
+        .update
+        .expect("u");
+    assert_eq!(next.seq, last + 1);
+    assert!(!matches!(next.kind, Some(v1::update::Kind::Snapshot(_))));
+    drop(resumed);
+    // A wrong epoch or an unknown point gives a fresh snapshot instead.
+    for (after, epoch) in [
+        (last, "other-epoch".to_owned()),
+        (last + 1000, me.epoch.clone()),
+    ] {
+        let mut s = c
+            .observe(v1::ObserveRequest {
+                table_id: table.table_id.clone(),
+                seat_token: me.token.clone(),
+                resume_after: Some(after),
+                stream_epoch: epoch,
+            })
+            .await
+            .expect("observe")
+            .into_inner();
+        let u = s.next().await.expect("u").expect("ok").update.expect("u");
+        assert!(matches!(u.kind, Some(v1::update::Kind::Snapshot(_))));
+    }
+    // Play on to the end: `play` resumes after `last` and checks every number.
+    let end = me
+        .play(choose, |u| seen.push(u.clone()))
+        .await
+        .expect("play to the end");
+    assert_eq!(end.reason, v1::EndReason::Completed as i32);
+    let seqs: Vec<u64> = seen.iter().map(|u| u.seq).collect();
+    let expected: Vec<u64> = (seqs[0]..seqs[0] + seqs.len() as u64).collect();
+    assert_eq!(seqs, expected, "one run of numbers: no gap, no duplicate");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_seat_times_out_and_a_bot_plays_for_it_or_it_forfeits() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    for policy in [v1::TimeoutPolicy::Bot, v1::TimeoutPolicy::Forfeit] {
+        let clock = v1::Clock {
+            move_ms: 20,
+            bank_ms: 30,
+            on_timeout: policy as i32,
+        };
+        let seats = vec![v1::SeatKind::Open, v1::SeatKind::BotRandom];
+        let table = create(
+            &mut c,
+            options(v1::Game::TressetteInDue, 3),
+            seats,
+            8,
+            Some(clock),
+        )
+        .await;
+        // The player joins and never acts.
+        let _idle = RemoteSeat::join(c.clone(), &table.table_id, Some(0), "sleepy")
+            .await
+            .expect("join");
+        let mut s = c
+            .spectate(v1::SpectateRequest {
+                table_id: table.table_id.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("spectate")
+            .into_inner();
+        let mut timeouts = 0;
+        let mut end = None;
+        while let Some(u) = s.next().await {
+            match u.expect("update").update.and_then(|u| u.kind) {
+                Some(v1::update::Kind::TimedOut(t)) => {
+                    assert_eq!(t.seat, 0);
+                    timeouts += 1;
+                }
+                Some(v1::update::Kind::MatchEnded(m)) => end = Some(m),
+                _ => {}
+            }
+        }
+        let end = end.expect("the match ended");
+        let record = c
+            .get_record(v1::GetRecordRequest {
+                table_id: table.table_id.clone(),
+            })
+            .await
+            .expect("record")
+            .into_inner();
+        let t = c
+            .get_table(v1::GetTableRequest {
+                table_id: table.table_id.clone(),
+            })
+            .await
+            .expect("t")
+            .into_inner()
+            .table
+            .expect("t");
+        assert_eq!(t.seats[0].timeouts, timeouts);
+        match policy {
+            v1::TimeoutPolicy::Bot => {
+                assert_eq!(end.reason, v1::EndReason::Completed as i32);
+                assert!(
+                    timeouts >= 5,
+                    "every decision of seat 0 timed out: {timeouts}"
+                );
+                let rec = Record::parse(&record.record_json).expect("record");
+                let timed: Vec<&RecordAction> = rec
+                    .hands
+                    .iter()
+                    .flat_map(|h| h.actions.iter())
+                    .filter(|a| matches!(a, RecordAction::Detailed { seat: 0, .. }))
+                    .collect();
+                assert_eq!(timed.len() as u32, timeouts);
+                for a in timed {
+                    let RecordAction::Detailed { extra, .. } = a else {
+                        unreachable!()
+                    };
+                    assert_eq!(extra.get("timeout"), Some(&serde_json::json!(true)));
+                    assert!(extra["ms"].as_u64().is_some_and(|ms| ms >= 20));
+                }
+                assert!(replay_json(&rec).is_ok());
+            }
+            _ => {
+                assert_eq!(timeouts, 1);
+                assert_eq!(end.reason, v1::EndReason::Forfeit as i32);
+                let r = end.result.expect("result");
+                assert_eq!((r.forfeited_by, r.winners), (Some(0), vec![1]));
+                let rec: serde_json::Value =
+                    serde_json::from_str(&record.record_json).expect("json");
+                assert_eq!(rec["meta"]["forfeited_by"], 0);
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_ends_every_stream_with_match_ended() {
+    let mut server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let table = create(&mut c, options(v1::Game::Tressette, 21), vec![], 2, None).await;
+    let mut seat = RemoteSeat::join(c.clone(), &table.table_id, None, "ann")
+        .await
+        .expect("join");
+    let mut s = seat.observe().await.expect("observe");
+    let first = s.next().await.expect("u").expect("ok").update.expect("u");
+    assert!(matches!(first.kind, Some(v1::update::Kind::Snapshot(_))));
+    server.stop();
+    let mut last = None;
+    while let Some(Ok(u)) = s.next().await {
+        last = u.update;
+    }
+    let Some(v1::update::Kind::MatchEnded(end)) = last.and_then(|u| u.kind) else {
+        panic!("ends with MatchEnded");
+    };
+    assert_eq!(
+        end.reason,
+        v1::EndReason::Abandoned as i32,
+        "the table had not started"
+    );
+    let stopped = tokio::time::timeout(Duration::from_secs(10), &mut server.task).await;
+    assert!(
+        matches!(stopped, Ok(Ok(Ok(())))),
+        "the server stops cleanly: {stopped:?}"
+    );
+}
