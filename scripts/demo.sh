@@ -1,18 +1,53 @@
 #!/usr/bin/env bash
-# The main job: build the command and play a whole match between built-in bots, printing every
-# hand and writing the game record, then replay the record to check it.
+# The main job: start the game server with its embedded defaults, create a table of three
+# built-in bots, and follow the match live as a spectator (every card played, and each hand's
+# full deal once it is over); then fetch and replay the game record.
+#
+#   bash scripts/demo.sh          # the whole show, then the server stops
+#   KEEP=1 bash scripts/demo.sh   # leave the server running to play a seat by hand afterwards
+#
+# Environment: CALABRESELLA_LISTEN (default 127.0.0.1:50051), BOT_DELAY_MS (default 15), SEED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 cargo build --locked --release --quiet -p calabresella-server
+bin=target/release/calabresella
+listen=${CALABRESELLA_LISTEN:-127.0.0.1:50051}
+log=target/demo-server.log
+
+"$bin" serve --listen "$listen" >target/demo-server.out 2>"$log" &
+server_pid=$!
+stop() { kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true; }
+if [[ -z "${KEEP:-}" ]]; then trap stop EXIT; fi
+for _ in $(seq 100); do
+  grep -q "listening on" target/demo-server.out 2>/dev/null && break
+  kill -0 "$server_pid" 2>/dev/null || { echo "demo: the server did not start:"; cat "$log"; exit 1; }
+  sleep 0.1
+done
+addr=$(sed -n 's/.*listening on //p' target/demo-server.out)
+server="http://$addr"
+echo "server: $server (log: $log)"
+
 seed=${SEED:-2026}
-record=${RECORD:-target/demo-match.json}
-target/release/calabresella play --seed "$seed" --bots heuristic,heuristic,random --record "$record" "$@"
+table=$("$bin" create --server "$server" --seats heuristic,heuristic,random \
+  --seed "$seed" --bot-delay-ms "${BOT_DELAY_MS:-15}" --name demo)
+echo "table:  $table (three bots; a spectator follows it)"
 echo
-echo "replaying $record:"
-target/release/calabresella replay "$record" | python3 -c '
+"$bin" watch --server "$server" "$table"
+echo
+grpc_record="target/demo-record.json"
+echo "record of $table:"
+"$bin" record --server "$server" "$table" >"$grpc_record"
+"$bin" replay "$grpc_record" | python3 -c '
 import json, sys
 report = json.load(sys.stdin)
 m = report["match"]
 print("  %d hands check out; match over: %s, winners %s, totals %s" % (len(report["hands"]), m["over"], m["winners"], m["totals"]))
 '
+echo
+echo "Play a seat by hand against two bots:"
+echo "  table=\$($bin create --server $server --seats open,heuristic,heuristic)"
+echo "  $bin sit --server $server \$table --name you"
+if [[ -n "${KEEP:-}" ]]; then
+  echo "(the server keeps running: pid $server_pid)"
+fi

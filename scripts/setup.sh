@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 need() { command -v "$1" >/dev/null 2>&1 || { echo "setup: $1 is required but not installed ($2)" >&2; exit 1; }; }
 need cargo "install Rust with rustup: https://rustup.rs"
 need python3 "used by the cross-language deal check"
+need npm "Node.js and npm install buf, the protobuf linter (https://nodejs.org)"
 
 # rustfmt and clippy come with the toolchain; add them where rustup can, else say so.
 for component in rustfmt clippy; do
@@ -20,4 +21,9 @@ done
 
 # Every crate the workspace needs, from crates.io, once.
 cargo fetch --locked >/dev/null
-echo "setup: ok ($(cargo --version), $(python3 --version))"
+
+# buf (protobuf lint and format) from its npm package, pinned by package-lock.json.
+if ! npx --no-install buf --version >/dev/null 2>&1; then
+  npm ci --no-audit --no-fund --silent >/dev/null
+fi
+echo "setup: ok ($(cargo --version), $(python3 --version), buf $(npx --no-install buf --version))"

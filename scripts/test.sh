@@ -16,6 +16,11 @@ cargo clippy --locked --workspace --all-targets -- -D warnings
 step "docs (rustdoc -D warnings)"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --workspace --quiet
 
+step "the wire contract (buf lint STANDARD + COMMENTS, buf format)"
+npx --no-install buf lint
+npx --no-install buf format --diff --exit-code
+echo "ok"
+
 step "the engine stays pure: no IO, async, wire or Python crates among its dependencies"
 forbidden=$(cargo tree --locked -p calabresella-engine -e normal --prefix none |
   awk '{print $1}' | grep -E '^(tokio|tonic|prost|pyo3|hyper|mio|reqwest|tower)$' | sort -u || true)
@@ -42,3 +47,11 @@ echo "ok"
 
 step "tests (cargo test)"
 cargo test --locked --workspace
+
+step "the load generator runs a short load against a real server process"
+target/release/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["errors"] == 0 and r["completed_matches"] > 0 and r["actions_per_sec"] > 0, r
+print("ok: %d matches, %.0f actions/s, act p99 %.1f ms" % (r["completed_matches"], r["actions_per_sec"], r["act_latency_ms"]["p99"]))
+' 

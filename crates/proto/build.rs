@@ -19,7 +19,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out.join("calabresella_v1_descriptor.bin"),
         fds.encode_to_vec(),
     )?;
-    tonic_prost_build::configure()
+    // Large, rare messages are boxed so a stream's `Update` stays small: servers keep many
+    // updates queued per stream.
+    let mut builder = tonic_prost_build::configure();
+    for path in [
+        ".calabresella.v1.Update.kind.snapshot",
+        ".calabresella.v1.Update.kind.hand_revealed",
+        ".calabresella.v1.Update.kind.match_ended",
+        ".calabresella.v1.Update.kind.seat_changed",
+        ".calabresella.v1.Event.result",
+        ".calabresella.v1.Event.accuso",
+    ] {
+        builder = builder.boxed(path);
+    }
+    builder
+        .codec_path("crate::codec::CompactCodec")
         .build_server(true)
         .build_client(true)
         .compile_fds(fds)?;

@@ -28,8 +28,8 @@ use std::time::Duration;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_server::TableServiceServer;
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 pub use config::ServerConfig;
@@ -151,6 +151,11 @@ pub async fn serve(
         None => router,
     };
     router
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), on_shutdown)
+        .serve_with_incoming_shutdown(
+            TcpIncoming::from(listener)
+                .with_nodelay(Some(true))
+                .with_keepalive(Some(options.keepalive_interval)),
+            on_shutdown,
+        )
         .await
 }

@@ -111,7 +111,7 @@ impl Registry {
     pub fn page(&self, offset: usize, limit: usize) -> (Vec<TableHandle>, bool) {
         let tables = self.read();
         let mut all: Vec<&Entry> = tables.values().collect();
-        all.sort_by(|a, b| b.order.cmp(&a.order));
+        all.sort_by_key(|e| std::cmp::Reverse(e.order));
         let more = all.len() > offset + limit;
         (
             all.into_iter()

@@ -8,6 +8,9 @@ use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 use tonic::{Code, Status};
 
+/// Answers `play` tries for one turn before it moves on and lets the clock decide.
+pub const MAX_ATTEMPTS: usize = 10;
+
 /// A joined seat.
 #[derive(Debug, Clone)]
 pub struct RemoteSeat {
@@ -23,6 +26,8 @@ pub struct RemoteSeat {
     pub last_seq: u64,
     /// The epoch of `last_seq`.
     pub epoch: String,
+    /// When set, the duration of every `act` call is appended here (for load measurements).
+    pub act_times: Option<Vec<std::time::Duration>>,
 }
 
 /// Why playing a seat stopped early.
@@ -59,6 +64,7 @@ impl RemoteSeat {
             token: r.seat_token,
             last_seq: 0,
             epoch: String::new(),
+            act_times: None,
         })
     }
 
@@ -99,6 +105,7 @@ impl RemoteSeat {
         action: v1::Action,
     ) -> Result<v1::ActResponse, Status> {
         let mut tries = 0;
+        let started = std::time::Instant::now();
         loop {
             let r = self
                 .client
@@ -111,17 +118,23 @@ impl RemoteSeat {
                 .await;
             match r {
                 Err(s) if s.code() == Code::Unavailable && tries < 3 => tries += 1,
-                other => return other.map(tonic::Response::into_inner),
+                other => {
+                    if let Some(times) = self.act_times.as_mut() {
+                        times.push(started.elapsed());
+                    }
+                    return other.map(tonic::Response::into_inner);
+                }
             }
         }
     }
 
-    /// Plays the seat to the end of the match. `choose` picks one of a turn's legal actions;
-    /// `on_update` sees every update in order. Returns how the match ended. Reconnects once per
+    /// Plays the seat to the end of the match. `choose` picks an action for a turn; when the
+    /// server refuses it, `choose` is asked again with the refusal (at most
+    /// [`MAX_ATTEMPTS`] times a turn). `on_update` sees every update in order. Returns how the match ended. Reconnects once per
     /// broken stream, resuming after the last update seen.
     pub async fn play(
         &mut self,
-        mut choose: impl FnMut(&v1::Turn) -> v1::Action,
+        mut choose: impl FnMut(&v1::Turn, Option<&Status>) -> v1::Action,
         mut on_update: impl FnMut(&v1::Update),
     ) -> Result<v1::MatchEnded, RemoteError> {
         let mut stream = self.observe().await?;
@@ -153,20 +166,32 @@ impl RemoteSeat {
             let turn = match &u.kind {
                 Some(v1::update::Kind::Turn(t)) => Some(t),
                 Some(v1::update::Kind::Snapshot(s)) => s.turn.as_ref(),
-                Some(v1::update::Kind::MatchEnded(m)) => return Ok(m.clone()),
+                Some(v1::update::Kind::MatchEnded(m)) => return Ok(m.as_ref().clone()),
                 _ => None,
             };
             if let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) {
                 if answered == Some(t.decision) {
                     continue;
                 }
-                let action = choose(t);
-                match self.act(t.decision, action).await {
-                    Ok(_) => answered = Some(t.decision),
-                    // The clock ran out first: the stream says what happened instead.
-                    Err(s) if s.code() == Code::Aborted => answered = Some(t.decision),
-                    Err(s) => return Err(s.into()),
+                let mut rejected: Option<Status> = None;
+                for _ in 0..MAX_ATTEMPTS {
+                    let action = choose(t, rejected.as_ref());
+                    match self.act(t.decision, action).await {
+                        Ok(_) => break,
+                        // The clock ran out first: the stream says what happened instead.
+                        Err(s) if s.code() == Code::Aborted => break,
+                        Err(s)
+                            if matches!(
+                                s.code(),
+                                Code::InvalidArgument | Code::FailedPrecondition
+                            ) =>
+                        {
+                            rejected = Some(s);
+                        }
+                        Err(s) => return Err(s.into()),
+                    }
                 }
+                answered = Some(t.decision);
             }
         }
     }

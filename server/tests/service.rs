@@ -735,7 +735,7 @@ async fn a_reconnecting_seat_resumes_with_no_gap_and_no_duplicate() {
                 _ => None,
             };
             if let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) {
-                me.act(t.decision, choose(&t)).await.expect("act");
+                me.act(t.decision, choose(&t, None)).await.expect("act");
                 answered += 1;
             }
         }

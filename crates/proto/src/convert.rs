@@ -603,7 +603,7 @@ pub fn calabresella_event(hand_number: u32, e: &calabresella::Event) -> v1::Even
             ..event_base(K::MonteRevealed, text)
         },
         E::Scored(o) => v1::Event {
-            result: Some(calabresella_result(hand_number, &o)),
+            result: Some(Box::new(calabresella_result(hand_number, &o))),
             ..event_base(K::HandScored, text)
         },
     }
@@ -648,7 +648,7 @@ pub fn tressette_event(hand_number: u32, e: &tressette::Event) -> v1::Event {
         },
         E::Declared { seat: s, accuso: a } => v1::Event {
             seat: Some(seat(s)),
-            accuso: Some(accuso(a)),
+            accuso: Some(Box::new(accuso(a))),
             ..event_base(K::Declared, text)
         },
         E::Played {
@@ -677,7 +677,7 @@ pub fn tressette_event(hand_number: u32, e: &tressette::Event) -> v1::Event {
             ..event_base(K::Drew, text)
         },
         E::Scored(o) => v1::Event {
-            result: Some(tressette_result(hand_number, &o)),
+            result: Some(Box::new(tressette_result(hand_number, &o))),
             ..event_base(K::HandScored, text)
         },
     }

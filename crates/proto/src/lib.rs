@@ -9,6 +9,7 @@
 //! assert_eq!(convert::card_from_wire(&wire).unwrap(), card);
 //! ```
 
+pub mod codec;
 pub mod convert;
 
 /// Generated types of package `calabresella.v1`.

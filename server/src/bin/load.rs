@@ -1,1 +1,273 @@
-fn main() {}
+//! `calabresella-load`: a load generator. It keeps N tables busy with remote bot clients (each
+//! seat a gRPC client with its own stream, as real bots would be) over loopback, and reports
+//! completed matches/s, actions/s, the p50/p99 latency of `Act`, and the server's memory per
+//! active table. Without `--server` it starts `calabresella serve` itself so it can read the
+//! server process's memory.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use calabresella_engine::rng::GameRng;
+use calabresella_proto::v1;
+use calabresella_proto::v1::table_service_client::TableServiceClient;
+use calabresella_server::remote::RemoteSeat;
+use clap::Parser;
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tonic::transport::Channel;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Load generator for the Calabresella game service.
+#[derive(Debug, Parser)]
+#[command(name = "calabresella-load", version, about)]
+struct Args {
+    /// Server address (http://HOST:PORT). Unset: start `calabresella serve` on a free port.
+    #[arg(long)]
+    server: Option<String>,
+    /// Tables kept in play at once; a finished match is replaced by a new table.
+    #[arg(long, default_value_t = 1000)]
+    tables: usize,
+    /// Seconds measured, after the warm-up.
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Seconds of warm-up (not measured): every table is created and playing.
+    #[arg(long, default_value_t = 5)]
+    warmup: u64,
+    /// HTTP/2 connections the clients share.
+    #[arg(long, default_value_t = 8)]
+    connections: usize,
+    /// The game: calabresella, tressette or tressette-in-due.
+    #[arg(long, default_value = "calabresella")]
+    game: String,
+    /// Client worker threads (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Default)]
+struct Stats {
+    measuring: AtomicBool,
+    stop: AtomicBool,
+    actions: AtomicU64,
+    matches: AtomicU64,
+    errors: AtomicU64,
+    latencies: std::sync::Mutex<Vec<u32>>,
+}
+
+fn game(name: &str) -> Result<v1::Game> {
+    Ok(match name {
+        "calabresella" => v1::Game::Calabresella,
+        "tressette" => v1::Game::Tressette,
+        "tressette-in-due" => v1::Game::TressetteInDue,
+        _ => bail!("unknown game {name:?}: calabresella, tressette or tressette-in-due"),
+    })
+}
+
+/// Resident memory of process `pid` in KiB.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Plays one match at a new table with every seat a remote client.
+async fn one_match(
+    client: &TableServiceClient<Channel>,
+    g: v1::Game,
+    seed: u64,
+    stats: &Stats,
+) -> Result<()> {
+    let mut c = client.clone();
+    let table = c
+        .create_table(v1::CreateTableRequest {
+            name: "load".into(),
+            options: Some(v1::GameOptions {
+                game: g as i32,
+                rules: None,
+            }),
+            ..Default::default()
+        })
+        .await?
+        .into_inner()
+        .table
+        .context("no table")?;
+    let mut seats = Vec::new();
+    for s in &table.seats {
+        let mut seat = RemoteSeat::join(c.clone(), &table.table_id, Some(s.seat), "load").await?;
+        seat.act_times = Some(Vec::with_capacity(256));
+        seats.push(seat);
+    }
+    let mut tasks = Vec::new();
+    for (i, mut seat) in seats.into_iter().enumerate() {
+        let mut rng = GameRng::from_seed(seed ^ (i as u64) << 32);
+        tasks.push(tokio::spawn(async move {
+            let r = seat
+                .play(
+                    |t, _| {
+                        let a = &t.legal_actions[rng.below(t.legal_actions.len() as u32) as usize];
+                        v1::Action {
+                            id: a.id,
+                            notation: a.notation.clone(),
+                            ..Default::default()
+                        }
+                    },
+                    |_| {},
+                )
+                .await;
+            (r, seat.act_times.take().unwrap_or_default())
+        }));
+    }
+    for t in tasks {
+        let (r, times) = t.await?;
+        r?;
+        if stats.measuring.load(Ordering::Relaxed) {
+            stats
+                .actions
+                .fetch_add(times.len() as u64, Ordering::Relaxed);
+            let mut l = stats.latencies.lock().unwrap_or_else(|e| e.into_inner());
+            l.extend(times.iter().map(|d| d.as_micros() as u32));
+        }
+    }
+    if stats.measuring.load(Ordering::Relaxed) {
+        stats.matches.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    f64::from(sorted[i]) / 1000.0
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let g = game(&args.game)?;
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    if let Some(t) = args.threads {
+        rt.worker_threads(t);
+    }
+    rt.enable_all().build()?.block_on(run(args, g))
+}
+
+async fn run(args: Args, g: v1::Game) -> Result<()> {
+    // The server: given, or started here so its memory can be read.
+    let mut child = None;
+    let url = match &args.server {
+        Some(u) => u.clone(),
+        None => {
+            let exe = std::env::current_exe()?.with_file_name("calabresella");
+            let mut c = tokio::process::Command::new(&exe)
+                .args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"])
+                .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
+                // Finished tables leave at once, so memory counts only tables in play.
+                .args(["--finished-ttl-s", "0"])
+                .stdout(Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .with_context(|| format!("cannot start {}", exe.display()))?;
+            let out = c.stdout.take().context("no stdout")?;
+            let mut lines = BufReader::new(out).lines();
+            let line = lines
+                .next_line()
+                .await?
+                .context("the server printed nothing")?;
+            let addr = line
+                .rsplit(' ')
+                .next()
+                .context("no address in the server's first line")?
+                .to_owned();
+            child = Some(c);
+            format!("http://{addr}")
+        }
+    };
+    let pid = child.as_ref().and_then(|c| c.id());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let baseline = pid.and_then(rss_kib);
+    let mut clients = Vec::new();
+    for _ in 0..args.connections.max(1) {
+        let ch = Channel::from_shared(url.clone())?
+            .tcp_nodelay(true)
+            .connect()
+            .await
+            .with_context(|| format!("cannot connect to {url}"))?;
+        clients.push(TableServiceClient::new(ch));
+    }
+    let stats = Arc::new(Stats::default());
+    let mut workers = Vec::new();
+    for i in 0..args.tables {
+        let client = clients[i % clients.len()].clone();
+        let stats = stats.clone();
+        workers.push(tokio::spawn(async move {
+            let mut n = 0u64;
+            while !stats.stop.load(Ordering::Relaxed) {
+                let seed = (i as u64) << 20 | n;
+                if let Err(e) = one_match(&client, g, seed, &stats).await {
+                    if stats.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                        eprintln!("calabresella-load: table worker {i}: {e:#}");
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                n += 1;
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(args.warmup)).await;
+    stats.measuring.store(true, Ordering::Relaxed);
+    let started = Instant::now();
+    let mut rss_samples = Vec::new();
+    while started.elapsed() < Duration::from_secs(args.seconds) {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        if let Some(r) = pid.and_then(rss_kib) {
+            rss_samples.push(r);
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    stats.measuring.store(false, Ordering::Relaxed);
+    stats.stop.store(true, Ordering::Relaxed);
+    let actions = stats.actions.load(Ordering::Relaxed);
+    let matches = stats.matches.load(Ordering::Relaxed);
+    let mut lat = std::mem::take(&mut *stats.latencies.lock().unwrap_or_else(|e| e.into_inner()));
+    lat.sort_unstable();
+    rss_samples.sort_unstable();
+    let rss_median = rss_samples.get(rss_samples.len() / 2).copied();
+    let per_table = match (baseline, rss_median) {
+        (Some(b), Some(m)) => Some((m.saturating_sub(b) as f64) / args.tables as f64),
+        _ => None,
+    };
+    let report = json!({
+        "game": args.game,
+        "tables": args.tables,
+        "connections": args.connections,
+        "seconds": elapsed,
+        "completed_matches": matches,
+        "matches_per_sec": matches as f64 / elapsed,
+        "actions": actions,
+        "actions_per_sec": actions as f64 / elapsed,
+        "act_latency_ms": {"p50": percentile(&lat, 0.5), "p90": percentile(&lat, 0.9), "p99": percentile(&lat, 0.99), "max": percentile(&lat, 1.0)},
+        "server_rss_kib": {"baseline": baseline, "median_under_load": rss_median},
+        "server_kib_per_active_table": per_table,
+        "errors": stats.errors.load(Ordering::Relaxed),
+    });
+    println!("{}", serde_json::to_string_pretty(&report)?);
+    for w in workers {
+        w.abort();
+    }
+    if let Some(mut c) = child {
+        let _ = c.start_kill();
+        let _ = c.wait().await;
+    }
+    Ok(())
+}

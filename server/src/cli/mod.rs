@@ -1,6 +1,7 @@
 //! Command-line arguments and the subcommands they run.
 
 mod bench;
+mod client;
 mod deal;
 mod duplicate;
 mod play;
@@ -26,6 +27,14 @@ pub struct Cli {
 enum Command {
     /// Run the gRPC game service (tables, seats, streams, bots, clocks, spectators, records).
     Serve(serve::ServeArgs),
+    /// Create a table on a running server and print its id.
+    Create(client::CreateArgs),
+    /// Follow a table as a spectator and print the match as it is played.
+    Watch(client::WatchArgs),
+    /// Take a seat at a table and play it: by hand from standard input, or automatically.
+    Sit(client::SitArgs),
+    /// Print the game record of a table's completed hands.
+    Record(client::RecordArgs),
     /// Play a whole match between built-in bots, print each hand and write the record.
     Play(play::PlayArgs),
     /// Check a game record action by action and print the replay JSON.
@@ -42,6 +51,10 @@ enum Command {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Serve(a) => serve::run(a),
+        Command::Create(a) => client::create(a),
+        Command::Watch(a) => client::watch(a),
+        Command::Sit(a) => client::sit(a),
+        Command::Record(a) => client::record(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
@@ -50,14 +63,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// The rules chosen on the command line.
-#[derive(Debug, Clone, Copy)]
-pub enum Rules {
-    /// Calabresella with its options.
-    Calabresella(Options),
-    /// Tressette or Tressette in Due with its options.
-    Tressette(tressette::Options),
-}
+/// The rules chosen on the command line (the same type the wire conversions use).
+pub use calabresella_proto::convert::Rules;
 
 /// Rule selection shared by the subcommands that create games.
 #[derive(Debug, clap::Args)]

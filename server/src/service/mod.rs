@@ -151,7 +151,7 @@ impl TableService for GameService {
         .await??;
         let out = stream.map(|u| {
             u.map(|update| v1::ObserveResponse {
-                update: Some(update),
+                update: Some(*update),
             })
         });
         Ok(Response::new(Box::pin(out)))
@@ -196,7 +196,7 @@ impl TableService for GameService {
         .await??;
         let out = stream.map(|u| {
             u.map(|update| v1::SpectateResponse {
-                update: Some(update),
+                update: Some(*update),
             })
         });
         Ok(Response::new(Box::pin(out)))

@@ -95,11 +95,11 @@ impl Item {
                 remaining_ms: *remaining_ms,
             }),
             Item::TimedOut(t) => Kind::TimedOut(*t),
-            Item::HandRevealed(r) => Kind::HandRevealed(r.as_ref().clone()),
-            Item::SeatChanged(s) => Kind::SeatChanged(v1::SeatChanged {
+            Item::HandRevealed(r) => Kind::HandRevealed(r.clone()),
+            Item::SeatChanged(s) => Kind::SeatChanged(Box::new(v1::SeatChanged {
                 seat: Some(s.as_ref().clone()),
-            }),
-            Item::MatchEnded(m) => Kind::MatchEnded(m.as_ref().clone()),
+            })),
+            Item::MatchEnded(m) => Kind::MatchEnded(m.clone()),
         };
         v1::Update {
             seq,
@@ -110,7 +110,8 @@ impl Item {
 }
 
 /// What a stream receives.
-pub type StreamItem = Result<v1::Update, Status>;
+/// Boxed: a channel's slots are allocated 32 at a time, so a small slot keeps idle streams cheap.
+pub type StreamItem = Result<Box<v1::Update>, Status>;
 
 struct Subscriber {
     tx: mpsc::Sender<StreamItem>,
@@ -153,7 +154,7 @@ impl Feed {
         self.last_seq += 1;
         let seq = self.last_seq;
         if !self.subs.is_empty() {
-            let update = item.to_update(seq, epoch);
+            let update = Box::new(item.to_update(seq, epoch));
             self.subs
                 .retain(|s| match s.tx.try_send(Ok(update.clone())) {
                     Ok(()) => true,
@@ -198,7 +199,7 @@ impl Feed {
     ) -> Result<UpdateStream, ServiceError> {
         let (tx, rx) = mpsc::channel(buffer.max(opening.len()).max(1));
         for u in opening {
-            tx.try_send(Ok(u)).map_err(|_| {
+            tx.try_send(Ok(Box::new(u))).map_err(|_| {
                 ServiceError::Exhausted("SLOW_CONSUMER", "stream buffer too small".into())
             })?;
         }
@@ -298,5 +299,15 @@ mod tests {
         assert_eq!(feed.since(6, "e").map(|v| v.len()), Some(4));
         assert_eq!(feed.since(10, "e").map(|v| v.len()), Some(0));
         assert!(feed.since(11, "e").is_none(), "a number never sent");
+    }
+}
+#[cfg(test)]
+mod sizes {
+    /// Streams queue many updates: an update must stay small (large kinds are boxed).
+    #[test]
+    fn queued_values_stay_small() {
+        assert!(std::mem::size_of::<super::StreamItem>() <= 16);
+        assert!(std::mem::size_of::<calabresella_proto::v1::Update>() <= 256);
+        assert!(std::mem::size_of::<super::Item>() <= 64);
     }
 }

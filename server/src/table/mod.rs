@@ -541,11 +541,11 @@ impl Table {
         v1::Update {
             seq,
             stream_epoch: self.config.epoch.clone(),
-            kind: Some(v1::update::Kind::Snapshot(v1::Snapshot {
+            kind: Some(v1::update::Kind::Snapshot(Box::new(v1::Snapshot {
                 observation,
                 table: Some(self.info()),
                 turn,
-            })),
+            }))),
         }
     }
 

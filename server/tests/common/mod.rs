@@ -124,9 +124,13 @@ pub async fn join_all(client: &TableServiceClient<Channel>, table: &v1::Table) -
 
 /// A strategy choosing uniformly among the legal actions, alternating the action's form
 /// (notation, id, typed) so every form is exercised.
-pub fn random_choice(seed: u64) -> impl FnMut(&v1::Turn) -> v1::Action {
+pub fn random_choice(seed: u64) -> impl FnMut(&v1::Turn, Option<&tonic::Status>) -> v1::Action {
     let mut rng = GameRng::from_seed(seed);
-    move |t: &v1::Turn| {
+    move |t: &v1::Turn, rejected: Option<&tonic::Status>| {
+        assert!(
+            rejected.is_none(),
+            "a legal action was refused: {rejected:?}"
+        );
         let a = t.legal_actions[rng.below(t.legal_actions.len() as u32) as usize].clone();
         match rng.below(3) {
             0 => v1::Action {

@@ -1,0 +1,395 @@
+//! `calabresella create | watch | sit`: the project's own client of a running server.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use calabresella_engine::rng::GameRng;
+use calabresella_proto::convert;
+use calabresella_proto::v1;
+use calabresella_proto::v1::table_service_client::TableServiceClient;
+use calabresella_server::remote::RemoteSeat;
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+
+use super::{GameArgs, fresh_seed};
+
+/// Where the server is.
+#[derive(Debug, clap::Args)]
+pub struct ServerArg {
+    /// The server's address.
+    #[arg(
+        long,
+        env = "CALABRESELLA_SERVER",
+        default_value = "http://127.0.0.1:50051"
+    )]
+    server: String,
+}
+
+/// Arguments of `create`.
+#[derive(Debug, clap::Args)]
+pub struct CreateArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    #[command(flatten)]
+    game: GameArgs,
+    /// Who fills each seat, comma-separated: open, random, heuristic (one name fills every seat).
+    #[arg(long, default_value = "open", value_delimiter = ',')]
+    seats: Vec<String>,
+    /// A name for the table.
+    #[arg(long, default_value = "")]
+    name: String,
+    /// Seed of the deals (default: random; shown in the record when the match is over).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Time per decision in milliseconds (0: the server's default).
+    #[arg(long, default_value_t = 0)]
+    move_ms: u32,
+    /// Time bank per seat in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    bank_ms: u32,
+    /// What a timeout does: bot (a bot answers) or forfeit.
+    #[arg(long, default_value = "bot")]
+    on_timeout: String,
+    /// Pause before each bot decision in milliseconds, so people can follow.
+    #[arg(long, default_value_t = 0)]
+    bot_delay_ms: u32,
+}
+
+/// Arguments of `watch`.
+#[derive(Debug, clap::Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    /// The table's id.
+    table: String,
+}
+
+/// Arguments of `record`.
+#[derive(Debug, clap::Args)]
+pub struct RecordArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    /// The table's id.
+    table: String,
+}
+
+/// Arguments of `sit`.
+#[derive(Debug, clap::Args)]
+pub struct SitArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    /// The table's id.
+    table: String,
+    /// Your name at the table.
+    #[arg(long, default_value = "player")]
+    name: String,
+    /// The seat wanted (default: the lowest open seat).
+    #[arg(long)]
+    seat: Option<u32>,
+    /// Play automatically: `first` (the first legal action) or `random`; default: ask on stdin.
+    #[arg(long)]
+    auto: Option<String>,
+}
+
+/// Prints a line; a closed standard output (`| head`) is not an error worth a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+async fn connect(server: &ServerArg) -> Result<TableServiceClient<Channel>> {
+    let channel = Channel::from_shared(server.server.clone())
+        .with_context(|| format!("bad server address {:?}", server.server))?
+        .connect()
+        .await
+        .with_context(|| format!("cannot reach {}", server.server))?;
+    Ok(TableServiceClient::new(channel))
+}
+
+fn seat_kind(name: &str) -> Result<v1::SeatKind> {
+    Ok(match name.trim().to_ascii_lowercase().as_str() {
+        "open" => v1::SeatKind::Open,
+        "random" => v1::SeatKind::BotRandom,
+        "heuristic" => v1::SeatKind::BotHeuristic,
+        other => bail!("unknown seat kind {other:?}: open, random or heuristic"),
+    })
+}
+
+/// A server error as one line.
+fn status_line(s: &tonic::Status) -> String {
+    use tonic_types::StatusExt;
+    let reason = s
+        .get_details_error_info()
+        .map(|i| i.reason)
+        .unwrap_or_default();
+    format!("{:?} {reason}: {}", s.code(), s.message())
+}
+
+/// Runs `create`.
+pub fn create(args: CreateArgs) -> Result<ExitCode> {
+    let rules = args.game.rules()?;
+    let n = rules.seats() as usize;
+    let mut seats = args
+        .seats
+        .iter()
+        .map(|s| seat_kind(s))
+        .collect::<Result<Vec<_>>>()?;
+    if seats.len() == 1 {
+        seats = vec![seats[0]; n];
+    }
+    if let convert::Rules::Calabresella(o) = &rules {
+        if o.a_due && seats.len() == n {
+            // The dummy seat takes nobody.
+            seats[2] = v1::SeatKind::Open;
+        }
+    }
+    let on_timeout = match args.on_timeout.as_str() {
+        "bot" => v1::TimeoutPolicy::Bot,
+        "forfeit" => v1::TimeoutPolicy::Forfeit,
+        other => bail!("--on-timeout {other:?}: bot or forfeit"),
+    };
+    let request = v1::CreateTableRequest {
+        name: args.name.clone(),
+        options: Some(convert::rules(&rules)),
+        seats: seats.iter().map(|&k| k as i32).collect(),
+        clock: Some(v1::Clock {
+            move_ms: args.move_ms,
+            bank_ms: args.bank_ms,
+            on_timeout: on_timeout as i32,
+        }),
+        seed: args.seed,
+        bot_delay_ms: args.bot_delay_ms,
+        ..Default::default()
+    };
+    runtime()?.block_on(async {
+        let mut client = connect(&args.server).await?;
+        match client.create_table(request).await {
+            Ok(r) => {
+                let t = r.into_inner().table.context("no table in the answer")?;
+                say!("{}", t.table_id);
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(s) => {
+                eprintln!("calabresella: {}", status_line(&s));
+                Ok(ExitCode::from(1))
+            }
+        }
+    })
+}
+
+fn cards(cs: &[v1::Card]) -> String {
+    cs.iter()
+        .map(|c| c.notation.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One line (or a few) for an update, as a spectator or a seat sees it.
+fn describe(u: &v1::Update) -> Option<String> {
+    use v1::update::Kind;
+    Some(match u.kind.as_ref()? {
+        Kind::Snapshot(s) => {
+            let t = s.table.as_ref()?;
+            let state = v1::TableState::try_from(t.state).map_or("?", |s| s.as_str_name());
+            let names: Vec<String> = t
+                .seats
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}={}",
+                        s.seat,
+                        if s.player_name.is_empty() {
+                            "(open)"
+                        } else {
+                            &s.player_name
+                        }
+                    )
+                })
+                .collect();
+            let mut line = format!("table {} [{}] seats {}", t.table_id, state, names.join(" "));
+            if let Some(o) = &s.observation {
+                line += &format!(
+                    "\nhand {} (dealer {}), totals {:?}",
+                    o.hand_number, o.dealer, o.totals
+                );
+                if !o.hand.is_empty() {
+                    line += &format!("\nyour cards: {}", cards(&o.hand));
+                }
+            }
+            line
+        }
+        Kind::HandStarted(h) => format!("--- hand {} (dealer {}) ---", h.hand_number, h.dealer),
+        Kind::Event(e) => e.text.clone(),
+        Kind::Turn(t) if t.legal_actions.is_empty() => return None,
+        Kind::Turn(t) => format!("your turn (decision {}, {} ms)", t.decision, t.remaining_ms),
+        Kind::TimedOut(t) => format!("seat {} ran out of time", t.seat),
+        Kind::HandRevealed(r) => {
+            let mut s = format!("deal of hand {}:", r.hand_number);
+            for h in &r.hands {
+                s += &format!("\n  seat {}: {}", h.seat, cards(&h.cards));
+            }
+            if !r.monte.is_empty() {
+                s += &format!("\n  monte: {}", cards(&r.monte));
+            }
+            if !r.stock.is_empty() {
+                s += &format!("\n  stock: {}", cards(&r.stock));
+            }
+            s
+        }
+        Kind::SeatChanged(c) => {
+            let s = c.seat.as_ref()?;
+            format!("seat {} taken by {}", s.seat, s.player_name)
+        }
+        Kind::MatchEnded(m) => {
+            let reason = v1::EndReason::try_from(m.reason).map_or("?", |r| r.as_str_name());
+            match &m.result {
+                Some(r) if r.draw => format!("match over ({reason}): draw, totals {:?}", r.totals),
+                Some(r) => format!(
+                    "match over ({reason}): winners {:?}, totals {:?}",
+                    r.winners, r.totals
+                ),
+                None => format!("match over ({reason})"),
+            }
+        }
+    })
+}
+
+/// Runs `watch`.
+pub fn watch(args: WatchArgs) -> Result<ExitCode> {
+    runtime()?.block_on(async {
+        let mut client = connect(&args.server).await?;
+        let mut stream = match client
+            .spectate(v1::SpectateRequest {
+                table_id: args.table.clone(),
+                ..Default::default()
+            })
+            .await
+        {
+            Ok(s) => s.into_inner(),
+            Err(s) => {
+                eprintln!("calabresella: {}", status_line(&s));
+                return Ok(ExitCode::from(1));
+            }
+        };
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(r) => {
+                    if let Some(line) = r.update.as_ref().and_then(describe) {
+                        say!("{line}");
+                    }
+                }
+                Err(s) => {
+                    eprintln!("calabresella: stream ended: {}", status_line(&s));
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Reads a choice for `turn` from standard input: a list number, an action string or an id.
+fn ask(turn: &v1::Turn) -> v1::Action {
+    say!("legal actions:");
+    for (i, a) in turn.legal_actions.iter().enumerate() {
+        say!("  {i:>2}. {}", a.notation);
+    }
+    let stdin = std::io::stdin();
+    loop {
+        let _ = write!(std::io::stdout(), "your action (number or text)> ");
+        let _ = std::io::stdout().flush();
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+            // End of input: play the first legal action rather than stall the table.
+            return turn.legal_actions[0].clone();
+        }
+        let line = line.trim();
+        if let Ok(i) = line.parse::<usize>() {
+            if let Some(a) = turn.legal_actions.get(i) {
+                return a.clone();
+            }
+        }
+        if !line.is_empty() {
+            return v1::Action {
+                notation: line.to_owned(),
+                ..Default::default()
+            };
+        }
+    }
+}
+
+/// Runs `sit`.
+pub fn sit(args: SitArgs) -> Result<ExitCode> {
+    let mut rng = GameRng::from_seed(fresh_seed());
+    let auto = match args.auto.as_deref() {
+        None => None,
+        Some(a @ ("first" | "random")) => Some(a.to_owned()),
+        Some(other) => bail!("--auto {other:?}: first or random"),
+    };
+    runtime()?.block_on(async {
+        let client = connect(&args.server).await?;
+        let mut seat = match RemoteSeat::join(client, &args.table, args.seat, &args.name).await {
+            Ok(s) => s,
+            Err(s) => {
+                eprintln!("calabresella: {}", status_line(&s));
+                return Ok(ExitCode::from(1));
+            }
+        };
+        say!("you are seat {} at table {}", seat.seat, args.table);
+        let choose = |t: &v1::Turn, rejected: Option<&tonic::Status>| match auto.as_deref() {
+            Some("first") => t.legal_actions[0].clone(),
+            Some(_) => t.legal_actions[rng.below(t.legal_actions.len() as u32) as usize].clone(),
+            None => {
+                if let Some(s) = rejected {
+                    say!("refused: {}", status_line(s));
+                }
+                ask(t)
+            }
+        };
+        let end = seat
+            .play(choose, |u| {
+                if let Some(line) = describe(u) {
+                    say!("{line}");
+                }
+            })
+            .await;
+        match end {
+            Ok(_) => Ok(ExitCode::SUCCESS),
+            Err(e) => {
+                eprintln!("calabresella: {e}");
+                Ok(ExitCode::from(1))
+            }
+        }
+    })
+}
+
+/// Runs `record`: prints the table's game record (completed hands).
+pub fn record(args: RecordArgs) -> Result<ExitCode> {
+    runtime()?.block_on(async {
+        let mut client = connect(&args.server).await?;
+        match client
+            .get_record(v1::GetRecordRequest {
+                table_id: args.table.clone(),
+            })
+            .await
+        {
+            Ok(r) => {
+                say!("{}", r.into_inner().record_json);
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(s) => {
+                eprintln!("calabresella: {}", status_line(&s));
+                Ok(ExitCode::from(1))
+            }
+        }
+    })
+}
