@@ -27,6 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ".calabresella.v1.Update.kind.hand_revealed",
         ".calabresella.v1.Update.kind.match_ended",
         ".calabresella.v1.Update.kind.seat_changed",
+        ".calabresella.v1.Update.next_turn",
         ".calabresella.v1.Event.result",
         ".calabresella.v1.Event.accuso",
     ] {

@@ -167,7 +167,7 @@ impl RemoteSeat {
                 Some(v1::update::Kind::Turn(t)) => Some(t),
                 Some(v1::update::Kind::Snapshot(s)) => s.turn.as_ref(),
                 Some(v1::update::Kind::MatchEnded(m)) => return Ok(m.as_ref().clone()),
-                _ => None,
+                _ => u.next_turn.as_deref(),
             };
             if let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) {
                 if answered == Some(t.decision) {

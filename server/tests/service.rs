@@ -103,13 +103,12 @@ fn check_no_leak(
             }
             Some(v1::update::Kind::HandStarted(h)) => {
                 hand = h.hand_number as usize;
-                continue;
+                (after_turn, hand)
             }
             Some(v1::update::Kind::Turn(t)) => {
                 after_turn = t.decision as usize + 1;
                 (t.decision as usize, hand)
             }
-            Some(v1::update::Kind::Event(_)) => (after_turn, hand),
             Some(v1::update::Kind::HandRevealed(r)) => {
                 assert!(
                     viewer.is_none(),
@@ -120,11 +119,22 @@ fn check_no_leak(
                     replica.hand_over(r.hand_number as usize),
                     "{label}: revealed a hand in play"
                 );
-                continue;
+                (after_turn, r.hand_number as usize)
             }
-            _ => continue,
+            _ => (after_turn, hand),
         };
         advance(&mut replica, &mut applied, target, actions);
+        // A turn riding on this update is due in this same state; later events come from it.
+        if let Some(t) = &u.next_turn {
+            assert_eq!(
+                t.decision as usize, target,
+                "{label}: the attached turn is the next decision"
+            );
+            after_turn = target + 1;
+        }
+        if matches!(u.kind, Some(v1::update::Kind::HandRevealed(_))) {
+            continue;
+        }
         let known = known_cards(&replica, h, viewer);
         for c in cards_in_update(u) {
             assert!(
@@ -732,7 +742,7 @@ async fn a_reconnecting_seat_resumes_with_no_gap_and_no_duplicate() {
             let turn = match &u.kind {
                 Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
                 Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
-                _ => None,
+                _ => u.next_turn.as_deref().cloned(),
             };
             if let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) {
                 me.act(t.decision, choose(&t, None)).await.expect("act");

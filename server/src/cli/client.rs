@@ -360,6 +360,9 @@ pub fn sit(args: SitArgs) -> Result<ExitCode> {
                 if let Some(line) = describe(u) {
                     say!("{line}");
                 }
+                if let Some(t) = u.next_turn.as_ref().filter(|t| !t.legal_actions.is_empty()) {
+                    say!("your turn (decision {}, {} ms)", t.decision, t.remaining_ms);
+                }
             })
             .await;
         match end {

@@ -16,6 +16,44 @@ use tonic::Status;
 use super::session::RawEvent;
 use crate::error::ServiceError;
 
+/// A decision that is due, as buffered.
+#[derive(Debug, Clone)]
+pub struct TurnItem {
+    /// Decision number.
+    pub decision: u64,
+    /// The actor.
+    pub actor: u32,
+    /// Who answers.
+    pub decider: u32,
+    /// The legal actions, on the decider's feed only.
+    pub legal: Option<Box<[Action]>>,
+    /// The open monte, for `take` ids.
+    pub monte: Option<[Card; 4]>,
+    /// Deadline, ms since the epoch (0: none).
+    pub deadline_unix_ms: i64,
+    /// Time left when the turn began.
+    pub remaining_ms: u32,
+}
+
+impl TurnItem {
+    /// The wire turn.
+    pub fn to_wire(&self) -> v1::Turn {
+        v1::Turn {
+            decision: self.decision,
+            actor: self.actor,
+            decider: self.decider,
+            legal_actions: self
+                .legal
+                .iter()
+                .flat_map(|l| l.iter())
+                .map(|&a| convert::action(a, self.monte.as_ref()))
+                .collect(),
+            deadline_unix_ms: self.deadline_unix_ms,
+            remaining_ms: self.remaining_ms,
+        }
+    }
+}
+
 /// One buffered update, kept in engine terms (smaller than wire messages) and converted when
 /// sent. Events are already filtered for the feed's viewer.
 #[derive(Debug, Clone)]
@@ -34,23 +72,8 @@ pub enum Item {
         /// The filtered event.
         event: RawEvent,
     },
-    /// A decision is due.
-    Turn {
-        /// Decision number.
-        decision: u64,
-        /// The actor.
-        actor: u32,
-        /// Who answers.
-        decider: u32,
-        /// The legal actions, on the decider's feed only.
-        legal: Option<Box<[Action]>>,
-        /// The open monte, for `take` ids.
-        monte: Option<[Card; 4]>,
-        /// Deadline, ms since the epoch (0: none).
-        deadline_unix_ms: i64,
-        /// Time left when the turn began.
-        remaining_ms: u32,
-    },
+    /// A decision is due (when no other update of the step can carry it).
+    Turn(Box<TurnItem>),
     /// A clock ran out.
     TimedOut(v1::TimedOut),
     /// A finished hand's deal (public feed only).
@@ -62,8 +85,8 @@ pub enum Item {
 }
 
 impl Item {
-    /// The wire update with sequence number `seq`.
-    pub fn to_update(&self, seq: u64, epoch: &str) -> v1::Update {
+    /// The wire update with sequence number `seq`, carrying `turn` if given.
+    pub fn to_update(&self, seq: u64, epoch: &str, turn: Option<&TurnItem>) -> v1::Update {
         use v1::update::Kind;
         let kind = match self {
             Item::HandStarted { hand, dealer } => Kind::HandStarted(v1::HandStarted {
@@ -74,26 +97,7 @@ impl Item {
                 RawEvent::Calabresella(e) => convert::calabresella_event(*hand, e),
                 RawEvent::Tressette(e) => convert::tressette_event(*hand, e),
             }),
-            Item::Turn {
-                decision,
-                actor,
-                decider,
-                legal,
-                monte,
-                deadline_unix_ms,
-                remaining_ms,
-            } => Kind::Turn(v1::Turn {
-                decision: *decision,
-                actor: *actor,
-                decider: *decider,
-                legal_actions: legal
-                    .iter()
-                    .flat_map(|l| l.iter())
-                    .map(|&a| convert::action(a, monte.as_ref()))
-                    .collect(),
-                deadline_unix_ms: *deadline_unix_ms,
-                remaining_ms: *remaining_ms,
-            }),
+            Item::Turn(t) => Kind::Turn(t.to_wire()),
             Item::TimedOut(t) => Kind::TimedOut(*t),
             Item::HandRevealed(r) => Kind::HandRevealed(r.clone()),
             Item::SeatChanged(s) => Kind::SeatChanged(Box::new(v1::SeatChanged {
@@ -105,6 +109,7 @@ impl Item {
             seq,
             stream_epoch: epoch.to_owned(),
             kind: Some(kind),
+            next_turn: turn.map(|t| Box::new(t.to_wire())),
         }
     }
 }
@@ -118,12 +123,21 @@ struct Subscriber {
     lagged: Arc<AtomicBool>,
 }
 
-/// One viewer's numbered updates.
+/// A buffered update and the turn it carries.
+struct Entry {
+    seq: u64,
+    item: Item,
+    turn: Option<Box<TurnItem>>,
+}
+
+/// One viewer's numbered updates. The table stages a step's updates with [`Feed::push`] and
+/// ends the step with [`Feed::flush`], which attaches the decision now due to the last one.
 pub struct Feed {
     last_seq: u64,
-    ring: VecDeque<(u64, Item)>,
+    ring: VecDeque<Entry>,
     cap: usize,
     subs: Vec<Subscriber>,
+    staged: Option<Item>,
 }
 
 impl Feed {
@@ -134,6 +148,7 @@ impl Feed {
             ring: VecDeque::new(),
             cap: cap.max(1),
             subs: Vec::new(),
+            staged: None,
         }
     }
 
@@ -148,27 +163,55 @@ impl Feed {
         self.subs.len()
     }
 
-    /// Appends an update and sends it to every live stream. A stream whose buffer is full is
-    /// cut off (it will end with `SLOW_CONSUMER`); the table never waits.
+    /// Stages an update of the current step (the previous staged one is sent).
     pub fn push(&mut self, item: Item, epoch: &str) {
+        if let Some(prev) = self.staged.replace(item) {
+            self.emit(prev, None, epoch);
+        }
+    }
+
+    /// Ends a step: sends the staged update with `turn` attached, or `turn` alone.
+    pub fn flush(&mut self, turn: Option<Box<TurnItem>>, epoch: &str) {
+        match (self.staged.take(), turn) {
+            (Some(item), turn) => self.emit(item, turn, epoch),
+            (None, Some(turn)) => self.emit(Item::Turn(turn), None, epoch),
+            (None, None) => {}
+        }
+    }
+
+    /// Numbers an update, sends it to every live stream and buffers it. A stream whose buffer
+    /// is full is cut off (it will end with `SLOW_CONSUMER`); the table never waits.
+    fn emit(&mut self, item: Item, turn: Option<Box<TurnItem>>, epoch: &str) {
         self.last_seq += 1;
         let seq = self.last_seq;
         if !self.subs.is_empty() {
-            let update = Box::new(item.to_update(seq, epoch));
-            self.subs
-                .retain(|s| match s.tx.try_send(Ok(update.clone())) {
+            let update = Box::new(item.to_update(seq, epoch, turn.as_deref()));
+            let last = self.subs.len() - 1;
+            let mut i = 0;
+            let mut update = Some(update);
+            self.subs.retain(|s| {
+                // The last stream takes the update itself; the others get copies.
+                let u = if i == last {
+                    update.take()
+                } else {
+                    update.clone()
+                };
+                i += 1;
+                let Some(u) = u else { return false };
+                match s.tx.try_send(Ok(u)) {
                     Ok(()) => true,
                     Err(mpsc::error::TrySendError::Full(_)) => {
                         s.lagged.store(true, Ordering::Release);
                         false
                     }
                     Err(mpsc::error::TrySendError::Closed(_)) => false,
-                });
+                }
+            });
         }
         if self.ring.len() == self.cap {
             self.ring.pop_front();
         }
-        self.ring.push_back((seq, item));
+        self.ring.push_back(Entry { seq, item, turn });
     }
 
     /// The buffered updates after `after`, if the buffer still holds all of them.
@@ -179,12 +222,12 @@ impl Feed {
         if after == self.last_seq {
             return Some(Vec::new());
         }
-        let first = self.ring.front()?.0;
+        let first = self.ring.front()?.seq;
         (first <= after + 1).then(|| {
             self.ring
                 .iter()
-                .filter(|(s, _)| *s > after)
-                .map(|(s, i)| i.to_update(*s, epoch))
+                .filter(|e| e.seq > after)
+                .map(|e| e.item.to_update(e.seq, epoch, e.turn.as_deref()))
                 .collect()
         })
     }
@@ -217,8 +260,9 @@ impl Feed {
         })
     }
 
-    /// Ends every stream (after the last update).
-    pub fn close(&mut self) {
+    /// Sends what is staged, then ends every stream.
+    pub fn close(&mut self, epoch: &str) {
+        self.flush(None, epoch);
         self.subs.clear();
     }
 }
@@ -271,6 +315,7 @@ mod tests {
         let mut stream = feed.subscribe(Vec::new(), 3, true).expect("subscribe");
         for n in 0..5 {
             feed.push(item(n), "e");
+            feed.flush(None, "e");
         }
         assert_eq!(feed.last_seq(), 5);
         let mut got = Vec::new();
@@ -287,10 +332,36 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_rides_on_the_last_update_of_a_step_or_goes_alone() {
+        let turn = || {
+            Box::new(TurnItem {
+                decision: 7,
+                actor: 1,
+                decider: 1,
+                legal: None,
+                monte: None,
+                deadline_unix_ms: 0,
+                remaining_ms: 0,
+            })
+        };
+        let mut feed = Feed::new(8);
+        feed.push(item(0), "e");
+        feed.push(item(1), "e");
+        feed.flush(Some(turn()), "e");
+        feed.flush(Some(turn()), "e");
+        let got = feed.since(0, "e").expect("buffered");
+        assert_eq!(got.len(), 3);
+        assert!(got[0].next_turn.is_none());
+        assert_eq!(got[1].next_turn.as_ref().map(|t| t.decision), Some(7));
+        assert!(matches!(got[2].kind, Some(v1::update::Kind::Turn(_))));
+    }
+
+    #[test]
     fn resume_points_outside_the_buffer_need_a_snapshot() {
         let mut feed = Feed::new(4);
         for n in 0..10 {
             feed.push(item(n), "e");
+            feed.flush(None, "e");
         }
         assert!(
             feed.since(5, "e").is_none(),
@@ -309,5 +380,6 @@ mod sizes {
         assert!(std::mem::size_of::<super::StreamItem>() <= 16);
         assert!(std::mem::size_of::<calabresella_proto::v1::Update>() <= 256);
         assert!(std::mem::size_of::<super::Item>() <= 64);
+        assert!(std::mem::size_of::<super::Entry>() <= 96);
     }
 }

@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use self::clock::SeatClock;
-use self::feed::{Feed, Item, UpdateStream};
+use self::feed::{Feed, Item, TurnItem, UpdateStream};
 use self::session::{RawEvent, SeatBot, Session};
 use crate::config::ServerConfig;
 use crate::error::ServiceError;
@@ -350,20 +350,31 @@ impl Table {
         let legal: Box<[Action]> = self.session.legal_actions().into_boxed_slice();
         let monte = self.session.open_monte();
         let epoch = self.config.epoch.clone();
-        let turn = |legal: Option<Box<[Action]>>| Item::Turn {
-            decision,
-            actor: actor.index() as u32,
-            decider: decider.index() as u32,
-            legal,
-            monte,
-            deadline_unix_ms,
-            remaining_ms: remaining,
+        let turn = |legal: Option<Box<[Action]>>| {
+            Box::new(TurnItem {
+                decision,
+                actor: actor.index() as u32,
+                decider: decider.index() as u32,
+                legal,
+                monte,
+                deadline_unix_ms,
+                remaining_ms: remaining,
+            })
         };
         for (i, f) in self.feeds.iter_mut().enumerate() {
             let mine = i == decider.index();
-            f.push(turn(mine.then(|| legal.clone())), &epoch);
+            f.flush(Some(turn(mine.then(|| legal.clone()))), &epoch);
         }
-        self.public.push(turn(None), &epoch);
+        self.public.flush(Some(turn(None)), &epoch);
+    }
+
+    /// Ends a step with no decision due: sends what every feed has staged.
+    fn flush_all(&mut self) {
+        let epoch = self.config.epoch.clone();
+        for f in &mut self.feeds {
+            f.flush(None, &epoch);
+        }
+        self.public.flush(None, &epoch);
     }
 
     /// Applies an action of the pending decision's seat, streams its events, and moves on.
@@ -434,10 +445,11 @@ impl Table {
         self.end = Some(ended.clone());
         self.pending = None;
         self.push_all(Item::MatchEnded(Box::new(ended)), true);
+        let epoch = self.config.epoch.clone();
         for f in &mut self.feeds {
-            f.close();
+            f.close(&epoch);
         }
-        self.public.close();
+        self.public.close(&epoch);
         self.expires = Instant::now() + self.config.finished_ttl;
     }
 
@@ -546,6 +558,7 @@ impl Table {
                 table: Some(self.info()),
                 turn,
             }))),
+            next_turn: None,
         }
     }
 
@@ -589,7 +602,7 @@ impl Table {
                     .iter()
                     .any(|u| matches!(u.kind, Some(v1::update::Kind::MatchEnded(_))))
                 {
-                    opening.push(ended.to_update(last, &epoch));
+                    opening.push(ended.to_update(last, &epoch, None));
                 }
             }
         }
@@ -775,6 +788,12 @@ impl Table {
     }
 
     fn handle(&mut self, cmd: Command) {
+        self.handle_command(cmd);
+        // Whatever a command staged (a seat taken, say) goes out now.
+        self.flush_all();
+    }
+
+    fn handle_command(&mut self, cmd: Command) {
         match cmd {
             Command::Info(reply) => {
                 let _ = reply.send(self.info());
@@ -851,6 +870,11 @@ impl Table {
     }
 
     fn on_wake(&mut self) {
+        self.wake();
+        self.flush_all();
+    }
+
+    fn wake(&mut self) {
         let now = Instant::now();
         match &self.pending {
             Some(p) if p.bot_at.is_some_and(|t| t <= now) => self.bot_turn(),

@@ -153,6 +153,9 @@ pub fn random_choice(seed: u64) -> impl FnMut(&v1::Turn, Option<&tonic::Status>)
 /// Every card notation a wire update carries.
 pub fn cards_in_update(u: &v1::Update) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some(t) = &u.next_turn {
+        cards_in_actions(&t.legal_actions, &mut out);
+    }
     match &u.kind {
         Some(v1::update::Kind::Snapshot(s)) => {
             if let Some(o) = &s.observation {
