@@ -30,13 +30,18 @@ if [ -n "$forbidden" ]; then
 fi
 echo "ok"
 
+step "tests (cargo test)"
+cargo test --locked --workspace
+
+# The binaries `cargo test` built (test profile: optimised, no LTO), so CI compiles once.
+bin=target/debug/calabresella
+
 step "the seeded deal agrees with an independent implementation of its documentation"
-cargo build --locked --release --quiet -p calabresella-server
 for seed in 0 1 7 42 1000003 18446744073709551615; do
   for table in "calabresella 3 0" "calabresella 3 2" "calabresella 4 1" "calabresella 4 3" \
                "tressette 4 0" "tressette 4 3" "tressette-in-due 2 0" "tressette-in-due 2 1"; do
     set -- $table
-    if ! diff <(target/release/calabresella deal --game "$1" --seed "$seed" --players "$2" --dealer "$3") \
+    if ! diff <("$bin" deal --game "$1" --seed "$seed" --players "$2" --dealer "$3") \
               <(python3 scripts/deal_reference.py "$seed" "$2" "$3" "$1") >/dev/null; then
       echo "$1, seed $seed, $2 players, dealer $3: the Rust deal differs from scripts/deal_reference.py" >&2
       exit 1
@@ -45,11 +50,8 @@ for seed in 0 1 7 42 1000003 18446744073709551615; do
 done
 echo "ok"
 
-step "tests (cargo test)"
-cargo test --locked --workspace
-
 step "the load generator runs a short load against a real server process"
-target/release/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '
+target/debug/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 assert r["errors"] == 0 and r["completed_matches"] > 0 and r["actions_per_sec"] > 0, r

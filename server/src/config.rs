@@ -34,7 +34,7 @@ impl Default for ServerConfig {
             max_move: Duration::from_secs(3600),
             max_bank: Duration::from_secs(3 * 3600),
             max_tables: 10_000,
-            seat_buffer: 64,
+            seat_buffer: 16,
             stream_buffer: 256,
             max_streams_per_table: 32,
             waiting_timeout: Duration::from_secs(15 * 60),

@@ -47,6 +47,9 @@ struct Args {
     /// Client worker threads (default: the number of cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Extra flags for the `calabresella serve` this starts (e.g. `--seat-buffer=32`).
+    #[arg(long = "serve-arg", allow_hyphen_values = true)]
+    serve_args: Vec<String>,
 }
 
 #[derive(Default)]
@@ -174,6 +177,7 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
                 .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
                 // Finished tables leave at once, so memory counts only tables in play.
                 .args(["--finished-ttl-s", "0"])
+                .args(&args.serve_args)
                 .stdout(Stdio::piped())
                 .kill_on_drop(true)
                 .spawn()

@@ -36,7 +36,7 @@ pub struct ServeArgs {
     #[arg(long, env = "CALABRESELLA_MAX_STREAMS_PER_TABLE", default_value_t = 32)]
     max_streams_per_table: usize,
     /// Updates each seat keeps so a reconnecting stream can resume without a snapshot.
-    #[arg(long, env = "CALABRESELLA_SEAT_BUFFER", default_value_t = 64)]
+    #[arg(long, env = "CALABRESELLA_SEAT_BUFFER", default_value_t = 16)]
     seat_buffer: usize,
     /// Updates a stream may have unread before it is cut off as a slow consumer.
     #[arg(long, env = "CALABRESELLA_STREAM_BUFFER", default_value_t = 256)]
