@@ -296,6 +296,57 @@ async fn a_table_of_bots_plays_its_match_alone_and_health_and_grpc_web_answer() 
     assert_eq!(t.state, v1::TableState::Finished as i32);
     assert!(t.totals.iter().any(|&x| x >= 21));
 
+    // Listing: newest first, filtered by state, paged.
+    let open = create(
+        &mut client,
+        options(v1::Game::Tressette, 21),
+        vec![],
+        6,
+        None,
+    )
+    .await;
+    let list = |state: v1::TableState, page_size: u32, page_token: String| v1::ListTablesRequest {
+        state: state as i32,
+        page_size,
+        page_token,
+    };
+    let all = client
+        .list_tables(list(v1::TableState::Unspecified, 0, String::new()))
+        .await
+        .expect("list")
+        .into_inner();
+    let ids: Vec<&str> = all.tables.iter().map(|t| t.table_id.as_str()).collect();
+    assert_eq!(ids, vec![open.table_id.as_str(), table.table_id.as_str()]);
+    let finished = client
+        .list_tables(list(v1::TableState::Finished, 0, String::new()))
+        .await
+        .expect("list")
+        .into_inner();
+    assert_eq!(finished.tables.len(), 1);
+    assert_eq!(finished.tables[0].table_id, table.table_id);
+    let first = client
+        .list_tables(list(v1::TableState::Unspecified, 1, String::new()))
+        .await
+        .expect("list")
+        .into_inner();
+    assert_eq!(first.tables.len(), 1);
+    let second = client
+        .list_tables(list(
+            v1::TableState::Unspecified,
+            1,
+            first.next_page_token.clone(),
+        ))
+        .await
+        .expect("list")
+        .into_inner();
+    assert_eq!(second.tables[0].table_id, table.table_id);
+    assert!(second.next_page_token.is_empty());
+    let bad = client
+        .list_tables(list(v1::TableState::Unspecified, 1, "x".into()))
+        .await
+        .expect_err("bad token");
+    assert_eq!(reason(&bad), "BAD_PAGE_TOKEN");
+
     // Health.
     let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
         .expect("uri")
@@ -705,6 +756,19 @@ async fn a_retried_action_is_applied_once() {
         .table
         .expect("t");
     assert_eq!(t.decisions, 1, "applied once");
+    // The record leaves out the hand in play: its deal is secret.
+    let record = c
+        .get_record(v1::GetRecordRequest {
+            table_id: table.table_id.clone(),
+        })
+        .await
+        .expect("record")
+        .into_inner();
+    assert_eq!((record.hands, record.match_over), (0, false));
+    assert!(
+        !record.record_json.contains("\"seed\""),
+        "no seed while in play"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -494,6 +494,26 @@ fn event_base(kind: v1::EventKind, text: String) -> v1::Event {
     }
 }
 
+/// A card played to a trick (the same in every game).
+fn played_event(s: Seat, c: Card, g: Option<Signal>, text: String) -> v1::Event {
+    v1::Event {
+        seat: Some(seat(s)),
+        card: Some(card(c)),
+        signal: signal(g),
+        ..event_base(v1::EventKind::Played, text)
+    }
+}
+
+/// A completed trick (the same in every game).
+fn trick_event(number: u8, winner: Seat, c: CardSet, text: String) -> v1::Event {
+    v1::Event {
+        seat: Some(seat(winner)),
+        number: u32::from(number),
+        cards: cards(c),
+        ..event_base(v1::EventKind::TrickWon, text)
+    }
+}
+
 /// A Calabresella event (already filtered for its viewer) on the wire.
 pub fn calabresella_event(hand_number: u32, e: &calabresella::Event) -> v1::Event {
     use calabresella::Event as E;
@@ -571,22 +591,12 @@ pub fn calabresella_event(hand_number: u32, e: &calabresella::Event) -> v1::Even
             seat: s,
             card: c,
             signal: g,
-        } => v1::Event {
-            seat: Some(seat(s)),
-            card: Some(card(c)),
-            signal: signal(g),
-            ..event_base(K::Played, text)
-        },
+        } => played_event(s, c, g, text),
         E::TrickWon {
             number,
             winner,
             cards: c,
-        } => v1::Event {
-            seat: Some(seat(winner)),
-            number: u32::from(number),
-            cards: cards(c),
-            ..event_base(K::TrickWon, text)
-        },
+        } => trick_event(number, winner, c, text),
         E::HandShown {
             seat: s,
             to,
@@ -655,22 +665,12 @@ pub fn tressette_event(hand_number: u32, e: &tressette::Event) -> v1::Event {
             seat: s,
             card: c,
             signal: g,
-        } => v1::Event {
-            seat: Some(seat(s)),
-            card: Some(card(c)),
-            signal: signal(g),
-            ..event_base(K::Played, text)
-        },
+        } => played_event(s, c, g, text),
         E::TrickWon {
             number,
             winner,
             cards: c,
-        } => v1::Event {
-            seat: Some(seat(winner)),
-            number: u32::from(number),
-            cards: cards(c),
-            ..event_base(K::TrickWon, text)
-        },
+        } => trick_event(number, winner, c, text),
         E::Drew { seat: s, card: c } => v1::Event {
             seat: Some(seat(s)),
             card: Some(card(c)),

@@ -14,6 +14,7 @@ use tonic::{Request, Response, Status};
 use crate::error::ServiceError;
 use crate::registry::{Registry, ask, state_matches};
 use crate::table::Command;
+use crate::table::feed::UpdateStream;
 
 /// The service, over a registry of tables.
 #[derive(Clone)]
@@ -25,6 +26,24 @@ impl GameService {
     /// A service over `registry`.
     pub fn new(registry: Arc<Registry>) -> GameService {
         GameService { registry }
+    }
+}
+
+impl GameService {
+    /// Opens a seat's stream (`token` set) or the public one.
+    async fn open_stream(
+        &self,
+        id: &str,
+        token: Option<String>,
+        resume: Option<(u64, String)>,
+    ) -> Result<UpdateStream, ServiceError> {
+        let handle = self.registry.get(table_id(id)?)?;
+        ask(&handle, |reply| Command::Observe {
+            token,
+            resume,
+            reply,
+        })
+        .await?
     }
 }
 
@@ -141,14 +160,10 @@ impl TableService for GameService {
         if r.seat_token.trim().is_empty() {
             return Err(ServiceError::NoToken.into());
         }
-        let handle = self.registry.get(table_id(&r.table_id)?)?;
         let resume = r.resume_after.map(|n| (n, r.stream_epoch));
-        let stream = ask(&handle, |reply| Command::Observe {
-            token: Some(r.seat_token),
-            resume,
-            reply,
-        })
-        .await??;
+        let stream = self
+            .open_stream(&r.table_id, Some(r.seat_token), resume)
+            .await?;
         let out = stream.map(|u| {
             u.map(|update| v1::ObserveResponse {
                 update: Some(*update),
@@ -186,14 +201,8 @@ impl TableService for GameService {
         request: Request<v1::SpectateRequest>,
     ) -> Result<Response<Self::SpectateStream>, Status> {
         let r = request.into_inner();
-        let handle = self.registry.get(table_id(&r.table_id)?)?;
         let resume = r.resume_after.map(|n| (n, r.stream_epoch));
-        let stream = ask(&handle, |reply| Command::Observe {
-            token: None,
-            resume,
-            reply,
-        })
-        .await??;
+        let stream = self.open_stream(&r.table_id, None, resume).await?;
         let out = stream.map(|u| {
             u.map(|update| v1::SpectateResponse {
                 update: Some(*update),
