@@ -51,16 +51,6 @@ impl Registry {
         self.tables.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// How many tables exist.
-    pub fn len(&self) -> usize {
-        self.read().len()
-    }
-
-    /// Whether there are no tables.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Creates a table and starts its task; returns its handle.
     pub fn create(self: &Arc<Self>, spec: TableSpec) -> Result<TableHandle, ServiceError> {
         let id = format!(

@@ -4,7 +4,7 @@
 
 use calabresella_engine::Contract;
 use calabresella_engine::bots::{Bot, HeuristicBot, RandomBot};
-use calabresella_engine::calabresella::{self, HandOutcome, Viewer};
+use calabresella_engine::calabresella::{self, Viewer};
 use calabresella_engine::record::Record;
 use calabresella_engine::tressette;
 use calabresella_engine::{Action, Card, IllegalAction, Seat};
@@ -301,11 +301,6 @@ impl Session {
         };
         r.hands.truncate(self.hands_completed());
         r
-    }
-
-    /// Whether a hand in the record at index `i` was void (for tests and summaries).
-    pub fn is_void(&self, i: usize) -> bool {
-        matches!(self, Session::Calabresella(m) if matches!(m.outcomes().get(i), Some(HandOutcome::Void)))
     }
 }
 
