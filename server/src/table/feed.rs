@@ -138,6 +138,9 @@ pub struct Feed {
     cap: usize,
     subs: Vec<Subscriber>,
     staged: Option<Item>,
+    /// Whether updates are kept for resumes; a lazy feed starts keeping them at its first
+    /// stream (before that nobody can resume, so a first stream gets a snapshot anyway).
+    buffering: bool,
 }
 
 impl Feed {
@@ -149,6 +152,16 @@ impl Feed {
             cap: cap.max(1),
             subs: Vec::new(),
             staged: None,
+            buffering: true,
+        }
+    }
+
+    /// A feed that keeps nothing for resumes until its first stream opens (the public feed:
+    /// most tables are never watched).
+    pub fn lazy(cap: usize) -> Feed {
+        Feed {
+            buffering: false,
+            ..Feed::new(cap)
         }
     }
 
@@ -208,6 +221,9 @@ impl Feed {
                 }
             });
         }
+        if !self.buffering {
+            return;
+        }
         if self.ring.len() == self.cap {
             self.ring.pop_front();
         }
@@ -247,6 +263,7 @@ impl Feed {
             })?;
         }
         let lagged = Arc::new(AtomicBool::new(false));
+        self.buffering = true;
         if open {
             self.subs.push(Subscriber {
                 tx,
@@ -354,6 +371,22 @@ mod tests {
         assert!(got[0].next_turn.is_none());
         assert_eq!(got[1].next_turn.as_ref().map(|t| t.decision), Some(7));
         assert!(matches!(got[2].kind, Some(v1::update::Kind::Turn(_))));
+    }
+
+    #[test]
+    fn a_lazy_feed_numbers_everything_but_keeps_updates_only_once_watched() {
+        let mut feed = Feed::lazy(8);
+        feed.push(item(0), "e");
+        feed.flush(None, "e");
+        assert_eq!(feed.last_seq(), 1);
+        assert!(
+            feed.since(0, "e").is_none(),
+            "nothing kept: a snapshot is needed"
+        );
+        let _stream = feed.subscribe(Vec::new(), 8, true).expect("subscribe");
+        feed.push(item(1), "e");
+        feed.flush(None, "e");
+        assert_eq!(feed.since(1, "e").map(|v| v.len()), Some(1));
     }
 
     #[test]

@@ -205,7 +205,7 @@ impl Table {
             })
             .collect();
         let feeds = (0..n).map(|_| Feed::new(config.seat_buffer)).collect();
-        let public = Feed::new(config.seat_buffer);
+        let public = Feed::lazy(config.seat_buffer);
         Ok(Table {
             id,
             created_unix_ms: unix_ms(SystemTime::now()),
