@@ -284,15 +284,7 @@ async fn a_table_of_bots_plays_its_match_alone_and_health_and_grpc_web_answer() 
         panic!("the stream ends with MatchEnded");
     };
     assert_eq!(end.reason, v1::EndReason::Completed as i32);
-    let t = client
-        .get_table(v1::GetTableRequest {
-            table_id: table.table_id.clone(),
-        })
-        .await
-        .expect("table")
-        .into_inner()
-        .table
-        .expect("table");
+    let t = table_of(&mut client, table.table_id.clone()).await;
     assert_eq!(t.state, v1::TableState::Finished as i32);
     assert!(t.totals.iter().any(|&x| x >= 21));
 
@@ -551,15 +543,7 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
         let mut c = c.clone();
         let id = id.clone();
         async move {
-            let t = c
-                .get_table(v1::GetTableRequest {
-                    table_id: id.clone(),
-                })
-                .await
-                .expect("t")
-                .into_inner()
-                .table
-                .expect("t");
+            let t = table_of(&mut c, id.clone()).await;
             let r = c
                 .get_record(v1::GetRecordRequest { table_id: id })
                 .await
@@ -746,15 +730,7 @@ async fn a_retried_action_is_applied_once() {
     let r2 = mover.act(turn.decision, a.clone()).await.expect("retry");
     assert!(!r1.duplicate && r2.duplicate);
     assert_eq!(r1.action, r2.action);
-    let t = c
-        .get_table(v1::GetTableRequest {
-            table_id: table.table_id.clone(),
-        })
-        .await
-        .expect("t")
-        .into_inner()
-        .table
-        .expect("t");
+    let t = table_of(&mut c, table.table_id.clone()).await;
     assert_eq!(t.decisions, 1, "applied once");
     // The record leaves out the hand in play: its deal is secret.
     let record = c
@@ -907,15 +883,7 @@ async fn a_slow_seat_times_out_and_a_bot_plays_for_it_or_it_forfeits() {
             .await
             .expect("record")
             .into_inner();
-        let t = c
-            .get_table(v1::GetTableRequest {
-                table_id: table.table_id.clone(),
-            })
-            .await
-            .expect("t")
-            .into_inner()
-            .table
-            .expect("t");
+        let t = table_of(&mut c, table.table_id.clone()).await;
         assert_eq!(t.seats[0].timeouts, timeouts);
         match policy {
             v1::TimeoutPolicy::Bot => {

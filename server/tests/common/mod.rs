@@ -102,6 +102,22 @@ pub async fn create(
         .expect("table")
 }
 
+/// A table's public state.
+pub async fn table_of(
+    client: &mut TableServiceClient<Channel>,
+    id: impl Into<String>,
+) -> v1::Table {
+    client
+        .get_table(v1::GetTableRequest {
+            table_id: id.into(),
+        })
+        .await
+        .expect("get table")
+        .into_inner()
+        .table
+        .expect("table")
+}
+
 /// Joins every open seat of `table`.
 pub async fn join_all(client: &TableServiceClient<Channel>, table: &v1::Table) -> Vec<RemoteSeat> {
     let mut out = Vec::new();
