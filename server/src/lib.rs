@@ -117,6 +117,8 @@ pub async fn serve(
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(v1::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        // google.rpc.ErrorInfo, so generic tools can decode the error details.
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
         .build_v1()
         .ok();
     let limiter = RateLimiter::new(options.rate_limit_per_client);
