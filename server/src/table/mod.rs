@@ -264,18 +264,18 @@ impl Table {
 
     /// Sends `item` to every seat's feed and, with `public`, to the public feed.
     fn push_all(&mut self, item: Item, public: bool) {
-        let epoch = self.config.epoch.clone();
+        let epoch = self.config.epoch.as_str();
         for f in &mut self.feeds {
-            f.push(item.clone(), &epoch);
+            f.push(item.clone(), epoch);
         }
         if public {
-            self.public.push(item, &epoch);
+            self.public.push(item, epoch);
         }
     }
 
     /// Sends each viewer what it may see of the events of hand `hand`.
     fn push_events(&mut self, hand: usize, events: &[RawEvent]) {
-        let epoch = self.config.epoch.clone();
+        let epoch = self.config.epoch.as_str();
         for e in events {
             for (i, f) in self.feeds.iter_mut().enumerate() {
                 if let Some(seen) = self.session.visible(hand, e, Seat::new(i as u8)) {
@@ -284,7 +284,7 @@ impl Table {
                             hand: hand as u32,
                             event: seen,
                         },
-                        &epoch,
+                        epoch,
                     );
                 }
             }
@@ -294,7 +294,7 @@ impl Table {
                         hand: hand as u32,
                         event: seen,
                     },
-                    &epoch,
+                    epoch,
                 );
             }
         }
@@ -349,7 +349,7 @@ impl Table {
             deadline.map_or(0, |_| unix_ms(SystemTime::now()) + i64::from(remaining));
         let legal: Box<[Action]> = self.session.legal_actions().into_boxed_slice();
         let monte = self.session.open_monte();
-        let epoch = self.config.epoch.clone();
+        let epoch = self.config.epoch.as_str();
         let turn = |legal: Option<Box<[Action]>>| {
             Box::new(TurnItem {
                 decision,
@@ -363,18 +363,18 @@ impl Table {
         };
         for (i, f) in self.feeds.iter_mut().enumerate() {
             let mine = i == decider.index();
-            f.flush(Some(turn(mine.then(|| legal.clone()))), &epoch);
+            f.flush(Some(turn(mine.then(|| legal.clone()))), epoch);
         }
-        self.public.flush(Some(turn(None)), &epoch);
+        self.public.flush(Some(turn(None)), epoch);
     }
 
     /// Ends a step with no decision due: sends what every feed has staged.
     fn flush_all(&mut self) {
-        let epoch = self.config.epoch.clone();
+        let epoch = self.config.epoch.as_str();
         for f in &mut self.feeds {
-            f.flush(None, &epoch);
+            f.flush(None, epoch);
         }
-        self.public.flush(None, &epoch);
+        self.public.flush(None, epoch);
     }
 
     /// Applies an action of the pending decision's seat, streams its events, and moves on.
@@ -402,8 +402,8 @@ impl Table {
         self.push_events(hand, &events);
         if self.session.hand_over(hand) {
             if let Some(r) = self.session.reveal(hand) {
-                let epoch = self.config.epoch.clone();
-                self.public.push(Item::HandRevealed(Box::new(r)), &epoch);
+                let epoch = self.config.epoch.as_str();
+                self.public.push(Item::HandRevealed(Box::new(r)), epoch);
             }
             if self.session.hands_dealt() > hand + 1 {
                 self.start_hand(hand + 1);
@@ -445,11 +445,11 @@ impl Table {
         self.end = Some(ended.clone());
         self.pending = None;
         self.push_all(Item::MatchEnded(Box::new(ended)), true);
-        let epoch = self.config.epoch.clone();
+        let epoch = self.config.epoch.as_str();
         for f in &mut self.feeds {
-            f.close(&epoch);
+            f.close(epoch);
         }
-        self.public.close(&epoch);
+        self.public.close(epoch);
         self.expires = Instant::now() + self.config.finished_ttl;
     }
 
@@ -503,11 +503,11 @@ impl Table {
         let info = self.seat_info(i);
         // Never log the token.
         tracing::info!(table = %self.id, seat = i, "seat taken");
-        let epoch = self.config.epoch.clone();
+        let epoch = self.config.epoch.as_str();
         for f in &mut self.feeds {
-            f.push(Item::SeatChanged(Box::new(info.clone())), &epoch);
+            f.push(Item::SeatChanged(Box::new(info.clone())), epoch);
         }
-        self.public.push(Item::SeatChanged(Box::new(info)), &epoch);
+        self.public.push(Item::SeatChanged(Box::new(info)), epoch);
         let seat =
             Seat::new(i as u8).ok_or_else(|| ServiceError::Invalid("BAD_SEAT", "seat".into()))?;
         if self.seats.iter().all(SeatState::filled) {
