@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "setup: $1 is required but not installed ($2)" >&2; exit 1; }; }
 need cargo "install Rust with rustup: https://rustup.rs"
-need python3 "used by the cross-language deal check"
+need python3 "the Python package and the cross-language deal check (3.10 or newer)"
 need npm "Node.js and npm install buf, the protobuf linter (https://nodejs.org)"
 
 # rustfmt and clippy come with the toolchain; add them where rustup can, else say so.
@@ -26,4 +26,14 @@ cargo fetch --locked >/dev/null
 if ! npx --no-install buf --version >/dev/null 2>&1; then
   npm ci --no-audit --no-fund --silent >/dev/null
 fi
+# The Python package's tools (maturin, numpy, pytest, hypothesis, mypy, ruff, gymnasium,
+# pettingzoo, tqdm, openskill) in .venv, pinned by sdk-python/requirements-dev.txt.
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+if ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+  echo "setup: the Python package needs Python 3.10 or newer" >&2
+  exit 1
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r sdk-python/requirements-dev.txt
 echo "setup: ok ($(cargo --version), $(python3 --version), buf $(npx --no-install buf --version))"

@@ -50,6 +50,13 @@ for seed in 0 1 7 42 1000003 18446744073709551615; do
 done
 echo "ok"
 
+step "the Python package: build (maturin), ruff, mypy, stubtest, pytest"
+# The test profile shares the optimised dependencies `cargo test` just built.
+(cd sdk-python && VIRTUAL_ENV="$PWD/../.venv" ../.venv/bin/maturin develop --profile test --quiet)
+(cd sdk-python && ../.venv/bin/ruff check . && ../.venv/bin/ruff format --check . &&
+  ../.venv/bin/mypy && ../.venv/bin/python -m mypy.stubtest calabresella._core &&
+  CALABRESELLA_BIN="$PWD/../$bin" ../.venv/bin/python -m pytest -q)
+
 step "the load generator runs a short load against a real server process"
 target/debug/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '
 import json, sys

@@ -17,7 +17,6 @@ pub mod config;
 pub mod error;
 pub mod limit;
 pub mod registry;
-pub mod remote;
 pub mod service;
 pub mod table;
 

@@ -7,13 +7,13 @@ mod common;
 use std::collections::HashSet;
 use std::time::Duration;
 
+use calabresella_client::RemoteSeat;
 use calabresella_engine::Seat;
 use calabresella_engine::calabresella::Viewer;
 use calabresella_engine::record::{Record, RecordAction, replay_json};
 use calabresella_proto::convert;
 use calabresella_proto::v1;
 use calabresella_server::ServerConfig;
-use calabresella_server::remote::RemoteSeat;
 use calabresella_server::table::session::Session;
 use common::*;
 use tokio_stream::StreamExt;
@@ -951,4 +951,51 @@ async fn shutdown_ends_every_stream_with_match_ended() {
         matches!(stopped, Ok(Ok(Ok(())))),
         "the server stops cleanly: {stopped:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_observation_gives_the_snapshot_observation_and_the_decision_due() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut client = server.client.clone();
+    let opts = options(v1::Game::Calabresella, 21);
+    let table = create(&mut client, opts, vec![], 7, None).await;
+    let mut seats = join_all(&client, &table).await;
+    let seat = &mut seats[0];
+    let mut stream = seat.observe().await.expect("observe");
+    let first = stream
+        .next()
+        .await
+        .expect("an update")
+        .expect("ok")
+        .update
+        .expect("update");
+    let Some(v1::update::Kind::Snapshot(snapshot)) = first.kind else {
+        panic!("the stream opens with a snapshot")
+    };
+    let got = client
+        .get_observation(v1::GetObservationRequest {
+            table_id: table.table_id.clone(),
+            seat_token: seat.token.clone(),
+        })
+        .await
+        .expect("get_observation")
+        .into_inner();
+    assert_eq!(got.observation, snapshot.observation);
+    assert_eq!(got.decision, 0);
+    let bad = client
+        .get_observation(v1::GetObservationRequest {
+            table_id: table.table_id.clone(),
+            seat_token: "not-a-token".into(),
+        })
+        .await
+        .expect_err("a wrong token is refused");
+    assert_eq!(bad.code(), tonic::Code::PermissionDenied);
+    let none = client
+        .get_observation(v1::GetObservationRequest {
+            table_id: table.table_id.clone(),
+            seat_token: String::new(),
+        })
+        .await
+        .expect_err("no token is refused");
+    assert_eq!(none.code(), tonic::Code::Unauthenticated);
 }

@@ -55,6 +55,46 @@ impl Rules {
             Rules::Tressette(o) => o.variant.game(),
         }
     }
+
+    /// The validated rules of `game` (`calabresella`, `tressette` or `tressette-in-due`) with
+    /// rule options as key/value pairs (`players=4`, `target=31`, `aperta=true`...), as the CLI's
+    /// `--option` flags and the Python package's keyword arguments give them.
+    pub fn parse<'a>(
+        game: &str,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Rules, WireError> {
+        let game = game.trim().to_ascii_lowercase();
+        let bad =
+            |e: calabresella_engine::calabresella::OptionError| WireError::Options(e.to_string());
+        if let Some(variant) = tressette::Variant::from_game(&game) {
+            let mut o = tressette::Options::new(variant);
+            for (k, v) in pairs {
+                if k.trim().eq_ignore_ascii_case("players") {
+                    if v.trim() != variant.players().to_string() {
+                        return Err(WireError::Options(format!(
+                            "{game} is played by {} players, not {v}",
+                            variant.players()
+                        )));
+                    }
+                    continue;
+                }
+                o.set(k, v).map_err(bad)?;
+            }
+            o.validate().map_err(bad)?;
+            return Ok(Rules::Tressette(o));
+        }
+        if game != "calabresella" {
+            return Err(WireError::Options(format!(
+                "unknown game {game:?}: calabresella, tressette or tressette-in-due"
+            )));
+        }
+        let mut o = CalabresellaOptions::default();
+        for (k, v) in pairs {
+            o.set(k, v).map_err(bad)?;
+        }
+        o.validate().map_err(bad)?;
+        Ok(Rules::Calabresella(o))
+    }
 }
 
 fn suit_wire(s: Suit) -> v1::Suit {
@@ -153,7 +193,8 @@ pub fn contract(c: Option<Contract>) -> i32 {
     }) as i32
 }
 
-fn contract_from_wire(v: i32) -> Result<Option<Contract>, WireError> {
+/// A contract from the wire (`CONTRACT_UNSPECIFIED` is none).
+pub fn contract_from_wire(v: i32) -> Result<Option<Contract>, WireError> {
     Contract::ALL
         .into_iter()
         .map(Some)

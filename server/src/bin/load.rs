@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
-use calabresella_server::remote::RemoteSeat;
 use clap::Parser;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};

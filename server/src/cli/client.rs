@@ -4,11 +4,11 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::convert;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
-use calabresella_server::remote::RemoteSeat;
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 

@@ -10,9 +10,7 @@ mod serve;
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use calabresella_engine::calabresella::Options;
-use calabresella_engine::tressette;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 /// Calabresella: serve, play, replay and benchmark matches of the Italian card games.
@@ -97,33 +95,13 @@ impl GameArgs {
 
     /// The validated rules of the chosen game.
     pub fn rules(&self) -> Result<Rules> {
-        let game = self.game.trim().to_ascii_lowercase();
-        if let Some(variant) = tressette::Variant::from_game(&game) {
-            if let Some(p) = self.players.filter(|&p| p != variant.players()) {
-                bail!("{game} is played by {} players, not {p}", variant.players());
-            }
-            let mut o = tressette::Options::new(variant);
-            for (k, v) in self.pairs()? {
-                o.set(k, v)?;
-            }
-            o.validate()?;
-            return Ok(Rules::Tressette(o));
+        let players = self.players.map(|p| p.to_string());
+        let mut pairs = Vec::new();
+        if let Some(p) = &players {
+            pairs.push(("players", p.as_str()));
         }
-        if game != "calabresella" {
-            bail!(
-                "unknown game {:?}: calabresella, tressette or tressette-in-due",
-                self.game
-            );
-        }
-        let mut o = Options::default();
-        if let Some(p) = self.players {
-            o.set("players", &p.to_string())?;
-        }
-        for (k, v) in self.pairs()? {
-            o.set(k, v)?;
-        }
-        o.validate()?;
-        Ok(Rules::Calabresella(o))
+        pairs.extend(self.pairs()?);
+        Ok(Rules::parse(&self.game, pairs)?)
     }
 }
 

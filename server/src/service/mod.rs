@@ -218,4 +218,21 @@ impl TableService for GameService {
         let handle = self.registry.get(table_id(&request.get_ref().table_id)?)?;
         Ok(Response::new(ask(&handle, Command::Record).await?))
     }
+
+    async fn get_observation(
+        &self,
+        request: Request<v1::GetObservationRequest>,
+    ) -> Result<Response<v1::GetObservationResponse>, Status> {
+        let r = request.into_inner();
+        if r.seat_token.trim().is_empty() {
+            return Err(ServiceError::NoToken.into());
+        }
+        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let response = ask(&handle, |reply| Command::Observation {
+            token: r.seat_token,
+            reply,
+        })
+        .await??;
+        Ok(Response::new(response))
+    }
 }

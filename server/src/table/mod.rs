@@ -78,6 +78,13 @@ pub enum Command {
     },
     /// The record of completed hands.
     Record(oneshot::Sender<v1::GetRecordResponse>),
+    /// A seat's observation now.
+    Observation {
+        /// The seat token.
+        token: String,
+        /// The answer.
+        reply: oneshot::Sender<Result<v1::GetObservationResponse, ServiceError>>,
+    },
     /// End the match now (server shutdown).
     Shutdown,
 }
@@ -677,6 +684,21 @@ impl Table {
         })
     }
 
+    fn observation(&self, token: &str) -> Result<v1::GetObservationResponse, ServiceError> {
+        let seat = self.seat_of_token(token)?;
+        if self.state == v1::TableState::Waiting {
+            return Err(ServiceError::Precondition(
+                "NOT_STARTED",
+                "the match has not started: seats are still open".into(),
+            ));
+        }
+        Ok(v1::GetObservationResponse {
+            observation: self.session.observation(Some(seat)),
+            decision: self.taken.len() as u64,
+            state: self.state as i32,
+        })
+    }
+
     fn record(&self) -> v1::GetRecordResponse {
         let over = self.end.is_some();
         let players: Vec<serde_json::Value> = self
@@ -818,6 +840,9 @@ impl Table {
             }
             Command::Record(reply) => {
                 let _ = reply.send(self.record());
+            }
+            Command::Observation { token, reply } => {
+                let _ = reply.send(self.observation(&token));
             }
             Command::Shutdown => {
                 if self.state == v1::TableState::Waiting {

@@ -3,10 +3,10 @@
 
 use std::net::SocketAddr;
 
+use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
-use calabresella_server::remote::RemoteSeat;
 use calabresella_server::{ServeOptions, ServerConfig, serve};
 use tokio::sync::oneshot;
 use tonic::transport::Channel;

@@ -97,14 +97,9 @@ impl Observation {
 }
 
 impl Hand {
-    /// The view of `viewer`: built from events passed through the visibility filter and from
-    /// public counters, so nothing hidden can reach it.
-    pub fn observation(&self, viewer: Viewer) -> Observation {
-        let events: Vec<Event> = self
-            .events()
-            .iter()
-            .filter_map(|e| self.visible_to(e, viewer))
-            .collect();
+    /// Other seats' current hands `viewer` may see now: the a due dummy once the auction is
+    /// over, the partner's hand in aperta after trick 1. The one place these rules live.
+    pub fn visible_hands(&self, viewer: Viewer) -> Vec<(Seat, CardSet)> {
         let own = match viewer {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
@@ -127,6 +122,22 @@ impl Hand {
                 }
             }
         }
+        visible_hands
+    }
+
+    /// The view of `viewer`: built from events passed through the visibility filter and from
+    /// public counters, so nothing hidden can reach it.
+    pub fn observation(&self, viewer: Viewer) -> Observation {
+        let events: Vec<Event> = self
+            .events()
+            .iter()
+            .filter_map(|e| self.visible_to(e, viewer))
+            .collect();
+        let own = match viewer {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        };
+        let visible_hands = self.visible_hands(viewer);
         let decider = self.actor().map(|a| self.controller(a));
         let legal_actions = match (own, decider) {
             (Some(v), Some(d)) if v == d => self.legal_actions().to_vec(),

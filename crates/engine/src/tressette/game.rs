@@ -165,6 +165,14 @@ impl Match {
         Ok(())
     }
 
+    /// Applies a legal `action` without checking it (see [`Hand::apply_unchecked`]).
+    pub fn apply_unchecked(&mut self, action: Action) {
+        if let Some(hand) = self.deals.current_mut() {
+            hand.apply_unchecked(action);
+            self.after_action();
+        }
+    }
+
     /// Applies `action` for `seat`, which must be the one to play.
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         self.deals

@@ -1,0 +1,150 @@
+"""Speed of the Python package, side by side with OpenSpiel's pyspiel in the same run.
+
+    python sdk-python/benches/bench.py [--quick] [--cli target/release/calabresella]
+
+Measures (medians of several timed runs, after a warm-up):
+
+1. one game driven from Python, fetching the observation tensor and the legal-action mask at
+   every step and choosing a random legal action: microseconds per step, for Calabresella and
+   (when pyspiel is installed) OpenSpiel's Skat with the same loop;
+2. the batched ``VectorEnv``: game steps per second on one core, observation tensors and masks
+   included (actions from ``sample_actions``);
+3. full random Calabresella matches through ``tournament`` (ratings and progress bar off):
+   hands per second on one thread and on every core, next to the Rust ``calabresella bench``
+   (per-action API driver) run by this script.
+
+Prints a JSON report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import calabresella as cb
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def median_of(runs: int, f: Callable[[], float]) -> float:
+    """Median of ``runs`` calls of ``f`` after one warm-up call."""
+    f()
+    return statistics.median(f() for _ in range(runs))
+
+
+def single_game_us(games: int) -> float:
+    """Microseconds per step of Calabresella hands driven from Python."""
+    rng = random.Random(1)
+    steps = 0
+    start = time.perf_counter()
+    for g in range(games):
+        s = cb.new_hand("calabresella", seed=g)
+        while not s.is_terminal():
+            s.observation_tensor()
+            s.legal_actions_mask()
+            s.apply_action(rng.choice(s.legal_actions()))
+            steps += 1
+    return (time.perf_counter() - start) / steps * 1e6
+
+
+def pyspiel_us(game_name: str, games: int) -> float | None:
+    """Microseconds per decision step of an OpenSpiel game with the same loop (chance nodes
+    are sampled and not counted)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(game_name)
+    rng = random.Random(1)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(rng.choice(outcomes)[0])
+                continue
+            s.observation_tensor()
+            s.legal_actions_mask()
+            s.apply_action(rng.choice(s.legal_actions()))
+            steps += 1
+    return (time.perf_counter() - start) / steps * 1e6
+
+
+def vector_steps_per_sec(num_envs: int, batches: int) -> float:
+    """Game steps per second of the batched environment."""
+    env = cb.envs.VectorEnv("calabresella", num_envs=num_envs, seed=1)
+    start = time.perf_counter()
+    for _ in range(batches):
+        env.step(env.sample_actions())
+    return num_envs * batches / (time.perf_counter() - start)
+
+
+def tournament_hands_per_sec(deals: int, threads: int) -> float:
+    """Hands per second of random three-bot Calabresella matches through ``tournament``."""
+    start = time.perf_counter()
+    r = cb.tournament(
+        ["random", "random", "random"],
+        "calabresella",
+        deals=deals,
+        threads=threads,
+        progress=False,
+        ratings=False,
+    )
+    return float(r.hands.sum()) / (time.perf_counter() - start)
+
+
+def rust_bench(cli: Path, hands: int) -> dict[str, Any]:
+    """The Rust engine's own benchmark, per-action API driver."""
+    out = subprocess.run(
+        [str(cli), "bench", "--hands", str(hands), "--runs", "5", "--driver", "api"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    parsed: dict[str, Any] = json.loads(out.stdout)
+    return parsed
+
+
+def main() -> None:
+    """Runs every measurement and prints the report."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    p.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    p.add_argument("--cli", type=Path, default=ROOT / "target" / "release" / "calabresella")
+    a = p.parse_args()
+    scale = 10 if a.quick else 1
+    report: dict[str, Any] = {"runs": a.runs}
+    report["single_game_us_per_step"] = median_of(a.runs, lambda: single_game_us(2000 // scale))
+    sk = pyspiel_us("skat", 300 // scale)
+    report["pyspiel_skat_us_per_step"] = (
+        median_of(a.runs, lambda: pyspiel_us("skat", 300 // scale) or 0.0) if sk else None
+    )
+    report["vector_env_steps_per_sec"] = median_of(
+        a.runs, lambda: vector_steps_per_sec(1024, 2000 // scale)
+    )
+    report["tournament_hands_per_sec_1_thread"] = median_of(
+        a.runs, lambda: tournament_hands_per_sec(20000 // scale, 1)
+    )
+    report["tournament_hands_per_sec_all_cores"] = median_of(
+        a.runs, lambda: tournament_hands_per_sec(20000 // scale, 0)
+    )
+    if a.cli.is_file():
+        rust = rust_bench(a.cli, 1_000_000 // scale)
+        report["rust_bench_api_hands_per_sec"] = rust["api_hands_per_sec"]
+        report["tournament_vs_rust_bench"] = (
+            rust["api_hands_per_sec"] / report["tournament_hands_per_sec_all_cores"]
+        )
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""The Gymnasium single-agent environment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from calabresella import _core
+from calabresella.bots import BotLike, RandomBot, as_policy
+from calabresella.envs._common import new_state, observe, spaces_for
+
+
+def _policy(bot: BotLike, seed: int) -> Any:
+    if isinstance(bot, str):
+        if bot == "random":
+            return as_policy(RandomBot(seed))
+        if bot == "heuristic":
+            return "heuristic"
+        raise _core.NotationError(f"unknown built-in bot {bot!r}: random or heuristic")
+    return as_policy(bot)
+
+
+class CalabresellaGym(gymnasium.Env):
+    """The agent plays one seat; the other seats are played by ``opponents`` between the
+    agent's steps. The reward is the agent's points won during the step (its hand award, or in
+    Tressette its side's points, when a hand is scored). An illegal action is refused: with
+    ``illegal_action="penalize"`` (the default) the state does not change and the reward is
+    -1 with ``info["illegal"] = True``; with ``"raise"`` it raises ``IllegalActionError``."""
+
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 (gymnasium declares it per instance)
+
+    def __init__(
+        self,
+        game: str = "calabresella",
+        seat: int = 0,
+        opponents: BotLike | list[BotLike] = "random",
+        episode: str = "hand",
+        illegal_action: str = "penalize",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if illegal_action not in ("penalize", "raise"):
+            raise _core.NotationError('illegal_action is "penalize" or "raise"')
+        self._game = game
+        self._episode = episode
+        self._options = dict(options)
+        self._illegal = illegal_action
+        self.render_mode = render_mode
+        probe = new_state(game, episode, 0, self._options)
+        n = probe.num_players
+        if not 0 <= seat < n:
+            raise _core.NotationError(f"seat {seat} is not a seat: 0..{n - 1}")
+        self.seat = seat
+        others = opponents if isinstance(opponents, list) else [opponents] * (n - 1)
+        if len(others) != n - 1:
+            raise _core.NotationError(f"{game} needs {n - 1} opponents, got {len(others)}")
+        self._opponent_specs = others
+        self.observation_space, self.action_space = spaces_for()
+        self.state = probe
+        self._opponents: dict[int, Any] = {}
+        self._bot_seed = 0
+        self._pending = 0.0
+
+    def _opponent_act(self, seat: int) -> int | str:
+        policy = self._opponents[seat]
+        obs = self.state.observation(seat)
+        if policy == "heuristic":
+            return self.state.bot_action("heuristic", seat, self._bot_seed)
+        answer: int | str = policy(obs)
+        return answer
+
+    def _advance(self) -> None:
+        while not self.state.is_terminal() and self.state.current_player() != self.seat:
+            seat = self.state.current_player()
+            self.state.apply_action(self._opponent_act(seat))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Deals a new episode and plays the opponents up to the agent's first decision."""
+        super().reset(seed=seed)
+        state_seed = int(self.np_random.integers(0, 2**63))
+        self.state = new_state(self._game, self._episode, state_seed, self._options)
+        others = [s for s in range(self.state.num_players) if s != self.seat]
+        self._opponents = {
+            s: _policy(spec, state_seed + s)
+            for s, spec in zip(others, self._opponent_specs, strict=True)
+        }
+        self._bot_seed = state_seed
+        before = self.state.returns()[self.seat]
+        self._advance()
+        self._pending = self.state.returns()[self.seat] - before
+        return observe(self.state, self.seat), {}
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Plays the agent's action, then the opponents until the agent decides again."""
+        if self.state.is_terminal():
+            raise _core.IllegalActionError("the episode is over: call reset()")
+        before = self.state.returns()[self.seat]
+        try:
+            self.state.apply_action(int(action))
+        except _core.IllegalActionError:
+            if self._illegal == "raise":
+                raise
+            return observe(self.state, self.seat), -1.0, False, False, {"illegal": True}
+        except _core.NotationError:
+            if self._illegal == "raise":
+                raise
+            return observe(self.state, self.seat), -1.0, False, False, {"illegal": True}
+        self._advance()
+        reward = self.state.returns()[self.seat] - before + self._pending
+        self._pending = 0.0
+        if self.render_mode == "human":
+            self.render()
+        return observe(self.state, self.seat), float(reward), self.state.is_terminal(), False, {}
+
+    def render(self) -> str | None:
+        """The full state as text (``ansi``), or printed (``human``)."""
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

@@ -1,0 +1,45 @@
+"""Remote play: the same bots on a calabresella server, over gRPC (tonic, inside the
+extension; the GIL is released while waiting)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from calabresella._core import Client, Observation
+from calabresella.bots import Action, Bot
+
+
+def connect(address: str, *, timeout: float = 10.0) -> Client:
+    """A client for the server at ``address`` (``"127.0.0.1:50051"`` or an ``http://`` URL).
+    Raises :class:`ConnectionLostError` when it cannot be reached within ``timeout`` seconds."""
+    return Client(address, timeout=timeout)
+
+
+def play(
+    bot: Bot | Callable[[Observation], Action],
+    server: str | Client,
+    table_id: str,
+    *,
+    seat: int | None = None,
+    name: str = "python",
+) -> dict[str, Any]:
+    """Joins ``table_id`` (at ``seat`` or the lowest open one) and plays it with ``bot`` until
+    the match ends, resuming after dropped streams. Returns a summary: ``reason``,
+    ``winners``, ``won``, ``totals``, ``decisions``, ``faults``, ``reconnects``..."""
+    client = server if isinstance(server, Client) else connect(server)
+    return client.join(table_id, seat=seat, name=name).play(bot)
+
+
+async def play_async(
+    bot: Bot | Callable[[Observation], Action],
+    server: str | Client,
+    table_id: str,
+    *,
+    seat: int | None = None,
+    name: str = "python",
+) -> dict[str, Any]:
+    """:func:`play` for asyncio: runs in a worker thread, so the event loop stays free (the
+    extension releases the GIL while it waits). The bot is called from that thread."""
+    return await asyncio.to_thread(play, bot, server, table_id, seat=seat, name=name)

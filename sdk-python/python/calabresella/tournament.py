@@ -1,0 +1,328 @@
+"""Headless tournaments: many matches in-process, duplicate format, confidence intervals,
+ratings and records."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calabresella import _core
+from calabresella.bots import BotLike
+
+
+@dataclass
+class BotResult:
+    """One bot's results over the tournament."""
+
+    name: str
+    """The bot's name."""
+    matches: int = 0
+    """Matches it sat in."""
+    wins: int = 0
+    """Matches its seat (or one of its seats) won."""
+    points: float = 0.0
+    """Points scored in all (per match: the mean over the seats it held)."""
+    mean: float = 0.0
+    """Mean points per match."""
+    ci95: tuple[float, float] = (0.0, 0.0)
+    """95% confidence interval of the mean (over deals in duplicate: permutations averaged
+    first, which removes the luck of the cards)."""
+    win_rate: float = 0.0
+    """Share of its matches won."""
+    faults: int = 0
+    """Answers replaced by the first legal action (illegal, unparsable or raised)."""
+    rating_mu: float | None = None
+    """OpenSkill (Plackett-Luce) rating mean, when openskill is installed."""
+    rating_sigma: float | None = None
+    """Its uncertainty."""
+    rating: float | None = None
+    """The conservative ordinal ``mu - 3 sigma``."""
+
+
+@dataclass
+class TournamentResult:
+    """What :func:`tournament` returns."""
+
+    game: str
+    """The game played."""
+    deals: int
+    """Deals (match seeds) used."""
+    duplicate: bool
+    """Whether each deal was played through every seat permutation."""
+    bots: list[BotResult]
+    """Per bot, in the order given."""
+    first_error: str | None = None
+    """The first bot fault seen, with its traceback, for debugging."""
+    seeds: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    """Per match: the deal seed."""
+    seatings: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    """Per match and seat: the index of the bot sitting there."""
+    returns: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    """Per match and seat: points (match totals, or the hand's award)."""
+    won: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
+    """Per match and seat: whether the seat won."""
+    hands: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    """Per match: hands played (void deals included)."""
+    actions: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    """Per match: actions taken."""
+    records: list[str] | None = None
+    """Per match: the record (format v1 JSON text), with ``keep_records=True``."""
+
+    def table(self) -> str:
+        """The results as a text table, best mean first."""
+        rows = sorted(self.bots, key=lambda b: -b.mean)
+        out = [
+            f"{'bot':<16} {'matches':>7} {'wins':>6} {'win%':>6} {'mean':>8} "
+            f"{'95% CI':>17} {'rating':>7} {'faults':>6}"
+        ]
+        for b in rows:
+            rating = "-" if b.rating is None else f"{b.rating:7.2f}"
+            out.append(
+                f"{b.name:<16} {b.matches:>7} {b.wins:>6} {100 * b.win_rate:>5.1f}% "
+                f"{b.mean:>8.3f} [{b.ci95[0]:>7.3f},{b.ci95[1]:>7.3f}] {rating:>7} {b.faults:>6}"
+            )
+        return "\n".join(out)
+
+    @property
+    def num_matches(self) -> int:
+        """Matches played."""
+        return int(self.hands.shape[0])
+
+    def to_json(self) -> str:
+        """The summary per bot (no per-match arrays or records), as JSON."""
+        return json.dumps(
+            {
+                "game": self.game,
+                "deals": self.deals,
+                "duplicate": self.duplicate,
+                "matches": self.num_matches,
+                "bots": [asdict(b) for b in self.bots],
+                "first_error": self.first_error,
+            },
+            indent=2,
+        )
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def _seatings(n_bots: int, seats: int, deal: int, duplicate: bool) -> list[tuple[int, ...]]:
+    base = [i % n_bots for i in range(seats)]
+    if duplicate:
+        # Every distinct assignment of the bots to the seats, in a fixed order.
+        return sorted(set(itertools.permutations(base)))
+    shift = deal % seats
+    return [tuple(base[shift:] + base[:shift])]
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    k = len(values)
+    if k == 0:
+        return 0.0, (0.0, 0.0)
+    mean = sum(values) / k
+    if k == 1:
+        return mean, (mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (k - 1)
+    half = 1.96 * math.sqrt(var / k)
+    return mean, (mean - half, mean + half)
+
+
+class _TextBar:
+    """A minimal progress bar on stderr, used when tqdm is not installed."""
+
+    def __init__(self, total: int) -> None:
+        self.total = max(total, 1)
+        self.done = 0
+
+    def update(self, n: int) -> None:
+        self.done += n
+        width = 30
+        filled = width * self.done // self.total
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} matches"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\n")
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _TextBar(total)
+    return tqdm(total=total, unit="match", desc="tournament")
+
+
+def _rate(results: list[BotResult], scores: np.ndarray, deal_index: np.ndarray, deals: int) -> None:
+    """OpenSkill ratings, one update per deal (its permutations' mean points rank the bots)."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        return
+    model = PlackettLuce()
+    ratings = [model.rating(name=b.name) for b in results]
+    for d in range(deals):
+        rows = scores[deal_index == d]
+        if rows.size == 0:
+            continue
+        seen = ~np.isnan(rows).all(axis=0)
+        bots = [b for b in range(len(results)) if seen[b]]
+        if len(bots) < 2:
+            continue
+        means = [float(np.nanmean(rows[:, b])) for b in bots]
+        new = model.rate([[ratings[b]] for b in bots], scores=means)
+        for i, team in zip(bots, new, strict=True):
+            ratings[i] = team[0]
+    for res, r in zip(results, ratings, strict=True):
+        res.rating_mu = float(r.mu)
+        res.rating_sigma = float(r.sigma)
+        res.rating = float(r.ordinal())
+
+
+def tournament(
+    bots: Sequence[BotLike] | Mapping[str, BotLike],
+    game: str = "calabresella",
+    *,
+    deals: int = 100,
+    seed: int = 0,
+    duplicate: bool = True,
+    episode: str = "match",
+    threads: int = 0,
+    progress: bool = True,
+    records: str | Path | None = None,
+    keep_records: bool = False,
+    ratings: bool = True,
+    **options: Any,
+) -> TournamentResult:
+    """Plays ``deals`` deals between ``bots`` and summarises the results.
+
+    ``bots`` is a list (names are taken from the bots) or a dict ``name -> bot``; a bot is a
+    built-in name (``"random"``, ``"heuristic"``), an object with ``act(observation)`` or a
+    function. Each deal is a match seed; with ``duplicate`` (the default) it is played once
+    for every distinct seating of the bots, so each bot meets the same cards from every seat.
+    ``episode`` is ``"match"`` (whole matches, the default) or ``"hand"``. Matches between
+    built-in bots run on ``threads`` Rust threads (0: every core) without the GIL.
+    ``records`` names a folder to save every match record in (format v1, one JSON file per
+    match); ``keep_records`` keeps them in ``matches[i]["record"]`` too. Rule options are
+    keyword arguments. Ratings use OpenSkill when it is installed (``pip install
+    calabresella[tournament]``); the progress bar uses tqdm when installed.
+    """
+    if isinstance(bots, Mapping):
+        names = [str(k) for k in bots]
+        entries = list(bots.values())
+    else:
+        entries = list(bots)
+        names = []
+        for i, b in enumerate(entries):
+            base = b if isinstance(b, str) else getattr(b, "name", None) or type(b).__name__
+            if callable(b) and not hasattr(b, "act") and hasattr(b, "__name__"):
+                base = b.__name__
+            names.append(f"{base}#{i}" if str(base) in names else str(base))
+    if not entries:
+        raise _core.NotationError("a tournament needs at least one bot")
+    if deals < 1:
+        raise _core.NotationError("deals must be at least 1")
+    seats = _core.State.new_hand(game, seed=0, **options).num_players
+    if len(entries) > seats:
+        raise _core.NotationError(
+            f"{game} seats {seats} players; got {len(entries)} bots (run one tournament per "
+            "group of bots)"
+        )
+    seed_rng = random.Random(seed)
+    deal_seeds = np.array([seed_rng.getrandbits(64) for _ in range(deals)], dtype=np.uint64)
+    if duplicate:
+        perms = np.array(_seatings(len(entries), seats, 0, True), dtype=np.int64)
+        seating = np.tile(perms, (deals, 1))
+        deal_index = np.repeat(np.arange(deals, dtype=np.int64), len(perms))
+    else:
+        seating = np.array(
+            [_seatings(len(entries), seats, d, False)[0] for d in range(deals)], dtype=np.int64
+        )
+        deal_index = np.arange(deals, dtype=np.int64)
+    job_seeds = deal_seeds[deal_index]
+    total = len(job_seeds)
+    bar = _progress_bar(total, progress)
+    last = [0]
+
+    def tick(done: int) -> None:
+        if bar is not None:
+            bar.update(done - last[0])
+        last[0] = done
+
+    keep = keep_records or records is not None
+    try:
+        out: dict[str, Any] = _core.play_matches(
+            game,
+            dict(options),
+            list(entries),
+            job_seeds,
+            seating,
+            episode=episode,
+            threads=threads,
+            records=keep,
+            progress=tick if bar is not None else None,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    returns: np.ndarray = out["returns"]
+    won: np.ndarray = out["won"]
+    faults: np.ndarray = out["faults"]
+    results = [BotResult(name=n) for n in names]
+    # scores[j, b]: bot b's points in match j (mean over its seats); NaN where it did not sit.
+    scores = np.full((total, len(entries)), np.nan)
+    for k, r in enumerate(results):
+        held = seating == k
+        count = held.sum(axis=1)
+        sat = count > 0
+        scores[sat, k] = (returns * held).sum(axis=1)[sat] / count[sat]
+        r.matches = int(sat.sum())
+        r.points = float(np.nansum(scores[:, k]))
+        r.wins = int((won & held).any(axis=1).sum())
+        r.faults = int((faults * held).sum())
+        r.win_rate = r.wins / r.matches if r.matches else 0.0
+        # Duplicate: average each deal's permutations first, then the CI over deals.
+        sums = np.bincount(deal_index[sat], weights=scores[sat, k], minlength=deals)
+        counts = np.bincount(deal_index[sat], minlength=deals)
+        per_deal = sums[counts > 0] / counts[counts > 0]
+        r.mean, r.ci95 = _mean_ci(per_deal.tolist())
+    if ratings:
+        _rate(results, scores, deal_index, deals)
+    recs: list[str] | None = out["records"]
+    if records is not None and recs is not None:
+        folder = Path(records)
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, text in enumerate(recs):
+            (folder / f"match-{i:06d}.json").write_text(text, encoding="utf-8")
+    result = TournamentResult(
+        game=game,
+        deals=deals,
+        duplicate=duplicate,
+        bots=results,
+        first_error=out["first_error"],
+    )
+    result.seeds = job_seeds
+    result.seatings = seating
+    result.returns = returns
+    result.won = won
+    result.hands = out["hands"]
+    result.actions = out["actions"]
+    result.records = recs if keep_records else None
+    return result
+
+
+ProgressCallback = Callable[[int], None]
+"""Called with the number of matches finished so far."""

@@ -1,0 +1,288 @@
+//! The Python `Observation`: one seat's view, the same class in-process and from a server.
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use calabresella_engine::{Action, Card};
+
+use crate::encode::{self, Features};
+use crate::errors;
+use crate::view::{PHASES, View};
+
+/// What one seat may know now: its cards, the public history, what the rules let it see of
+/// others, and its legal actions when it must decide. Immutable.
+#[pyclass(module = "calabresella._core", frozen)]
+pub struct Observation {
+    /// The view.
+    pub view: View,
+}
+
+/// An action string or id into the engine's action, for the view's legal set.
+pub fn parse_action(action: &Bound<'_, PyAny>, monte: Option<&[Card; 4]>) -> PyResult<Action> {
+    if let Ok(id) = action.extract::<i64>() {
+        let id = u16::try_from(id)
+            .map_err(|_| errors::notation(format!("action id {id} is out of range")))?;
+        return Action::from_id(id, monte).map_err(errors::notation);
+    }
+    if let Ok(text) = action.extract::<String>() {
+        return text
+            .parse::<Action>()
+            .map_err(|e| errors::notation(format!("{text:?}: {e}")));
+    }
+    Err(errors::notation(format!(
+        "an action is an int id or a string like \"play 3b\", not {}",
+        action.get_type().name()?
+    )))
+}
+
+fn seat(s: Option<calabresella_engine::Seat>) -> Option<usize> {
+    s.map(|s| s.index())
+}
+
+fn cards(set: calabresella_engine::CardSet) -> Vec<String> {
+    set.display_order()
+        .into_iter()
+        .map(|c| c.to_string())
+        .collect()
+}
+
+#[pymethods]
+impl Observation {
+    /// The game: `calabresella`, `tressette` or `tressette-in-due`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.view.rules.game_name()
+    }
+
+    /// Seats at the table.
+    #[getter]
+    fn num_players(&self) -> u8 {
+        self.view.players()
+    }
+
+    /// The seat whose view this is; `None` for the public (spectator) view.
+    #[getter]
+    fn viewer(&self) -> Option<usize> {
+        seat(self.view.viewer)
+    }
+
+    /// 0-based number of the hand in the match.
+    #[getter]
+    fn hand_number(&self) -> u32 {
+        self.view.hand_number
+    }
+
+    /// The dealer of this hand.
+    #[getter]
+    fn dealer(&self) -> usize {
+        self.view.dealer.index()
+    }
+
+    /// The idle dealer in four-player Calabresella.
+    #[getter]
+    fn idle(&self) -> Option<usize> {
+        seat(self.view.idle)
+    }
+
+    /// Match totals: per seat in Calabresella, per side in Tressette.
+    #[getter]
+    fn totals(&self) -> Vec<u32> {
+        self.view.totals.clone()
+    }
+
+    /// What the hand waits for: auction, call, return, discard, take, play or over.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        PHASES[usize::from(self.view.phase.min(6))]
+    }
+
+    /// Whose decision it is (in Calabresella a due possibly the dummy's seat).
+    #[getter]
+    fn actor(&self) -> Option<usize> {
+        seat(self.view.actor)
+    }
+
+    /// Who takes the decision: the actor, or the person playing the dummy.
+    #[getter]
+    fn decider(&self) -> Option<usize> {
+        seat(self.view.decider)
+    }
+
+    /// The highest bid so far as `(seat, contract)`.
+    #[getter]
+    fn highest_bid(&self) -> Option<(usize, String)> {
+        self.view
+            .highest_bid
+            .map(|(s, c)| (s.index(), c.to_string()))
+    }
+
+    /// The soloist once the auction is over.
+    #[getter]
+    fn soloist(&self) -> Option<usize> {
+        seat(self.view.soloist)
+    }
+
+    /// The contract once the auction is over.
+    #[getter]
+    fn contract(&self) -> Option<String> {
+        self.view.contract.map(|c| c.to_string())
+    }
+
+    /// The called card in Chiamo.
+    #[getter]
+    fn called(&self) -> Option<String> {
+        self.view.called.map(|c| c.to_string())
+    }
+
+    /// The viewer's cards, in display order.
+    #[getter]
+    fn hand(&self) -> Vec<String> {
+        cards(self.view.hand)
+    }
+
+    /// Other seats' hands this viewer may see (the a due dummy, the aperta partner).
+    #[getter]
+    fn visible_hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for &(s, c) in &self.view.visible_hands {
+            d.set_item(s.index(), cards(c))?;
+        }
+        Ok(d)
+    }
+
+    /// How many cards each seat holds.
+    #[getter]
+    fn hand_sizes(&self) -> Vec<u8> {
+        self.view.hand_sizes.clone()
+    }
+
+    /// The trick in progress as `(seat, card)` in play order.
+    #[getter]
+    fn trick(&self) -> Vec<(usize, String)> {
+        self.view
+            .trick
+            .iter()
+            .map(|(s, c)| (s.index(), c.to_string()))
+            .collect()
+    }
+
+    /// Completed tricks this hand.
+    #[getter]
+    fn tricks_done(&self) -> u8 {
+        self.view.tricks_done
+    }
+
+    /// Calabresella: tricks won so far, `[soloist, defenders]`.
+    #[getter]
+    fn side_tricks(&self) -> [u32; 2] {
+        self.view.side_tricks
+    }
+
+    /// Tressette in Due: cards left in the stock.
+    #[getter]
+    fn stock_left(&self) -> u8 {
+        self.view.stock_left
+    }
+
+    /// Everything that happened this hand as this viewer may see it, as text, in order.
+    #[getter]
+    fn events(&self) -> Vec<String> {
+        self.view.events.clone()
+    }
+
+    /// The viewer's legal actions as numeric ids (empty unless it must decide now).
+    #[getter]
+    fn legal_actions(&self) -> Vec<u16> {
+        self.view.legal.iter().map(|&(id, _)| id).collect()
+    }
+
+    /// The viewer's legal actions as action strings, in the same order as `legal_actions`.
+    #[getter]
+    fn legal_action_strings(&self) -> Vec<String> {
+        self.view.legal.iter().map(|(_, a)| a.to_string()).collect()
+    }
+
+    /// The hand's result as text once it is over.
+    #[getter]
+    fn outcome(&self) -> Option<String> {
+        self.view.outcome.clone()
+    }
+
+    /// The hand's award once over: per seat (Calabresella) or per side (Tressette).
+    #[getter]
+    fn award(&self) -> Option<Vec<u32>> {
+        self.view.award.clone()
+    }
+
+    /// Results of the match's earlier hands, as text.
+    #[getter]
+    fn previous(&self) -> Vec<String> {
+        self.view.previous.clone()
+    }
+
+    /// The action string of a numeric id.
+    fn action_to_string(&self, action: u16) -> PyResult<String> {
+        Action::from_id(action, self.view.monte.as_ref())
+            .map(|a| a.to_string())
+            .map_err(errors::notation)
+    }
+
+    /// The numeric id of an action string (or id).
+    fn string_to_action(&self, action: &Bound<'_, PyAny>) -> PyResult<u16> {
+        let a = parse_action(action, self.view.monte.as_ref())?;
+        a.to_id(self.view.monte.as_ref()).map_err(errors::notation)
+    }
+
+    /// The observation tensor (float32, length `OBSERVATION_SIZE`; layout in the README).
+    fn tensor<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let arr = PyArray1::<f32>::zeros(py, encode::OBS_SIZE, false);
+        let mut rw = arr.readwrite();
+        if let Ok(out) = rw.as_slice_mut() {
+            Features::of_view(&self.view).encode(out);
+        }
+        drop(rw);
+        arr
+    }
+
+    /// The information-state tensor: the observation tensor followed by the public history
+    /// (float32, length `INFORMATION_STATE_SIZE`).
+    fn information_state_tensor<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let arr = PyArray1::<f32>::zeros(py, encode::INFO_SIZE, false);
+        let mut rw = arr.readwrite();
+        if let Ok(out) = rw.as_slice_mut() {
+            encode::encode_info(&self.view, out);
+        }
+        drop(rw);
+        arr
+    }
+
+    /// The legal-action mask (bool, length `NUM_ACTIONS`).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; encode::MASK_SIZE];
+        for &(id, _) in &self.view.legal {
+            mask[usize::from(id)] = true;
+        }
+        PyArray1::from_vec(py, mask)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Observation(game='{}', viewer={}, hand_number={}, phase='{}', hand='{}', legal={})",
+            self.view.rules.game_name(),
+            self.view
+                .viewer
+                .map_or("None".to_owned(), |s| s.index().to_string()),
+            self.view.hand_number,
+            PHASES[usize::from(self.view.phase.min(6))],
+            cards(self.view.hand).join(" "),
+            self.view.legal.len()
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Observation>()
+            .is_ok_and(|o| o.get().view == self.view)
+    }
+}

@@ -1,0 +1,554 @@
+//! The gRPC client: `Client` (create, list, inspect and join tables) and `RemoteSeat` (a joined
+//! seat: fetch observations, act, or run a bot until the match ends). Transport is tonic on a
+//! private tokio runtime; every wait happens with the GIL released, and Ctrl-C is honoured.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use tokio::runtime::Runtime;
+use tokio_stream::StreamExt;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Status};
+
+use calabresella_proto::v1::table_service_client::TableServiceClient;
+use calabresella_proto::{convert, v1};
+
+use crate::errors::{self, BotError, ConnectionLostError};
+use crate::observation::{Observation, parse_action};
+use crate::state::rules_from;
+use crate::view::View;
+
+/// How long a dropped stream may take to come back before `play` gives up.
+const RECONNECT_FOR: Duration = Duration::from_secs(30);
+
+/// Runs `fut` on the runtime with the GIL released, checking for Ctrl-C every 100 ms.
+fn wait<T: Send>(
+    py: Python<'_>,
+    rt: &Runtime,
+    fut: impl Future<Output = Result<T, Status>> + Send,
+) -> PyResult<T> {
+    let out: Result<Result<T, Status>, PyErr> = py.detach(|| {
+        rt.block_on(async {
+            tokio::pin!(fut);
+            loop {
+                tokio::select! {
+                    r = &mut fut => return Ok(r),
+                    () = tokio::time::sleep(Duration::from_millis(100)) => {
+                        Python::attach(|py| py.check_signals())?;
+                    }
+                }
+            }
+        })
+    });
+    out?.map_err(|s| Python::attach(|py| errors::status(py, &s)))
+}
+
+fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("table_id", &t.table_id)?;
+    d.set_item("name", &t.name)?;
+    let game = t
+        .options
+        .as_ref()
+        .and_then(|o| convert::rules_from_wire(o).ok())
+        .map(|r| r.game_name());
+    d.set_item("game", game)?;
+    d.set_item(
+        "state",
+        v1::TableState::try_from(t.state)
+            .map(|s| {
+                s.as_str_name()
+                    .trim_start_matches("TABLE_STATE_")
+                    .to_ascii_lowercase()
+            })
+            .unwrap_or_default(),
+    )?;
+    let seats: Vec<(u32, String, String)> = t
+        .seats
+        .iter()
+        .map(|s| {
+            (
+                s.seat,
+                v1::SeatKind::try_from(s.kind)
+                    .map(|k| {
+                        k.as_str_name()
+                            .trim_start_matches("SEAT_KIND_")
+                            .to_ascii_lowercase()
+                    })
+                    .unwrap_or_default(),
+                s.player_name.clone(),
+            )
+        })
+        .collect();
+    d.set_item("seats", seats)?;
+    d.set_item("hands_completed", t.hands_completed)?;
+    d.set_item("totals", t.totals.clone())?;
+    d.set_item("decisions", t.decisions)?;
+    d.set_item("winners", t.result.as_ref().map(|r| r.winners.clone()))?;
+    d.set_item("metadata", t.metadata.clone())?;
+    Ok(d)
+}
+
+fn seat_kind(name: &str) -> PyResult<i32> {
+    Ok(match name.trim().to_ascii_lowercase().as_str() {
+        "open" | "human" | "player" => v1::SeatKind::Open,
+        "random" | "bot" => v1::SeatKind::BotRandom,
+        "heuristic" => v1::SeatKind::BotHeuristic,
+        other => {
+            return Err(errors::notation(format!(
+                "seat kind {other:?}: open, random or heuristic"
+            )));
+        }
+    } as i32)
+}
+
+/// A connection to a calabresella server.
+#[pyclass(module = "calabresella._core")]
+pub struct Client {
+    rt: Arc<Runtime>,
+    client: TableServiceClient<Channel>,
+    /// The address connected to.
+    #[pyo3(get)]
+    address: String,
+}
+
+#[pymethods]
+impl Client {
+    /// Connects to `address` (`host:port` or a full `http://` URL); raises
+    /// `ConnectionLostError` when the server cannot be reached within `timeout` seconds.
+    #[new]
+    #[pyo3(signature = (address, *, timeout = 10.0))]
+    fn new(py: Python<'_>, address: &str, timeout: f64) -> PyResult<Client> {
+        let url = if address.contains("://") {
+            address.to_owned()
+        } else {
+            format!("http://{address}")
+        };
+        let endpoint = Endpoint::from_shared(url.clone())
+            .map_err(|e| errors::notation(format!("address {address:?}: {e}")))?
+            .connect_timeout(Duration::from_secs_f64(timeout.clamp(0.1, 3600.0)))
+            .tcp_nodelay(true)
+            .http2_keep_alive_interval(Duration::from_secs(20))
+            .keep_alive_while_idle(true);
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .map_err(|e| ConnectionLostError::new_err(format!("runtime: {e}")))?;
+        let channel = py
+            .detach(|| rt.block_on(endpoint.connect()))
+            .map_err(|e| ConnectionLostError::new_err(format!("cannot reach {address}: {e}")))?;
+        Ok(Client {
+            rt: Arc::new(rt),
+            client: TableServiceClient::new(channel),
+            address: address.to_owned(),
+        })
+    }
+
+    /// Creates a table and returns its description. `seats` names each seat's kind: `"open"`
+    /// for a player who joins, `"random"` or `"heuristic"` for a built-in bot (default: every
+    /// seat open). Rule options are keyword arguments.
+    #[pyo3(signature = (game = "calabresella", *, seats = None, name = String::new(), seed = None, move_ms = None, bank_ms = None, forfeit_on_timeout = false, bot_delay_ms = 0, **options))]
+    #[allow(clippy::too_many_arguments)]
+    fn create_table<'py>(
+        &self,
+        py: Python<'py>,
+        game: &str,
+        seats: Option<Vec<String>>,
+        name: String,
+        seed: Option<u64>,
+        move_ms: Option<u32>,
+        bank_ms: Option<u32>,
+        forfeit_on_timeout: bool,
+        bot_delay_ms: u32,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let rules = rules_from(game, options)?;
+        let n = usize::from(rules.seats());
+        let kinds = match seats {
+            Some(list) => list
+                .iter()
+                .map(|s| seat_kind(s))
+                .collect::<PyResult<Vec<_>>>()?,
+            None => vec![v1::SeatKind::Open as i32; n],
+        };
+        let clock =
+            (move_ms.is_some() || bank_ms.is_some() || forfeit_on_timeout).then(|| v1::Clock {
+                move_ms: move_ms.unwrap_or(60_000),
+                bank_ms: bank_ms.unwrap_or(0),
+                on_timeout: if forfeit_on_timeout {
+                    v1::TimeoutPolicy::Forfeit
+                } else {
+                    v1::TimeoutPolicy::Bot
+                } as i32,
+            });
+        let req = v1::CreateTableRequest {
+            name,
+            options: Some(convert::rules(&rules)),
+            seats: kinds,
+            clock,
+            seed,
+            bot_delay_ms,
+            ..Default::default()
+        };
+        let mut c = self.client.clone();
+        let r = wait(py, &self.rt, async move { c.create_table(req).await })?;
+        let t = r.into_inner().table.unwrap_or_default();
+        table_dict(py, &t)
+    }
+
+    /// Tables on the server, newest first (`state`: waiting, playing, finished, abandoned).
+    #[pyo3(signature = (state = None))]
+    fn list_tables<'py>(
+        &self,
+        py: Python<'py>,
+        state: Option<&str>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let state = match state {
+            None => v1::TableState::Unspecified,
+            Some(s) => {
+                v1::TableState::from_str_name(&format!("TABLE_STATE_{}", s.to_ascii_uppercase()))
+                    .ok_or_else(|| {
+                        errors::notation(format!(
+                            "state {s:?}: waiting, playing, finished or abandoned"
+                        ))
+                    })?
+            }
+        } as i32;
+        let mut out = Vec::new();
+        let mut token = String::new();
+        loop {
+            let mut c = self.client.clone();
+            let req = v1::ListTablesRequest {
+                state,
+                page_size: 100,
+                page_token: token.clone(),
+            };
+            let r = wait(py, &self.rt, async move { c.list_tables(req).await })?.into_inner();
+            for t in &r.tables {
+                out.push(table_dict(py, t)?);
+            }
+            if r.next_page_token.is_empty() {
+                break;
+            }
+            token = r.next_page_token;
+        }
+        Ok(out)
+    }
+
+    /// One table's description.
+    fn get_table<'py>(&self, py: Python<'py>, table_id: &str) -> PyResult<Bound<'py, PyDict>> {
+        let mut c = self.client.clone();
+        let req = v1::GetTableRequest {
+            table_id: table_id.to_owned(),
+        };
+        let r = wait(py, &self.rt, async move { c.get_table(req).await })?;
+        table_dict(py, &r.into_inner().table.unwrap_or_default())
+    }
+
+    /// The record (format v1, JSON text) of a table's completed hands.
+    fn get_record(&self, py: Python<'_>, table_id: &str) -> PyResult<String> {
+        let mut c = self.client.clone();
+        let req = v1::GetRecordRequest {
+            table_id: table_id.to_owned(),
+        };
+        let r = wait(py, &self.rt, async move { c.get_record(req).await })?;
+        Ok(r.into_inner().record_json)
+    }
+
+    /// Takes a seat (`seat`, or the lowest open one) as `name`.
+    #[pyo3(signature = (table_id, *, seat = None, name = "python".to_owned()))]
+    fn join(
+        &self,
+        py: Python<'_>,
+        table_id: &str,
+        seat: Option<u32>,
+        name: String,
+    ) -> PyResult<RemoteSeat> {
+        let c = self.client.clone();
+        let id = table_id.to_owned();
+        let joined = wait(py, &self.rt, async move {
+            calabresella_client::RemoteSeat::join(c, &id, seat, &name).await
+        })?;
+        Ok(RemoteSeat {
+            rt: self.rt.clone(),
+            inner: joined,
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Client({:?})", self.address)
+    }
+}
+
+/// A joined seat on a remote table.
+#[pyclass(module = "calabresella._core")]
+pub struct RemoteSeat {
+    rt: Arc<Runtime>,
+    inner: calabresella_client::RemoteSeat,
+}
+
+/// What `play` saw: the end of the match and how the seat did.
+struct Ended {
+    ended: v1::MatchEnded,
+    decisions: u64,
+    faults: u64,
+    reconnects: u64,
+}
+
+impl RemoteSeat {
+    async fn fetch(
+        inner: &mut calabresella_client::RemoteSeat,
+    ) -> Result<v1::GetObservationResponse, Status> {
+        Ok(inner
+            .client
+            .get_observation(v1::GetObservationRequest {
+                table_id: inner.table_id.clone(),
+                seat_token: inner.token.clone(),
+            })
+            .await?
+            .into_inner())
+    }
+}
+
+/// Whether a stream error is worth reconnecting after.
+fn transient(s: &Status) -> bool {
+    matches!(
+        s.code(),
+        Code::Unavailable
+            | Code::Unknown
+            | Code::Internal
+            | Code::ResourceExhausted
+            | Code::Cancelled
+    )
+}
+
+#[pymethods]
+impl RemoteSeat {
+    /// The table's id.
+    #[getter]
+    fn table_id(&self) -> String {
+        self.inner.table_id.clone()
+    }
+
+    /// The seat number.
+    #[getter]
+    fn seat(&self) -> u32 {
+        self.inner.seat
+    }
+
+    /// The seat's observation now and the number of the decision due:
+    /// `(observation, decision)`.
+    fn observation(&mut self, py: Python<'_>) -> PyResult<(Observation, u64)> {
+        let inner = &mut self.inner;
+        let r = wait(py, &self.rt, RemoteSeat::fetch(inner))?;
+        let view = View::from_wire(&r.observation.unwrap_or_default())
+            .map_err(|e| errors::notation(format!("server sent {e}")))?;
+        Ok((Observation { view }, r.decision))
+    }
+
+    /// Answers `decision` with an action (id or string). Safe to retry: the server applies a
+    /// decision once.
+    fn act(
+        &mut self,
+        py: Python<'_>,
+        decision: u64,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let (obs, _) = self.observation(py)?;
+        let a = parse_action(action, obs.view.monte.as_ref())?;
+        let wire = convert::action(a, obs.view.monte.as_ref());
+        let inner = &mut self.inner;
+        let r = wait(py, &self.rt, inner.act(decision, wire))?;
+        Ok(r.action.map(|a| a.notation).unwrap_or_default())
+    }
+
+    /// Plays the seat with `bot` (an object with `act(observation)` or a callable returning an
+    /// action id or string) until the match ends; returns a summary dict. The stream is
+    /// followed in order and resumed after a drop (for up to 30 s of outage). An answer the
+    /// server refuses is asked again up to 3 times, then the first legal action is played and
+    /// counted in `faults`. An exception from the bot stops play and is raised as `BotError`
+    /// (the seat stays taken; the table's clock decides for it).
+    fn play<'py>(&mut self, py: Python<'py>, bot: Py<PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let rt = self.rt.clone();
+        let inner = &mut self.inner;
+        let result: Result<Ended, PyErr> = py.detach(|| {
+            rt.block_on(async {
+                let mut reconnects = 0u64;
+                let mut decisions = 0u64;
+                let mut faults = 0u64;
+                let mut answered: Option<u64> = None;
+                let mut stream = inner
+                    .observe()
+                    .await
+                    .map_err(|s| Python::attach(|py| errors::status(py, &s)))?;
+                let mut down_since: Option<tokio::time::Instant> = None;
+                loop {
+                    let next = tokio::select! {
+                        n = stream.next() => n,
+                        () = tokio::time::sleep(Duration::from_millis(100)) => {
+                            Python::attach(|py| py.check_signals())?;
+                            continue;
+                        }
+                    };
+                    let update = match next {
+                        Some(Ok(r)) => r.update.unwrap_or_default(),
+                        other => {
+                            if let Some(Err(s)) = &other {
+                                if !transient(s) {
+                                    return Err(Python::attach(|py| errors::status(py, s)));
+                                }
+                            }
+                            let since = *down_since.get_or_insert_with(tokio::time::Instant::now);
+                            loop {
+                                if since.elapsed() > RECONNECT_FOR {
+                                    return Err(ConnectionLostError::new_err(
+                                        "the stream broke and did not come back within 30 s",
+                                    ));
+                                }
+                                Python::attach(|py| py.check_signals())?;
+                                tokio::time::sleep(Duration::from_millis(200)).await;
+                                match inner.observe().await {
+                                    Ok(s) => {
+                                        stream = s;
+                                        reconnects += 1;
+                                        break;
+                                    }
+                                    Err(s) if transient(&s) => continue,
+                                    Err(s) => {
+                                        return Err(Python::attach(|py| errors::status(py, &s)));
+                                    }
+                                }
+                            }
+                            continue;
+                        }
+                    };
+                    down_since = None;
+                    inner
+                        .accept(&update)
+                        .map_err(|e| ConnectionLostError::new_err(e.to_string()))?;
+                    let turn = match &update.kind {
+                        Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
+                        Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
+                        Some(v1::update::Kind::MatchEnded(m)) => {
+                            return Ok(Ended {
+                                ended: m.as_ref().clone(),
+                                decisions,
+                                faults,
+                                reconnects,
+                            });
+                        }
+                        _ => update.next_turn.as_deref().cloned(),
+                    };
+                    let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) else {
+                        continue;
+                    };
+                    if answered == Some(t.decision) {
+                        continue;
+                    }
+                    answered = Some(t.decision);
+                    let mut attempts = 0;
+                    loop {
+                        let obs = match RemoteSeat::fetch(inner).await {
+                            Ok(o) => o,
+                            Err(s) if transient(&s) => break,
+                            Err(s) => return Err(Python::attach(|py| errors::status(py, &s))),
+                        };
+                        if obs.decision != t.decision {
+                            // The clock answered first; the stream will say so.
+                            break;
+                        }
+                        let view = View::from_wire(&obs.observation.unwrap_or_default())
+                            .map_err(|e| errors::notation(format!("server sent {e}")))?;
+                        let monte = view.monte;
+                        let first_legal = view.legal.first().map(|&(_, a)| a);
+                        let action = if attempts < 3 {
+                            Python::attach(|py| -> PyResult<_> {
+                                let o = Observation { view };
+                                let b = bot.bind(py);
+                                let answer = if b.hasattr("act")? {
+                                    b.call_method1("act", (o,))
+                                } else {
+                                    b.call1((o,))
+                                };
+                                let answer = answer.map_err(|e| {
+                                    let err = BotError::new_err(format!("the bot raised: {e}"));
+                                    err.set_cause(py, Some(e));
+                                    err
+                                })?;
+                                Ok(parse_action(&answer, monte.as_ref()).ok())
+                            })?
+                        } else {
+                            faults += 1;
+                            first_legal
+                        };
+                        let Some(action) = action.or(first_legal) else {
+                            break;
+                        };
+                        let wire = convert::action(action, monte.as_ref());
+                        match inner.act(t.decision, wire).await {
+                            Ok(_) => {
+                                decisions += 1;
+                                break;
+                            }
+                            Err(s) if s.code() == Code::Aborted => break,
+                            Err(s)
+                                if matches!(
+                                    s.code(),
+                                    Code::InvalidArgument | Code::FailedPrecondition
+                                ) && attempts < 3 =>
+                            {
+                                attempts += 1;
+                            }
+                            Err(s)
+                                if matches!(
+                                    s.code(),
+                                    Code::InvalidArgument | Code::FailedPrecondition
+                                ) =>
+                            {
+                                break;
+                            }
+                            Err(s) if transient(&s) => break,
+                            Err(s) => return Err(Python::attach(|py| errors::status(py, &s))),
+                        }
+                    }
+                }
+            })
+        });
+        let e = result?;
+        let d = PyDict::new(py);
+        let r = e.ended.result.unwrap_or_default();
+        d.set_item("table_id", &self.inner.table_id)?;
+        d.set_item("seat", self.inner.seat)?;
+        d.set_item(
+            "reason",
+            v1::EndReason::try_from(e.ended.reason)
+                .map(|x| {
+                    x.as_str_name()
+                        .trim_start_matches("END_REASON_")
+                        .to_ascii_lowercase()
+                })
+                .unwrap_or_default(),
+        )?;
+        d.set_item("won", r.winners.contains(&self.inner.seat))?;
+        d.set_item("winners", r.winners)?;
+        d.set_item("draw", r.draw)?;
+        d.set_item("totals", r.totals)?;
+        d.set_item("hands", r.hands)?;
+        d.set_item("forfeited_by", r.forfeited_by)?;
+        d.set_item("decisions", e.decisions)?;
+        d.set_item("faults", e.faults)?;
+        d.set_item("reconnects", e.reconnects)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "RemoteSeat(table_id={:?}, seat={})",
+            self.inner.table_id, self.inner.seat
+        )
+    }
+}

@@ -1,0 +1,419 @@
+//! The match runner behind `calabresella.tournament`: plays a list of jobs (a deal seed and a
+//! seating of bots) to the end. Matches between built-in bots run on Rust threads with the GIL
+//! released; matches with a Python bot run on the calling thread, asking the bot through the
+//! same `Observation` objects as everywhere else.
+
+use std::sync::mpsc;
+
+use numpy::PyUntypedArrayMethods;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use calabresella_engine::bots::{self, Bot};
+use calabresella_engine::calabresella;
+use calabresella_engine::rng::GameRng;
+use calabresella_engine::{Action, Seat, tressette};
+use calabresella_proto::convert::Rules;
+
+use crate::errors;
+use crate::game::{Game, Inner};
+use crate::observation::{Observation, parse_action};
+use crate::state::rules_from;
+use crate::view::EngineObs;
+
+/// A player in one match.
+enum Player {
+    /// Uniformly random legal actions, drawn as the engine's `RandomBot` draws them (from the
+    /// legal list, which for the decider is its observation's legal list).
+    Random(GameRng),
+    /// A built-in Calabresella bot.
+    Cal(Box<dyn Bot<calabresella::Observation> + Send>),
+    /// A built-in Tressette bot.
+    Tre(Box<dyn Bot<tressette::Observation> + Send>),
+    /// A Python bot: an object with `act(observation)` or a callable.
+    Python(Py<PyAny>),
+}
+
+/// What a bot is, as the Python side passed it.
+#[derive(Clone)]
+enum Spec {
+    BuiltIn(String),
+    Python,
+}
+
+/// One finished match.
+struct Played {
+    job: usize,
+    returns: [f64; 4],
+    winners: Vec<usize>,
+    draw: bool,
+    hands: usize,
+    actions: u64,
+    faults: [u32; 4],
+    first_error: Option<String>,
+    record: Option<String>,
+}
+
+fn next_seed(rng: &mut GameRng) -> u64 {
+    (u64::from(rng.next_half()) << 32) | u64::from(rng.next_half())
+}
+
+fn builtin(name: &str, rules: Rules, seed: u64) -> Option<Player> {
+    if name.eq_ignore_ascii_case("random") {
+        return Some(Player::Random(GameRng::from_seed(seed)));
+    }
+    match rules {
+        Rules::Calabresella(_) => {
+            bots::by_name::<calabresella::Observation>(name, seed).map(Player::Cal)
+        }
+        Rules::Tressette(_) => bots::by_name::<tressette::Observation>(name, seed).map(Player::Tre),
+    }
+}
+
+/// Chooses an action for the decider. `Err` carries a fault message (the caller plays the first
+/// legal action instead).
+fn choose(
+    player: &mut Player,
+    game: &Game,
+    seat: Seat,
+    legal: &[(u16, Action)],
+) -> Result<Action, String> {
+    match player {
+        Player::Random(rng) => Ok(legal[rng.below(legal.len() as u32) as usize % legal.len()].1),
+        Player::Cal(b) => match game.observation(Some(seat)) {
+            Some(EngineObs::Cal(o)) => Ok(b.act(&o)),
+            _ => Err("no observation".into()),
+        },
+        Player::Tre(b) => match game.observation(Some(seat)) {
+            Some(EngineObs::Tre(o)) => Ok(b.act(&o)),
+            _ => Err("no observation".into()),
+        },
+        Player::Python(obj) => Python::attach(|py| {
+            let view = game
+                .view(Some(seat))
+                .ok_or_else(|| "no observation".to_owned())?;
+            let monte = view.monte;
+            let obs = Observation { view };
+            let bound = obj.bind(py);
+            let answer = if bound.hasattr("act").unwrap_or(false) {
+                bound.call_method1("act", (obs,))
+            } else {
+                bound.call1((obs,))
+            };
+            let answer = answer.map_err(|e| {
+                let tb = e
+                    .traceback(py)
+                    .and_then(|t| t.format().ok())
+                    .unwrap_or_default();
+                format!("{tb}{e}")
+            })?;
+            parse_action(&answer, monte.as_ref()).map_err(|e| e.to_string())
+        }),
+    }
+}
+
+/// Plays a game between built-in random bots on the engine's unchecked fast path: each seat
+/// draws from its own generator exactly as `RandomBot` does (`legal[below(len)]`), so the
+/// matches are the ones the checked path would play.
+fn random_playout(game: &mut Game, players: &mut [Player]) -> u64 {
+    let single = game.single;
+    let mut actions = 0u64;
+    macro_rules! run {
+        ($m:expr, $decider:expr) => {{
+            let m = $m;
+            loop {
+                let Some(hand) = m.current() else { break };
+                let Some(seat) = $decider(hand) else { break };
+                let n = hand.num_legal_actions();
+                let Player::Random(rng) = &mut players[seat.index()] else {
+                    break;
+                };
+                let i = rng.below(n as u32) as usize % n.max(1);
+                let Some(a) = hand.legal_action(i) else { break };
+                m.apply_unchecked(a);
+                actions += 1;
+                if single && m.hands().first().is_some_and(|h| h.is_over()) {
+                    break;
+                }
+            }
+        }};
+    }
+    match &mut game.inner {
+        Inner::Cal(m) => run!(m, |h: &calabresella::Hand| h
+            .actor()
+            .map(|a| h.controller(a))),
+        Inner::Tre(m) => run!(m, |h: &tressette::Hand| h.actor()),
+    }
+    actions
+}
+
+#[allow(clippy::too_many_arguments)]
+fn play_one(
+    job: usize,
+    rules: Rules,
+    single: bool,
+    seed: u64,
+    seating: &[usize],
+    specs: &[Spec],
+    objects: &[Option<Py<PyAny>>],
+    keep_record: bool,
+) -> Result<Played, String> {
+    let mut game = Game::seeded(rules, seed, None, single)?;
+    let n = usize::from(rules.seats());
+    let mut bot_rng = GameRng::from_seed(seed ^ 0x005e_ed0f_b075);
+    let mut players = Vec::with_capacity(n);
+    for &b in seating.iter().take(n) {
+        let bot_seed = next_seed(&mut bot_rng);
+        players.push(match &specs[b] {
+            Spec::BuiltIn(name) => {
+                builtin(name, rules, bot_seed).ok_or_else(|| format!("unknown bot {name:?}"))?
+            }
+            Spec::Python => Player::Python(
+                objects[b]
+                    .as_ref()
+                    .map(|o| Python::attach(|py| o.clone_ref(py)))
+                    .ok_or("bot object missing")?,
+            ),
+        });
+    }
+    if players.iter().all(|p| matches!(p, Player::Random(_))) {
+        let actions = random_playout(&mut game, &mut players);
+        let (winners, draw) = game.winners().unwrap_or_default();
+        return Ok(Played {
+            job,
+            returns: game.returns(),
+            winners: winners.into_iter().map(Seat::index).collect(),
+            draw,
+            hands: game.hands_started(),
+            actions,
+            faults: [0; 4],
+            first_error: None,
+            record: keep_record.then(|| game.record(None).to_json()),
+        });
+    }
+    let mut legal = Vec::with_capacity(40);
+    let mut faults = [0u32; 4];
+    let mut first_error = None;
+    let mut actions = 0u64;
+    while let Some(seat) = game.decider() {
+        game.legal(&mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        let pick = choose(&mut players[seat.index()], &game, seat, &legal);
+        let action = match pick {
+            Ok(a) if legal.iter().any(|&(_, l)| l == a) => a,
+            Ok(a) => {
+                faults[seat.index()] += 1;
+                first_error.get_or_insert_with(|| format!("seat {seat}: illegal action {a}"));
+                legal[0].1
+            }
+            Err(e) => {
+                faults[seat.index()] += 1;
+                first_error.get_or_insert_with(|| format!("seat {seat}: {e}"));
+                legal[0].1
+            }
+        };
+        game.apply_as(seat, action).map_err(|e| e.to_string())?;
+        actions += 1;
+    }
+    let (winners, draw) = game.winners().unwrap_or_default();
+    Ok(Played {
+        job,
+        returns: game.returns(),
+        winners: winners.into_iter().map(Seat::index).collect(),
+        draw,
+        hands: game.hands_started(),
+        actions,
+        faults,
+        first_error,
+        record: keep_record.then(|| game.record(None).to_json()),
+    })
+}
+
+/// The results as numpy arrays, one row per job.
+fn to_arrays<'py>(py: Python<'py>, played: &[Played], n: usize) -> PyResult<Bound<'py, PyDict>> {
+    use numpy::{PyArray1, PyArrayMethods};
+    let rows = played.len();
+    let mut returns = Vec::with_capacity(rows * n);
+    let mut won = Vec::with_capacity(rows * n);
+    let mut faults = Vec::with_capacity(rows * n);
+    for p in played {
+        returns.extend_from_slice(&p.returns[..n]);
+        won.extend((0..n).map(|s| p.winners.contains(&s)));
+        faults.extend_from_slice(&p.faults[..n]);
+    }
+    let d = PyDict::new(py);
+    d.set_item(
+        "returns",
+        PyArray1::from_vec(py, returns).reshape([rows, n])?,
+    )?;
+    d.set_item("won", PyArray1::from_vec(py, won).reshape([rows, n])?)?;
+    d.set_item("faults", PyArray1::from_vec(py, faults).reshape([rows, n])?)?;
+    d.set_item(
+        "draw",
+        PyArray1::from_iter(py, played.iter().map(|p| p.draw)),
+    )?;
+    d.set_item(
+        "hands",
+        PyArray1::from_iter(py, played.iter().map(|p| p.hands as u64)),
+    )?;
+    d.set_item(
+        "actions",
+        PyArray1::from_iter(py, played.iter().map(|p| p.actions)),
+    )?;
+    let records: Option<Vec<String>> = played.iter().map(|p| p.record.clone()).collect();
+    d.set_item("records", records)?;
+    d.set_item(
+        "first_error",
+        played.iter().find_map(|p| p.first_error.clone()),
+    )?;
+    Ok(d)
+}
+
+/// Plays one match per row of `seeds` (the deal seed) and `seatings` (per seat, an index into
+/// `bots`) and returns, in job order, numpy arrays `returns` (float64 `[jobs, seats]`),
+/// `won` (bool `[jobs, seats]`), `faults` (`[jobs, seats]`), `draw`, `hands`, `actions`
+/// (`[jobs]`), plus `records` (JSON texts when asked) and `first_error`. A bot is a built-in name (`"random"`,
+/// `"heuristic"`) or a Python object with `act(observation)` or a callable. `progress(done)`
+/// is called as matches finish. `threads` (0: every core) applies when every bot is built in.
+#[pyfunction]
+#[pyo3(signature = (game, options, bots, seeds, seatings, *, episode = "match", threads = 0, records = false, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn play_matches<'py>(
+    py: Python<'py>,
+    game: &str,
+    options: Option<&Bound<'py, PyDict>>,
+    bots: &Bound<'py, PyList>,
+    seeds: numpy::PyReadonlyArray1<'py, u64>,
+    seatings: numpy::PyReadonlyArray2<'py, i64>,
+    episode: &str,
+    threads: usize,
+    records: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = rules_from(game, options)?;
+    let single = match episode {
+        "hand" => true,
+        "match" => false,
+        other => {
+            return Err(errors::notation(format!(
+                "episode is \"hand\" or \"match\", not {other:?}"
+            )));
+        }
+    };
+    let n = usize::from(rules.seats());
+    let shape = seatings.shape();
+    if shape[0] != seeds.len() || shape[1] != n {
+        return Err(errors::notation(format!(
+            "seatings must be [jobs, {n}] with one row per seed; got {shape:?} for {} seeds",
+            seeds.len()
+        )));
+    }
+    let sa = seatings.as_array();
+    let jobs: Vec<(u64, Vec<usize>)> = seeds
+        .as_array()
+        .iter()
+        .zip(sa.rows())
+        .map(|(&seed, row)| {
+            (
+                seed,
+                row.iter()
+                    .map(|&b| usize::try_from(b).unwrap_or(usize::MAX))
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut specs = Vec::new();
+    let mut objects = Vec::new();
+    for b in bots.iter() {
+        if let Ok(name) = b.extract::<String>() {
+            if builtin(&name, rules, 0).is_none() {
+                return Err(errors::notation(format!(
+                    "unknown built-in bot {name:?}: {}",
+                    calabresella_engine::bots::BOT_NAMES.join(", ")
+                )));
+            }
+            specs.push(Spec::BuiltIn(name));
+            objects.push(None);
+        } else if b.hasattr("act")? || b.is_callable() {
+            specs.push(Spec::Python);
+            objects.push(Some(b.clone().unbind()));
+        } else {
+            return Err(errors::notation(format!(
+                "a bot is a built-in name, an object with act(observation) or a callable; got {}",
+                b.get_type().name()?
+            )));
+        }
+    }
+    for (seed, seating) in &jobs {
+        if seating.len() != n || seating.iter().any(|&b| b >= specs.len()) {
+            return Err(errors::notation(format!(
+                "job with seed {seed}: a seating names one bot index (0..{}) for each of the {n} seats",
+                specs.len()
+            )));
+        }
+    }
+    let all_builtin = specs.iter().all(|s| matches!(s, Spec::BuiltIn(_)));
+    let mut results: Vec<Option<Played>> = (0..jobs.len()).map(|_| None).collect();
+    let report = |done: usize| -> PyResult<()> {
+        if let Some(cb) = &progress {
+            Python::attach(|py| cb.call1(py, (done,)).map(|_| ()))?;
+        }
+        Ok(())
+    };
+    if all_builtin {
+        let workers = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        }
+        .clamp(1, 256);
+        let outcome: Result<Vec<Played>, PyErr> = py.detach(|| {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let (tx, rx) = mpsc::channel::<Result<Played, String>>();
+            std::thread::scope(|scope| {
+                for _ in 0..workers {
+                    let tx = tx.clone();
+                    let (next, jobs, specs, objects) = (&next, &jobs, &specs, &objects);
+                    scope.spawn(move || {
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some((seed, seating)) = jobs.get(i) else {
+                                break;
+                            };
+                            let r =
+                                play_one(i, rules, single, *seed, seating, specs, objects, records);
+                            if tx.send(r).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+                drop(tx);
+                let mut out = Vec::with_capacity(jobs.len());
+                for r in rx {
+                    match r {
+                        Ok(p) => out.push(p),
+                        Err(e) => return Err(errors::notation(e)),
+                    }
+                    report(out.len())?;
+                }
+                Ok(out)
+            })
+        });
+        for p in outcome? {
+            let j = p.job;
+            results[j] = Some(p);
+        }
+    } else {
+        for (i, (seed, seating)) in jobs.iter().enumerate() {
+            let p = play_one(i, rules, single, *seed, seating, &specs, &objects, records)
+                .map_err(errors::notation)?;
+            results[i] = Some(p);
+            report(i + 1)?;
+        }
+    }
+    let played: Vec<Played> = results.into_iter().flatten().collect();
+    to_arrays(py, &played, n)
+}

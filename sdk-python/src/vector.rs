@@ -1,0 +1,322 @@
+//! `VectorEnv`: N games stepped together inside Rust, writing observations, masks, rewards and
+//! done flags into numpy arrays allocated once.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use calabresella_engine::rng::GameRng;
+use calabresella_engine::{Action, Seat};
+
+use crate::encode::{Features, MASK_SIZE, OBS_SIZE};
+use crate::errors;
+use crate::game::Game;
+use crate::state::{State, rules_from};
+
+/// One environment's game and the bookkeeping around it.
+struct Slot {
+    game: Game,
+    /// Returns so far, to turn cumulative points into per-step rewards.
+    returned: [f64; 4],
+    legal: Vec<(u16, Action)>,
+}
+
+/// N self-play games stepped at once. Every step, each game's deciding seat plays the action
+/// given for it; the arrays `observations` (float32 `[N, OBSERVATION_SIZE]`, the decider's view),
+/// `masks` (bool `[N, NUM_ACTIONS]`), `rewards` (float32 `[N, 4]`, points won this step per
+/// seat), `dones` (bool `[N]`) and `players` (int64 `[N]`, the seat that decides next) are
+/// rewritten in place. A finished game is reset at once with the next seed (auto-reset): its
+/// `dones` entry and `rewards` row belong to the finished game, its observation to the new one.
+#[pyclass(module = "calabresella._core")]
+pub struct VectorEnv {
+    rules: calabresella_proto::convert::Rules,
+    single: bool,
+    slots: Vec<Slot>,
+    rng: GameRng,
+    /// Observation tensors, `[N, OBSERVATION_SIZE]`.
+    #[pyo3(get)]
+    observations: Py<PyArray2<f32>>,
+    /// Legal-action masks, `[N, NUM_ACTIONS]`.
+    #[pyo3(get)]
+    masks: Py<PyArray2<bool>>,
+    /// Rewards of the last step per seat, `[N, 4]`.
+    #[pyo3(get)]
+    rewards: Py<PyArray2<f32>>,
+    /// Whether the last step ended each game, `[N]`.
+    #[pyo3(get)]
+    dones: Py<PyArray1<bool>>,
+    /// The seat that decides next in each game, `[N]`.
+    #[pyo3(get)]
+    players: Py<PyArray1<i64>>,
+    /// Episodes finished since creation.
+    #[pyo3(get)]
+    episodes: u64,
+    /// Steps taken since creation (one per game per `step`).
+    #[pyo3(get)]
+    steps: u64,
+}
+
+impl VectorEnv {
+    fn fresh(&mut self) -> Result<Game, String> {
+        let seed = next_seed(&mut self.rng);
+        Game::seeded(self.rules, seed, None, self.single)
+    }
+
+    /// Rewrites every array from the slots (after reset).
+    fn write_all(&mut self, py: Python<'_>) -> PyResult<()> {
+        let obs = self.observations.bind(py);
+        let masks = self.masks.bind(py);
+        let players = self.players.bind(py);
+        let mut o = obs.try_readwrite()?;
+        let mut m = masks.try_readwrite()?;
+        let mut p = players.try_readwrite()?;
+        let (o, m, p) = (o.as_slice_mut()?, m.as_slice_mut()?, p.as_slice_mut()?);
+        for (i, slot) in self.slots.iter().enumerate() {
+            write_slot(
+                slot,
+                &mut o[i * OBS_SIZE..(i + 1) * OBS_SIZE],
+                &mut m[i * MASK_SIZE..(i + 1) * MASK_SIZE],
+                &mut p[i],
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A 64-bit seed from the environment's generator.
+fn next_seed(rng: &mut GameRng) -> u64 {
+    (u64::from(rng.next_half()) << 32) | u64::from(rng.next_half())
+}
+
+fn write_slot(slot: &Slot, obs: &mut [f32], mask: &mut [bool], player: &mut i64) {
+    let decider = slot.game.decider();
+    Features::of_game(&slot.game, decider).encode(obs);
+    slot.game.legal_mask(mask);
+    *player = decider.map_or(-1, |s| s.index() as i64);
+}
+
+#[pymethods]
+impl VectorEnv {
+    /// `num_envs` games of `game` with rule options as keyword arguments; `episode` is `"hand"`
+    /// (one hand per episode, the default) or `"match"`. Game `i` of the first batch is dealt
+    /// from a seed drawn from `seed`, and so is every game after an auto-reset.
+    #[new]
+    #[pyo3(signature = (game = "calabresella", num_envs = 64, seed = 0, episode = "hand", **options))]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        num_envs: usize,
+        seed: u64,
+        episode: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<VectorEnv> {
+        let rules = rules_from(game, options)?;
+        let single = match episode {
+            "hand" => true,
+            "match" => false,
+            other => {
+                return Err(errors::notation(format!(
+                    "episode is \"hand\" or \"match\", not {other:?}"
+                )));
+            }
+        };
+        if num_envs == 0 || num_envs > 1 << 20 {
+            return Err(errors::notation("num_envs must be between 1 and 1048576"));
+        }
+        let mut env = VectorEnv {
+            rules,
+            single,
+            slots: Vec::with_capacity(num_envs),
+            rng: GameRng::from_seed(seed),
+            observations: PyArray2::zeros(py, [num_envs, OBS_SIZE], false).unbind(),
+            masks: PyArray2::zeros(py, [num_envs, MASK_SIZE], false).unbind(),
+            rewards: PyArray2::zeros(py, [num_envs, 4], false).unbind(),
+            dones: PyArray1::zeros(py, num_envs, false).unbind(),
+            players: PyArray1::zeros(py, num_envs, false).unbind(),
+            episodes: 0,
+            steps: 0,
+        };
+        for _ in 0..num_envs {
+            let game = env.fresh().map_err(errors::notation)?;
+            env.slots.push(Slot {
+                game,
+                returned: [0.0; 4],
+                legal: Vec::with_capacity(40),
+            });
+        }
+        env.write_all(py)?;
+        Ok(env)
+    }
+
+    /// How many games step together.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Seats at each table.
+    #[getter]
+    fn num_players(&self) -> u8 {
+        self.rules.seats()
+    }
+
+    /// Deals every game afresh (from `seed` when given, else the stream continues) and returns
+    /// `(observations, masks, players)`.
+    #[pyo3(signature = (seed = None))]
+    #[allow(clippy::type_complexity)]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(Py<PyArray2<f32>>, Py<PyArray2<bool>>, Py<PyArray1<i64>>)> {
+        if let Some(s) = seed {
+            self.rng = GameRng::from_seed(s);
+        }
+        for i in 0..self.slots.len() {
+            let g = self.fresh().map_err(errors::notation)?;
+            self.slots[i].game = g;
+            self.slots[i].returned = [0.0; 4];
+        }
+        {
+            let r = self.rewards.bind(py);
+            r.try_readwrite()?.as_slice_mut()?.fill(0.0);
+            let d = self.dones.bind(py);
+            d.try_readwrite()?.as_slice_mut()?.fill(false);
+        }
+        self.write_all(py)?;
+        Ok((
+            self.observations.clone_ref(py),
+            self.masks.clone_ref(py),
+            self.players.clone_ref(py),
+        ))
+    }
+
+    /// Plays `actions[i]` (an action id, int64 `[N]`) in game `i` for its deciding seat. Every
+    /// action is checked first: if any is illegal, `IllegalActionError` names the game and no
+    /// game changes. Returns `(observations, masks, rewards, dones, players)`.
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(
+        Py<PyArray2<f32>>,
+        Py<PyArray2<bool>>,
+        Py<PyArray2<f32>>,
+        Py<PyArray1<bool>>,
+        Py<PyArray1<i64>>,
+    )> {
+        let n = self.slots.len();
+        if actions.len() != n {
+            return Err(errors::notation(format!(
+                "actions has {} entries; there are {n} games",
+                actions.len()
+            )));
+        }
+        let ids = actions.as_slice()?;
+        let mut chosen: Vec<Action> = Vec::with_capacity(n);
+        for (i, (slot, &id)) in self.slots.iter_mut().zip(ids).enumerate() {
+            slot.game.legal(&mut slot.legal);
+            match slot.legal.iter().find(|&&(lid, _)| i64::from(lid) == id) {
+                Some(&(_, a)) => chosen.push(a),
+                None => {
+                    return Err(errors::illegal(format!(
+                        "game {i}: action id {id} is not legal now (legal: {:?})",
+                        slot.legal.iter().map(|&(l, _)| l).collect::<Vec<_>>()
+                    )));
+                }
+            }
+        }
+        let obs = self.observations.bind(py);
+        let masks = self.masks.bind(py);
+        let rewards = self.rewards.bind(py);
+        let dones = self.dones.bind(py);
+        let players = self.players.bind(py);
+        let mut o = obs.try_readwrite()?;
+        let mut m = masks.try_readwrite()?;
+        let mut r = rewards.try_readwrite()?;
+        let mut d = dones.try_readwrite()?;
+        let mut p = players.try_readwrite()?;
+        let (o, m, r, d, p) = (
+            o.as_slice_mut()?,
+            m.as_slice_mut()?,
+            r.as_slice_mut()?,
+            d.as_slice_mut()?,
+            p.as_slice_mut()?,
+        );
+        let rules = self.rules;
+        let single = self.single;
+        let slots = &mut self.slots;
+        let rng = &mut self.rng;
+        let finished = py.detach(|| {
+            let mut finished = 0u64;
+            for (i, (slot, action)) in slots.iter_mut().zip(chosen).enumerate() {
+                // Checked legal above; a failure here would leave this game as it was.
+                let _ = slot.game.apply(action);
+                let now = slot.game.returns();
+                let row = &mut r[i * 4..i * 4 + 4];
+                for s in 0..4 {
+                    row[s] = (now[s] - slot.returned[s]) as f32;
+                }
+                slot.returned = now;
+                let done = slot.game.is_over();
+                d[i] = done;
+                if done {
+                    finished += 1;
+                    let seed = next_seed(rng);
+                    if let Ok(g) = Game::seeded(rules, seed, None, single) {
+                        slot.game = g;
+                    }
+                    slot.returned = [0.0; 4];
+                }
+                write_slot(
+                    slot,
+                    &mut o[i * OBS_SIZE..(i + 1) * OBS_SIZE],
+                    &mut m[i * MASK_SIZE..(i + 1) * MASK_SIZE],
+                    &mut p[i],
+                );
+            }
+            finished
+        });
+        self.episodes += finished;
+        self.steps += n as u64;
+        Ok((
+            self.observations.clone_ref(py),
+            self.masks.clone_ref(py),
+            self.rewards.clone_ref(py),
+            self.dones.clone_ref(py),
+            self.players.clone_ref(py),
+        ))
+    }
+
+    /// A uniformly random legal action id for every game (int64 `[N]`), from the
+    /// environment's own generator, so random rollouts need no Python loop.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let mut out = vec![0i64; self.slots.len()];
+        for (slot, o) in self.slots.iter_mut().zip(out.iter_mut()) {
+            slot.game.legal(&mut slot.legal);
+            let n = slot.legal.len().max(1) as u32;
+            let k = self.rng.below(n) as usize;
+            *o = slot.legal.get(k).map_or(0, |&(id, _)| i64::from(id));
+        }
+        PyArray1::from_vec(py, out)
+    }
+
+    /// A copy of game `i` as a `State` (to inspect it or continue it alone).
+    fn state(&self, i: usize) -> PyResult<State> {
+        self.slots
+            .get(i)
+            .map(|s| State {
+                game: s.game.clone(),
+            })
+            .ok_or_else(|| errors::notation(format!("game {i} is out of range")))
+    }
+
+    /// The seat of game `i` whose view `observations[i]` is, or -1.
+    fn decider(&self, i: usize) -> PyResult<i64> {
+        self.slots
+            .get(i)
+            .map(|s| s.game.decider().map_or(-1, |x: Seat| x.index() as i64))
+            .ok_or_else(|| errors::notation(format!("game {i} is out of range")))
+    }
+}

@@ -1,0 +1,258 @@
+//! [`View`]: one seat's observation as the Python package holds it, built from the wire
+//! `Observation`. In-process observations go engine -> wire -> view, remote ones arrive as wire
+//! messages, so both kinds are the same Python objects with the same values.
+
+use calabresella_engine::calabresella::{self};
+use calabresella_engine::{Action, Card, CardSet, Contract, Seat, tressette};
+use calabresella_proto::convert::{Rules, WireError};
+use calabresella_proto::{convert, v1};
+
+/// The engine's observation of either game (what built-in bots read).
+#[derive(Debug, Clone)]
+pub enum EngineObs {
+    /// Calabresella.
+    Cal(calabresella::Observation),
+    /// Tressette.
+    Tre(tressette::Observation),
+}
+
+impl EngineObs {
+    /// The observation on the wire.
+    pub fn to_wire(&self) -> v1::Observation {
+        match self {
+            EngineObs::Cal(o) => convert::calabresella_observation(o),
+            EngineObs::Tre(o) => convert::tressette_observation(o),
+        }
+    }
+}
+
+/// One public event of the hand's history, as the information-state tensor reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PubEvent {
+    /// The wire event kind.
+    pub kind: v1::EventKind,
+    /// The seat it concerns.
+    pub seat: Option<Seat>,
+    /// The second seat (a receiver).
+    pub to_seat: Option<Seat>,
+    /// The contract of a bid (`None` is a pass).
+    pub contract: Option<Contract>,
+    /// The card, when one is visible.
+    pub card: Option<Card>,
+    /// The cards, when visible.
+    pub cards: CardSet,
+    /// A trick number.
+    pub number: u32,
+}
+
+/// A seat's (or a spectator's) view of the current hand, with everything the Python
+/// `Observation` shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    /// The rules in force.
+    pub rules: Rules,
+    /// The viewer (`None`: a spectator).
+    pub viewer: Option<Seat>,
+    /// 0-based hand number.
+    pub hand_number: u32,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The idle dealer (four-player Calabresella).
+    pub idle: Option<Seat>,
+    /// Match totals (per seat in Calabresella, per side in Tressette).
+    pub totals: Vec<u32>,
+    /// The phase: 0 auction, 1 call, 2 return, 3 discard, 4 take, 5 play, 6 over.
+    pub phase: u8,
+    /// Whose decision it is.
+    pub actor: Option<Seat>,
+    /// Who takes it.
+    pub decider: Option<Seat>,
+    /// The highest bid so far.
+    pub highest_bid: Option<(Seat, Contract)>,
+    /// The soloist once known.
+    pub soloist: Option<Seat>,
+    /// The contract once known.
+    pub contract: Option<Contract>,
+    /// The called card.
+    pub called: Option<Card>,
+    /// The viewer's cards.
+    pub hand: CardSet,
+    /// Other hands this viewer may see.
+    pub visible_hands: Vec<(Seat, CardSet)>,
+    /// Cards per seat.
+    pub hand_sizes: Vec<u8>,
+    /// The trick in progress, in play order.
+    pub trick: Vec<(Seat, Card)>,
+    /// Completed tricks.
+    pub tricks_done: u8,
+    /// Tricks won per side.
+    pub side_tricks: [u32; 2],
+    /// Cards left in the stock.
+    pub stock_left: u8,
+    /// The hand's events as structured values.
+    pub history: Vec<PubEvent>,
+    /// The hand's events as text.
+    pub events: Vec<String>,
+    /// The legal actions `(id, action)` when the viewer decides.
+    pub legal: Vec<(u16, Action)>,
+    /// The open monte in deal order (scegliete), which `take` ids refer to.
+    pub monte: Option<[Card; 4]>,
+    /// The hand's result text once over.
+    pub outcome: Option<String>,
+    /// The hand's award per seat (Calabresella) or side (Tressette) once over.
+    pub award: Option<Vec<u32>>,
+    /// Earlier hands' result texts.
+    pub previous: Vec<String>,
+}
+
+fn bad(what: &str) -> WireError {
+    WireError::Action(format!("malformed observation: {what}"))
+}
+
+fn seat_of(n: u32, seats: u8) -> Result<Seat, WireError> {
+    convert::seat_from_wire(n, seats).ok_or_else(|| bad("seat out of range"))
+}
+
+fn opt_seat(n: Option<u32>, seats: u8) -> Result<Option<Seat>, WireError> {
+    n.map(|n| seat_of(n, seats)).transpose()
+}
+
+fn card_set(cards: &[v1::Card]) -> Result<CardSet, WireError> {
+    cards.iter().map(convert::card_from_wire).collect()
+}
+
+fn phase_of(p: i32) -> u8 {
+    match v1::Phase::try_from(p).unwrap_or(v1::Phase::Unspecified) {
+        v1::Phase::Auction | v1::Phase::Unspecified => 0,
+        v1::Phase::Call => 1,
+        v1::Phase::Return => 2,
+        v1::Phase::Discard => 3,
+        v1::Phase::Take => 4,
+        v1::Phase::Play => 5,
+        v1::Phase::Over => 6,
+    }
+}
+
+/// Phase names by [`View::phase`].
+pub const PHASES: [&str; 7] = [
+    "auction", "call", "return", "discard", "take", "play", "over",
+];
+
+impl View {
+    /// The view of an engine observation (through its wire form).
+    pub fn from_engine(o: &EngineObs) -> View {
+        // The engine's own observations always convert back.
+        View::from_wire(&o.to_wire()).unwrap_or_else(|e| unreachable!("engine observation: {e}"))
+    }
+
+    /// The view of a Calabresella observation.
+    pub fn from_calabresella(o: &calabresella::Observation) -> View {
+        View::from_engine(&EngineObs::Cal(o.clone()))
+    }
+
+    /// The view of a Tressette observation.
+    pub fn from_tressette(o: &tressette::Observation) -> View {
+        View::from_engine(&EngineObs::Tre(o.clone()))
+    }
+
+    /// Parses a wire observation; a malformed one is an error, never a panic.
+    pub fn from_wire(w: &v1::Observation) -> Result<View, WireError> {
+        let rules = convert::rules_from_wire(w.options.as_ref().ok_or_else(|| bad("no options"))?)?;
+        let n = rules.seats();
+        let monte = w
+            .events
+            .iter()
+            .find(|e| e.kind == v1::EventKind::MonteShown as i32)
+            .map(|e| {
+                let cs: Result<Vec<Card>, _> =
+                    e.cards.iter().map(convert::card_from_wire).collect();
+                cs.and_then(|v| <[Card; 4]>::try_from(v).map_err(|_| bad("monte of 4")))
+            })
+            .transpose()?;
+        let mut history = Vec::with_capacity(w.events.len());
+        for e in &w.events {
+            history.push(PubEvent {
+                kind: v1::EventKind::try_from(e.kind).map_err(|_| bad("event kind"))?,
+                seat: opt_seat(e.seat, n)?,
+                to_seat: opt_seat(e.to_seat, n)?,
+                contract: convert::contract_from_wire(e.contract)?,
+                card: e.card.as_ref().map(convert::card_from_wire).transpose()?,
+                cards: card_set(&e.cards)?,
+                number: e.number,
+            });
+        }
+        let mut legal = Vec::with_capacity(w.legal_actions.len());
+        for a in &w.legal_actions {
+            let action = convert::action_from_wire(a, monte.as_ref())?;
+            let id = action
+                .to_id(monte.as_ref())
+                .map_err(|e| bad(&e.to_string()))?;
+            legal.push((id, action));
+        }
+        let mut trick = Vec::with_capacity(w.trick.len());
+        for p in &w.trick {
+            let c = p.card.as_ref().ok_or_else(|| bad("trick card"))?;
+            trick.push((seat_of(p.seat, n)?, convert::card_from_wire(c)?));
+        }
+        let mut visible_hands = Vec::new();
+        for v in &w.visible_hands {
+            visible_hands.push((seat_of(v.seat, n)?, card_set(&v.cards)?));
+        }
+        let highest_bid = match (
+            w.highest_bidder,
+            convert::contract_from_wire(w.highest_bid)?,
+        ) {
+            (Some(s), Some(c)) => Some((seat_of(s, n)?, c)),
+            _ => None,
+        };
+        let side = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+        Ok(View {
+            rules,
+            viewer: opt_seat(w.viewer, n)?,
+            hand_number: w.hand_number,
+            dealer: seat_of(w.dealer, n)?,
+            idle: opt_seat(w.idle, n)?,
+            totals: w.totals.clone(),
+            phase: phase_of(w.phase),
+            actor: opt_seat(w.actor, n)?,
+            decider: opt_seat(w.decider, n)?,
+            highest_bid,
+            soloist: opt_seat(w.soloist, n)?,
+            contract: convert::contract_from_wire(w.contract)?,
+            called: w.called.as_ref().map(convert::card_from_wire).transpose()?,
+            hand: card_set(&w.hand)?,
+            visible_hands,
+            hand_sizes: w.hand_sizes.iter().map(|&x| x.min(40) as u8).collect(),
+            trick,
+            tricks_done: w.tricks_done.min(40) as u8,
+            side_tricks: [side(&w.side_tricks, 0), side(&w.side_tricks, 1)],
+            stock_left: w.stock_left.min(40) as u8,
+            events: w.events.iter().map(|e| e.text.clone()).collect(),
+            history,
+            legal,
+            monte,
+            outcome: w.outcome.as_ref().map(|r| r.text.clone()),
+            award: w.outcome.as_ref().map(|r| r.award.clone()),
+            previous: w.previous.iter().map(|r| r.text.clone()).collect(),
+        })
+    }
+
+    /// Seats at the table.
+    pub fn players(&self) -> u8 {
+        self.rules.seats()
+    }
+
+    /// Cards played to completed tricks this hand.
+    pub fn played(&self) -> CardSet {
+        let mut all: CardSet = self
+            .history
+            .iter()
+            .filter(|e| e.kind == v1::EventKind::Played)
+            .filter_map(|e| e.card)
+            .collect();
+        for &(_, c) in &self.trick {
+            all.remove(c);
+        }
+        all
+    }
+}

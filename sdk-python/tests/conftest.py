@@ -1,0 +1,65 @@
+"""Shared fixtures: the Rust `calabresella` binary and a real server started for the tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def calabresella_bin() -> Path:
+    """The `calabresella` binary (CALABRESELLA_BIN, else target/debug or target/release)."""
+    env = os.environ.get("CALABRESELLA_BIN")
+    candidates = [Path(env)] if env else []
+    candidates += [
+        ROOT / "target" / "debug" / "calabresella",
+        ROOT / "target" / "release" / "calabresella",
+    ]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise RuntimeError(
+        "the calabresella binary is not built: run `cargo build -p calabresella-server` "
+        "or set CALABRESELLA_BIN"
+    )
+
+
+@pytest.fixture(scope="session")
+def cli() -> Path:
+    """Path of the Rust command-line tool."""
+    return calabresella_bin()
+
+
+@pytest.fixture(scope="session")
+def server(cli: Path) -> Iterator[str]:
+    """A calabresella server on a free loopback port; yields its address."""
+    proc = subprocess.Popen(
+        [str(cli), "serve", "--listen", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdout is not None
+    address = None
+    for line in proc.stdout:
+        m = re.search(r"listening on (\S+)", line)
+        if m:
+            address = m.group(1)
+            break
+    if address is None:
+        proc.kill()
+        raise RuntimeError("the server did not start")
+    try:
+        yield address
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -1,0 +1,167 @@
+"""The in-process engine API on every game: invariants over random play, records, clones."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import calabresella as cb
+
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("calabresella", {}),
+    ("calabresella", {"players": 4}),
+    ("calabresella", {"aperta": True}),
+    ("calabresella", {"a_due": True}),
+    ("calabresella", {"preset": "terziglio", "only_chiamo": True}),
+    ("tressette", {}),
+    ("tressette-in-due", {}),
+]
+
+
+def check_state(s: cb.State) -> None:
+    """Invariants at one step: legal ids, strings and the mask agree; the decider's observation
+    has the same legal actions; both tensor paths agree for every seat."""
+    ids = s.legal_actions()
+    names = s.legal_action_strings()
+    assert len(ids) == len(names) == len(set(ids))
+    mask = s.legal_actions_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (cb.NUM_ACTIONS,)
+    assert sorted(np.flatnonzero(mask).tolist()) == sorted(ids)
+    for i, n in zip(ids, names, strict=True):
+        assert s.action_to_string(i) == n
+        assert s.string_to_action(n) == i
+    player = s.current_player()
+    if s.is_terminal():
+        assert player == cb.TERMINAL and ids == []
+        return
+    assert ids, "a live state always has a legal action"
+    obs = s.observation()
+    assert obs.viewer == player and obs.decider == player
+    assert obs.legal_actions == ids
+    for seat in range(s.num_players):
+        fast = s.observation_tensor(seat)
+        view = s.observation(seat).tensor()
+        assert fast.dtype == np.float32 and fast.shape == (cb.OBSERVATION_SIZE,)
+        np.testing.assert_array_equal(fast, view)
+        assert fast.min() >= 0.0 and fast.max() <= 1.0
+        if seat != player:
+            assert s.observation(seat).legal_actions == []
+    info = s.information_state_tensor()
+    assert info.shape == (cb.INFORMATION_STATE_SIZE,)
+    np.testing.assert_array_equal(info[: cb.OBSERVATION_SIZE], s.observation_tensor())
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_random_hands_keep_every_invariant(game: str, options: dict[str, Any]) -> None:
+    rng = random.Random(11)
+    for seed in range(6):
+        s = cb.new_hand(game, seed=seed, **options)
+        steps = 0
+        while not s.is_terminal():
+            check_state(s)
+            before = s.clone()
+            illegal = next(a for a in range(cb.NUM_ACTIONS) if a not in s.legal_actions())
+            with pytest.raises(cb.CalabresellaError):
+                s.apply_action(illegal)
+            assert s == before, "a refused action changes nothing"
+            s.apply_action(rng.choice(s.legal_actions()))
+            steps += 1
+        check_state(s)
+        assert steps > 0
+        returns = s.returns()
+        assert len(returns) == s.num_players and min(returns) >= 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), game=st.sampled_from([g for g, _ in GAMES]))
+def test_matches_end_and_records_round_trip(seed: int, game: str) -> None:
+    s = cb.new_match(game, seed=seed, target=5)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert s.winners() is not None
+    text = s.to_record({"seed": seed})
+    record = json.loads(text)
+    assert record["game"] == game and record["meta"] == {"seed": seed}
+    back = cb.load_record(text)
+    assert back == s and back.returns() == s.returns() and back.is_terminal()
+
+
+def test_seeds_are_deterministic_and_clones_independent() -> None:
+    a = cb.new_match("calabresella", seed=99)
+    b = cb.new_match("calabresella", seed=99)
+    assert a == b and a.observation(0) == b.observation(0)
+    c = copy.deepcopy(a)
+    a.apply_action(a.legal_actions()[0])
+    assert c == b and c != a
+
+
+def test_explicit_deal_and_hand_checked_example() -> None:
+    # Seat 0 holds every card of bastoni and coppe it can: a hand-checked deal.
+    hands = [
+        ["3b", "2b", "Ab", "Kb", "Cb", "Fb", "7b", "6b", "5b", "4b", "3c", "2c"],
+        ["Ac", "Kc", "Cc", "Fc", "7c", "6c", "5c", "4c", "3d", "2d", "Ad", "Kd"],
+        ["Cd", "Fd", "7d", "6d", "5d", "4d", "3s", "2s", "As", "Ks", "Cs", "Fs"],
+    ]
+    s = cb.new_hand(deal=hands, monte=["7s", "6s", "5s", "4s"], dealer=2)
+    assert s.observation(0).hand == hands[0]
+    assert s.current_player() == 0, "eldest hand (right of the dealer) bids first"
+    assert s.legal_action_strings()[0] == "pass"
+    s.apply_action("bid solissimo")
+    assert s.observation(1).highest_bid == (0, "solissimo")
+    with pytest.raises(cb.NotationError):
+        cb.new_hand(deal=hands, monte=["7s", "6s", "5s"])
+    with pytest.raises(cb.NotationError):
+        cb.new_hand(deal=[hands[0], hands[0], hands[2]], monte=["7s", "6s", "5s", "4s"])
+
+
+def test_hidden_cards_never_reach_another_seat() -> None:
+    # Re-deal what seat 0 cannot see: its observation must not change.
+    s = cb.new_hand(seed=5)
+    obs0 = s.observation(0)
+    mine = set(obs0.hand)
+    rest = [c for h in (s.observation(1).hand, s.observation(2).hand) for c in h]
+    other_deal = [obs0.hand, rest[12:], rest[:12]]
+    monte = [c for c in _deck() if c not in mine and c not in rest]
+    t = cb.new_hand(deal=other_deal, monte=monte, dealer=obs0.dealer)
+    assert t.observation(0).hand == obs0.hand
+    np.testing.assert_array_equal(t.observation_tensor(0), s.observation_tensor(0))
+    assert t.observation(0).events == obs0.events
+
+
+def _deck() -> list[str]:
+    return [r + s for s in "bcds" for r in ["3", "2", "A", "K", "C", "F", "7", "6", "5", "4"]]
+
+
+def test_observation_fields_are_python_values() -> None:
+    s = cb.new_hand("tressette", seed=3)
+    o = s.observation()
+    assert o.game == "tressette" and o.num_players == 4 and o.phase == "play"
+    assert len(o.hand) == 10 and all(isinstance(c, str) for c in o.hand)
+    assert o.legal_action_strings[0].startswith("play ")
+    s.apply_action(o.legal_actions[0])
+    o2 = s.observation()
+    assert len(o2.trick) == 1 and o2.trick[0][0] == o.viewer
+    assert "Observation(" in repr(o2)
+    assert s.public_observation().hand == []
+
+
+@pytest.mark.parametrize("game", ["calabresella", "tressette", "tressette-in-due"])
+def test_a_seeded_hand_is_the_first_hand_of_the_seeded_match(game: str) -> None:
+    for seed in range(5):
+        hand = cb.new_hand(game, seed=seed)
+        match = cb.new_match(game, seed=seed)
+        for seat in range(hand.num_players):
+            assert hand.observation(seat) == match.observation(seat)
+        while not hand.is_terminal():
+            a = hand.legal_actions()[0]
+            hand.apply_action(a)
+            match.apply_action(a)
+        assert hand.hand_number == 0 and len(hand.history()) > 0

@@ -1,0 +1,101 @@
+"""The RL environments: PettingZoo and Gymnasium checkers, and batched-vs-single equivalence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import calabresella as cb
+from calabresella.envs import VectorEnv, aec_env, gym_env
+
+
+@pytest.mark.parametrize("game", ["calabresella", "tressette", "tressette-in-due"])
+def test_pettingzoo_api(game: str) -> None:
+    from pettingzoo.test import api_test
+
+    api_test(aec_env(game), num_cycles=200)
+
+
+def test_pettingzoo_episode_rewards_are_the_returns() -> None:
+    env = aec_env("calabresella")
+    env.reset(seed=3)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert list(total.values()) == env.state.returns()
+
+
+@pytest.mark.parametrize("game", ["calabresella", "tressette-in-due"])
+def test_gymnasium_checker(game: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(gym_env(game, seat=1, opponents="heuristic"), skip_render_check=True)
+
+
+def test_gym_agent_plays_against_callables_and_gets_its_points() -> None:
+    env = gym_env(
+        "calabresella", seat=0, opponents=[cb.FirstLegalBot(), lambda o: o.legal_actions[-1]]
+    )
+    total = 0.0
+    for episode in range(5):
+        obs, _ = env.reset(seed=episode)
+        done = False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, reward, done, _, info = env.step(action)
+            total += reward
+        assert env.state.returns()[0] >= 0
+    obs, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.state.clone()
+    _, reward, done, _, info = env.step(illegal)
+    assert info == {"illegal": True} and reward == -1.0 and not done and env.state == before
+
+
+@pytest.mark.parametrize(("game", "episode"), [("calabresella", "hand"), ("tressette", "match")])
+def test_vector_env_matches_single_games(game: str, episode: str) -> None:
+    env = VectorEnv(game, num_envs=8, seed=5, episode=episode, target=5)
+    singles = [env.state(i) for i in range(env.num_envs)]
+    for _ in range(400):
+        actions = env.sample_actions()
+        obs, masks, rewards, dones, players = env.step(actions)
+        for i, s in enumerate(singles):
+            before = s.returns()
+            s.apply_action(int(actions[i]))
+            delta = np.array(s.returns()) - np.array(before)
+            np.testing.assert_allclose(rewards[i, : s.num_players], delta)
+            assert dones[i] == s.is_terminal()
+            if s.is_terminal():
+                singles[i] = s = env.state(i)
+            assert players[i] == s.current_player()
+            np.testing.assert_array_equal(obs[i], s.observation_tensor())
+            np.testing.assert_array_equal(masks[i], s.legal_actions_mask())
+    assert env.steps == 400 * 8 and env.episodes > 0
+
+
+def test_vector_env_is_seeded_and_refuses_illegal_batches() -> None:
+    a = VectorEnv(num_envs=4, seed=1)
+    b = VectorEnv(num_envs=4, seed=1)
+    np.testing.assert_array_equal(a.observations, b.observations)
+    for _ in range(30):
+        acts = a.sample_actions()
+        np.testing.assert_array_equal(acts, b.sample_actions())
+        a.step(acts)
+        b.step(acts)
+    np.testing.assert_array_equal(a.observations, b.observations)
+    snapshot = [a.state(i) for i in range(4)]
+    bad = a.sample_actions()
+    bad[2] = 301 if not a.masks[2, 301] else 0
+    with pytest.raises(cb.IllegalActionError, match="game 2"):
+        a.step(bad)
+    assert [a.state(i) for i in range(4)] == snapshot
+    with pytest.raises(cb.NotationError):
+        a.step(np.zeros(3, dtype=np.int64))
+    obs, _masks, _players = a.reset(seed=1)
+    c = VectorEnv(num_envs=4, seed=1)
+    np.testing.assert_array_equal(obs, c.observations)
