@@ -7,7 +7,7 @@
 //! [`View`]; a test holds the two equal on every seat of random games.
 
 use calabresella_engine::calabresella::{self, Viewer};
-use calabresella_engine::{Action, Card, CardSet, Contract, Seat, tressette};
+use calabresella_engine::{Card, CardSet, Contract, Seat, tressette};
 use calabresella_proto::v1;
 
 use crate::game::{Game, Inner};
@@ -69,7 +69,7 @@ pub struct Features {
     pub visible: [CardSet; 4],
     /// The current trick's card of each absolute seat.
     pub trick: [Option<Card>; 4],
-    /// Cards in completed tricks.
+    /// Cards won in completed tricks (with the monte once the last trick takes it).
     pub played: CardSet,
     /// The called card.
     pub called: Option<Card>,
@@ -139,19 +139,6 @@ fn phase_index(p: calabresella::Phase) -> u8 {
     }
 }
 
-fn played_in(actions: impl Iterator<Item = Action>, trick: &[Option<Card>; 4]) -> CardSet {
-    let mut set: CardSet = actions
-        .filter_map(|a| match a {
-            Action::Play(c, _) => Some(c),
-            _ => None,
-        })
-        .collect();
-    for c in trick.iter().flatten() {
-        set.remove(*c);
-    }
-    set
-}
-
 impl Features {
     /// The features of `viewer` in a Calabresella hand, read straight from the engine.
     pub fn of_calabresella(h: &calabresella::Hand, viewer: Option<Seat>) -> Features {
@@ -184,7 +171,8 @@ impl Features {
         for s in Seat::first_n(n) {
             f.hand_sizes[s.index()] = h.hand_of(s).len() as u8;
         }
-        f.played = played_in(h.actions(), &f.trick);
+        let [a, b] = h.piles();
+        f.played = a | b;
         f
     }
 
@@ -214,7 +202,8 @@ impl Features {
         for s in Seat::first_n(n) {
             f.hand_sizes[s.index()] = h.hand_of(s).len() as u8;
         }
-        f.played = played_in(h.actions(), &f.trick);
+        let [a, b] = h.piles();
+        f.played = a | b;
         f
     }
 

@@ -301,6 +301,18 @@ impl Game {
         }
     }
 
+    /// Applies an action taken from [`Game::legal`] without checking it again (the batched
+    /// environment validates every action before it applies any).
+    pub fn apply_unchecked(&mut self, action: Action) {
+        if self.is_over() {
+            return;
+        }
+        match &mut self.inner {
+            Inner::Cal(m) => m.apply_unchecked(action),
+            Inner::Tre(m) => m.apply_unchecked(action),
+        }
+    }
+
     /// Points per seat: in single-hand mode the hand's award (Tressette: the side's points,
     /// in whole points), otherwise the match totals so far.
     pub fn returns(&self) -> [f64; 4] {

@@ -245,11 +245,35 @@ impl State {
         v.into_iter().map(|(_, a)| a.to_string()).collect()
     }
 
-    /// The legal-action mask: bool array of length `NUM_ACTIONS`, indexed by action id.
-    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mut mask = vec![false; encode::MASK_SIZE];
-        self.game.legal_mask(&mut mask);
-        PyArray1::from_vec(py, mask)
+    /// The legal-action mask: bool array of length `NUM_ACTIONS`, indexed by action id. With
+    /// `out` (a bool array of that length) it is written there and returned.
+    #[pyo3(signature = (out = None))]
+    fn legal_actions_mask<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let arr = match out {
+            Some(a) => a,
+            None => PyArray1::<bool>::zeros(py, encode::MASK_SIZE, false),
+        };
+        {
+            let mut rw = arr
+                .try_readwrite()
+                .map_err(|e| errors::notation(format!("out: {e}")))?;
+            let slice = rw
+                .as_slice_mut()
+                .map_err(|e| errors::notation(format!("out: {e}")))?;
+            if slice.len() != encode::MASK_SIZE {
+                return Err(errors::notation(format!(
+                    "out has {} entries; the mask has {}",
+                    slice.len(),
+                    encode::MASK_SIZE
+                )));
+            }
+            self.game.legal_mask(slice);
+        }
+        Ok(arr)
     }
 
     /// The action string of a numeric id.

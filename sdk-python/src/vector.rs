@@ -71,7 +71,7 @@ impl VectorEnv {
         let mut m = masks.try_readwrite()?;
         let mut p = players.try_readwrite()?;
         let (o, m, p) = (o.as_slice_mut()?, m.as_slice_mut()?, p.as_slice_mut()?);
-        for (i, slot) in self.slots.iter().enumerate() {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
             write_slot(
                 slot,
                 &mut o[i * OBS_SIZE..(i + 1) * OBS_SIZE],
@@ -88,10 +88,16 @@ fn next_seed(rng: &mut GameRng) -> u64 {
     (u64::from(rng.next_half()) << 32) | u64::from(rng.next_half())
 }
 
-fn write_slot(slot: &Slot, obs: &mut [f32], mask: &mut [bool], player: &mut i64) {
+/// Writes one game's row and caches its legal actions (used to check the next step's action
+/// and by `sample_actions`).
+fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [bool], player: &mut i64) {
     let decider = slot.game.decider();
     Features::of_game(&slot.game, decider).encode(obs);
-    slot.game.legal_mask(mask);
+    slot.game.legal(&mut slot.legal);
+    mask.fill(false);
+    for &(id, _) in &slot.legal {
+        mask[usize::from(id)] = true;
+    }
     *player = decider.map_or(-1, |s| s.index() as i64);
 }
 
@@ -215,8 +221,7 @@ impl VectorEnv {
         }
         let ids = actions.as_slice()?;
         let mut chosen: Vec<Action> = Vec::with_capacity(n);
-        for (i, (slot, &id)) in self.slots.iter_mut().zip(ids).enumerate() {
-            slot.game.legal(&mut slot.legal);
+        for (i, (slot, &id)) in self.slots.iter().zip(ids).enumerate() {
             match slot.legal.iter().find(|&&(lid, _)| i64::from(lid) == id) {
                 Some(&(_, a)) => chosen.push(a),
                 None => {
@@ -251,8 +256,8 @@ impl VectorEnv {
         let finished = py.detach(|| {
             let mut finished = 0u64;
             for (i, (slot, action)) in slots.iter_mut().zip(chosen).enumerate() {
-                // Checked legal above; a failure here would leave this game as it was.
-                let _ = slot.game.apply(action);
+                // Every action was checked against the cached legal list above.
+                slot.game.apply_unchecked(action);
                 let now = slot.game.returns();
                 let row = &mut r[i * 4..i * 4 + 4];
                 for s in 0..4 {
@@ -293,8 +298,7 @@ impl VectorEnv {
     /// environment's own generator, so random rollouts need no Python loop.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let mut out = vec![0i64; self.slots.len()];
-        for (slot, o) in self.slots.iter_mut().zip(out.iter_mut()) {
-            slot.game.legal(&mut slot.legal);
+        for (slot, o) in self.slots.iter().zip(out.iter_mut()) {
             let n = slot.legal.len().max(1) as u32;
             let k = self.rng.below(n) as usize;
             *o = slot.legal.get(k).map_or(0, |&(id, _)| i64::from(id));

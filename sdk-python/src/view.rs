@@ -242,14 +242,17 @@ impl View {
         self.rules.seats()
     }
 
-    /// Cards played to completed tricks this hand.
+    /// Cards won in completed tricks this hand, with the monte once the last trick takes it
+    /// (the sides' piles, as far as they are public).
     pub fn played(&self) -> CardSet {
-        let mut all: CardSet = self
-            .history
-            .iter()
-            .filter(|e| e.kind == v1::EventKind::Played)
-            .filter_map(|e| e.card)
-            .collect();
+        let mut all = CardSet::EMPTY;
+        for e in &self.history {
+            match e.kind {
+                v1::EventKind::Played => all |= e.card.into_iter().collect(),
+                v1::EventKind::MonteRevealed => all |= e.cards,
+                _ => {}
+            }
+        }
         for &(_, c) in &self.trick {
             all.remove(c);
         }
