@@ -449,12 +449,18 @@ impl RemoteSeat {
                     if answered == Some(t.decision) {
                         continue;
                     }
-                    answered = Some(t.decision);
+                    // Set when the decision is settled (answered, refused for good, or taken by
+                    // the clock); a transport error leaves it open, to be answered again from the
+                    // snapshot that follows the reconnection.
+                    let mut settled = true;
                     let mut attempts = 0;
                     loop {
                         let obs = match RemoteSeat::fetch(inner).await {
                             Ok(o) => o,
-                            Err(s) if transient(&s) => break,
+                            Err(s) if transient(&s) => {
+                                settled = false;
+                                break;
+                            }
                             Err(s) => return Err(Python::attach(|py| errors::status(py, &s))),
                         };
                         if obs.decision != t.decision {
@@ -485,7 +491,16 @@ impl RemoteSeat {
                             faults += 1;
                             first_legal
                         };
-                        let Some(action) = action.or(first_legal) else {
+                        let action = match action {
+                            Some(a) => Some(a),
+                            None => {
+                                // Not an action string or id: counted, and the first legal
+                                // action is played instead.
+                                faults += 1;
+                                first_legal
+                            }
+                        };
+                        let Some(action) = action else {
                             break;
                         };
                         let wire = convert::action(action, monte.as_ref());
@@ -511,9 +526,15 @@ impl RemoteSeat {
                             {
                                 break;
                             }
-                            Err(s) if transient(&s) => break,
+                            Err(s) if transient(&s) => {
+                                settled = false;
+                                break;
+                            }
                             Err(s) => return Err(Python::attach(|py| errors::status(py, &s))),
                         }
+                    }
+                    if settled {
+                        answered = Some(t.decision);
                     }
                 }
             })

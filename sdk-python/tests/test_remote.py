@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
@@ -100,3 +101,84 @@ def test_asyncio_style_plays_two_seats_at_once(server: str) -> None:
     results = asyncio.run(both())
     assert all(r["reason"] == "completed" for r in results)
     assert results[0]["totals"] == results[1]["totals"]
+
+
+class _Proxy:
+    """A TCP proxy on loopback whose connections the test can cut, to drop a client's stream."""
+
+    def __init__(self, target: str) -> None:
+        import socket
+        import threading
+
+        host, port = target.rsplit(":", 1)
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
+        self.conns: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            for s in (client, upstream):
+                # Without it, delayed ACKs put 40 ms on every message through the proxy.
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self.lock:
+                self.conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: object, dst: object) -> None:
+        import socket
+
+        assert isinstance(src, socket.socket) and isinstance(dst, socket.socket)
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        """Breaks every open connection (new ones are still accepted)."""
+        import socket
+
+        with self.lock:
+            conns, self.conns = self.conns, []
+        for c in conns:
+            with contextlib.suppress(OSError):
+                c.shutdown(socket.SHUT_RDWR)
+            c.close()
+
+
+def test_a_dropped_connection_is_resumed_and_the_match_finishes(server: str) -> None:
+    proxy = _Proxy(server)
+    direct = cb.connect(server)
+    table = direct.create_table("tressette-in-due", seats=["open", "random"], target=5)
+    client = cb.connect(proxy.address)
+    decisions = [0]
+
+    def bot(obs: cb.Observation) -> int:
+        decisions[0] += 1
+        if decisions[0] in (3, 8):
+            proxy.cut()  # the stream and the channel break under the bot's feet
+        return obs.legal_actions[0]
+
+    started = time.monotonic()
+    result = cb.play(bot, client, table["table_id"], seat=0)
+    assert result["reason"] == "completed"
+    assert result["reconnects"] >= 1
+    # Resumed at once, not after the table's 60 s move clock answered for the seat.
+    assert time.monotonic() - started < 30
+    assert direct.get_table(table["table_id"])["state"] == "finished"
