@@ -248,6 +248,26 @@ impl Game {
         }
     }
 
+    /// Writes the legal action ids into `out` (in the engine's order); returns how many.
+    pub fn legal_ids(&self, out: &mut [u16]) -> usize {
+        if self.is_over() {
+            return 0;
+        }
+        let monte = self.monte();
+        let mut n = 0;
+        let mut push = |a: Action| {
+            if let (Ok(id), Some(slot)) = (a.to_id(monte.as_ref()), out.get_mut(n)) {
+                *slot = id;
+                n += 1;
+            }
+        };
+        match &self.inner {
+            Inner::Cal(m) => m.legal_actions().into_iter().for_each(&mut push),
+            Inner::Tre(m) => m.legal_actions().into_iter().for_each(&mut push),
+        }
+        n
+    }
+
     /// Writes the legal-action mask (`mask[id]` set for each legal id); returns how many are
     /// legal.
     pub fn legal_mask(&self, mask: &mut [bool]) -> usize {

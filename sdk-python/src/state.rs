@@ -232,10 +232,12 @@ impl State {
     }
 
     /// The legal actions now, as numeric ids.
-    fn legal_actions(&self) -> Vec<u16> {
-        let mut v = Vec::with_capacity(40);
-        self.game.legal(&mut v);
-        v.into_iter().map(|(id, _)| id).collect()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        // Straight from the engine's fixed-size list into a Python list: this is called every
+        // step of a training loop.
+        let mut ids = [0u16; 64];
+        let n = self.game.legal_ids(&mut ids);
+        pyo3::types::PyList::new(py, &ids[..n])
     }
 
     /// The legal actions now, as action strings (same order as `legal_actions`).
@@ -371,6 +373,49 @@ impl State {
             Features::of_game(&self.game, viewer).encode(slice);
         }
         Ok(arr)
+    }
+
+    /// One call for a training loop: writes the observation tensor of the seat that decides
+    /// now into `obs` (float32, `OBSERVATION_SIZE`) and the legal-action mask into `mask` (bool,
+    /// `NUM_ACTIONS`), and returns the legal action ids. Same values as `observation_tensor()`,
+    /// `legal_actions_mask()` and `legal_actions()`.
+    fn observe_into<'py>(
+        &self,
+        py: Python<'py>,
+        obs: Bound<'py, PyArray1<f32>>,
+        mask: Bound<'py, PyArray1<bool>>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        let bad = |e: &dyn std::fmt::Display| errors::notation(format!("{e}"));
+        {
+            let mut o = obs.try_readwrite().map_err(|e| bad(&e))?;
+            let o = o.as_slice_mut().map_err(|e| bad(&e))?;
+            if o.len() != encode::OBS_SIZE {
+                return Err(errors::notation(format!(
+                    "obs has {} floats; the tensor has {}",
+                    o.len(),
+                    encode::OBS_SIZE
+                )));
+            }
+            Features::of_game(&self.game, self.game.decider()).encode(o);
+        }
+        let mut ids = [0u16; 64];
+        let n = self.game.legal_ids(&mut ids);
+        {
+            let mut m = mask.try_readwrite().map_err(|e| bad(&e))?;
+            let m = m.as_slice_mut().map_err(|e| bad(&e))?;
+            if m.len() != encode::MASK_SIZE {
+                return Err(errors::notation(format!(
+                    "mask has {} entries; the mask has {}",
+                    m.len(),
+                    encode::MASK_SIZE
+                )));
+            }
+            m.fill(false);
+            for &id in &ids[..n] {
+                m[usize::from(id)] = true;
+            }
+        }
+        pyo3::types::PyList::new(py, &ids[..n])
     }
 
     /// The information-state tensor of `seat`: the observation tensor followed by the hand's

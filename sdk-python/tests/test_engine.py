@@ -165,3 +165,18 @@ def test_a_seeded_hand_is_the_first_hand_of_the_seeded_match(game: str) -> None:
             hand.apply_action(a)
             match.apply_action(a)
         assert hand.hand_number == 0 and len(hand.history()) > 0
+
+
+def test_observe_into_matches_the_separate_calls() -> None:
+    obs = np.zeros(cb.OBSERVATION_SIZE, dtype=np.float32)
+    mask = np.zeros(cb.NUM_ACTIONS, dtype=np.bool_)
+    for game in ("calabresella", "tressette"):
+        s = cb.new_hand(game, seed=9)
+        while not s.is_terminal():
+            legal = s.observe_into(obs, mask)
+            assert legal == s.legal_actions()
+            np.testing.assert_array_equal(obs, s.observation_tensor())
+            np.testing.assert_array_equal(mask, s.legal_actions_mask())
+            s.apply_action(legal[-1])
+    with pytest.raises(cb.NotationError):
+        s.observe_into(np.zeros(3, dtype=np.float32), mask)
