@@ -26,6 +26,15 @@ pub enum Inner {
     Tre(tressette::Match),
 }
 
+/// Whether an `episode` argument (`"hand"` or `"match"`) means single-hand episodes.
+pub fn single_hand(episode: &str) -> Result<bool, String> {
+    match episode {
+        "hand" => Ok(true),
+        "match" => Ok(false),
+        other => Err(format!("episode is \"hand\" or \"match\", not {other:?}")),
+    }
+}
+
 impl Game {
     /// A match dealt from `seed` (first dealer drawn unless given). A single-hand game deals
     /// exactly the first hand of that match and nothing after it.

@@ -386,62 +386,80 @@ impl RemoteSeat {
                     .await
                     .map_err(|s| Python::attach(|py| errors::status(py, &s)))?;
                 let mut down_since: Option<tokio::time::Instant> = None;
+                // A turn whose answer failed on the transport: answered again (after a short
+                // wait) before the stream is read, since a resumed stream does not repeat it.
+                let mut unsettled: Option<v1::Turn> = None;
                 loop {
-                    let next = tokio::select! {
-                        n = stream.next() => n,
-                        () = tokio::time::sleep(Duration::from_millis(100)) => {
-                            Python::attach(|py| py.check_signals())?;
-                            continue;
+                    let turn = if let Some(t) = unsettled.take() {
+                        let since = *down_since.get_or_insert_with(tokio::time::Instant::now);
+                        if since.elapsed() > RECONNECT_FOR {
+                            return Err(ConnectionLostError::new_err(
+                                "the server could not be reached for 30 s",
+                            ));
                         }
-                    };
-                    let update = match next {
-                        Some(Ok(r)) => r.update.unwrap_or_default(),
-                        other => {
-                            if let Some(Err(s)) = &other {
-                                if !transient(s) {
-                                    return Err(Python::attach(|py| errors::status(py, s)));
-                                }
-                            }
-                            let since = *down_since.get_or_insert_with(tokio::time::Instant::now);
-                            loop {
-                                if since.elapsed() > RECONNECT_FOR {
-                                    return Err(ConnectionLostError::new_err(
-                                        "the stream broke and did not come back within 30 s",
-                                    ));
-                                }
+                        Python::attach(|py| py.check_signals())?;
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        Some(t)
+                    } else {
+                        let next = tokio::select! {
+                            n = stream.next() => n,
+                            () = tokio::time::sleep(Duration::from_millis(100)) => {
                                 Python::attach(|py| py.check_signals())?;
-                                tokio::time::sleep(Duration::from_millis(200)).await;
-                                match inner.observe().await {
-                                    Ok(s) => {
-                                        stream = s;
-                                        reconnects += 1;
-                                        break;
-                                    }
-                                    Err(s) if transient(&s) => continue,
-                                    Err(s) => {
-                                        return Err(Python::attach(|py| errors::status(py, &s)));
+                                continue;
+                            }
+                        };
+                        let update = match next {
+                            Some(Ok(r)) => r.update.unwrap_or_default(),
+                            other => {
+                                if let Some(Err(s)) = &other {
+                                    if !transient(s) {
+                                        return Err(Python::attach(|py| errors::status(py, s)));
                                     }
                                 }
+                                let since =
+                                    *down_since.get_or_insert_with(tokio::time::Instant::now);
+                                loop {
+                                    if since.elapsed() > RECONNECT_FOR {
+                                        return Err(ConnectionLostError::new_err(
+                                            "the stream broke and did not come back within 30 s",
+                                        ));
+                                    }
+                                    Python::attach(|py| py.check_signals())?;
+                                    tokio::time::sleep(Duration::from_millis(200)).await;
+                                    match inner.observe().await {
+                                        Ok(s) => {
+                                            stream = s;
+                                            reconnects += 1;
+                                            break;
+                                        }
+                                        Err(s) if transient(&s) => continue,
+                                        Err(s) => {
+                                            return Err(Python::attach(|py| {
+                                                errors::status(py, &s)
+                                            }));
+                                        }
+                                    }
+                                }
+                                continue;
                             }
-                            continue;
+                        };
+                        down_since = None;
+                        inner
+                            .accept(&update)
+                            .map_err(|e| ConnectionLostError::new_err(e.to_string()))?;
+                        match &update.kind {
+                            Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
+                            Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
+                            Some(v1::update::Kind::MatchEnded(m)) => {
+                                return Ok(Ended {
+                                    ended: m.as_ref().clone(),
+                                    decisions,
+                                    faults,
+                                    reconnects,
+                                });
+                            }
+                            _ => update.next_turn.as_deref().cloned(),
                         }
-                    };
-                    down_since = None;
-                    inner
-                        .accept(&update)
-                        .map_err(|e| ConnectionLostError::new_err(e.to_string()))?;
-                    let turn = match &update.kind {
-                        Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
-                        Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
-                        Some(v1::update::Kind::MatchEnded(m)) => {
-                            return Ok(Ended {
-                                ended: m.as_ref().clone(),
-                                decisions,
-                                faults,
-                                reconnects,
-                            });
-                        }
-                        _ => update.next_turn.as_deref().cloned(),
                     };
                     let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) else {
                         continue;
@@ -535,6 +553,9 @@ impl RemoteSeat {
                     }
                     if settled {
                         answered = Some(t.decision);
+                        down_since = None;
+                    } else {
+                        unsettled = Some(t);
                     }
                 }
             })

@@ -55,6 +55,29 @@ pub fn cards_arg(list: &[String]) -> PyResult<Vec<Card>> {
         .collect()
 }
 
+/// Runs `f` on the contents of a caller's numpy array `arr` (named `name` in errors), which
+/// must hold exactly `len` elements, contiguous and writable.
+fn write_into<T: numpy::Element, R>(
+    arr: &Bound<'_, PyArray1<T>>,
+    name: &str,
+    len: usize,
+    f: impl FnOnce(&mut [T]) -> R,
+) -> PyResult<R> {
+    let mut rw = arr
+        .try_readwrite()
+        .map_err(|e| errors::notation(format!("{name}: {e}")))?;
+    let slice = rw
+        .as_slice_mut()
+        .map_err(|e| errors::notation(format!("{name}: {e}")))?;
+    if slice.len() != len {
+        return Err(errors::notation(format!(
+            "{name} has {} elements; it must have {len}",
+            slice.len()
+        )));
+    }
+    Ok(f(slice))
+}
+
 /// A game in progress: a whole match, or (from `new_hand`) a single hand. Holds hidden
 /// information: give bots only `observation(seat)`.
 #[pyclass(module = "calabresella._core")]
@@ -259,22 +282,7 @@ impl State {
             Some(a) => a,
             None => PyArray1::<bool>::zeros(py, encode::MASK_SIZE, false),
         };
-        {
-            let mut rw = arr
-                .try_readwrite()
-                .map_err(|e| errors::notation(format!("out: {e}")))?;
-            let slice = rw
-                .as_slice_mut()
-                .map_err(|e| errors::notation(format!("out: {e}")))?;
-            if slice.len() != encode::MASK_SIZE {
-                return Err(errors::notation(format!(
-                    "out has {} entries; the mask has {}",
-                    slice.len(),
-                    encode::MASK_SIZE
-                )));
-            }
-            self.game.legal_mask(slice);
-        }
+        write_into(&arr, "out", encode::MASK_SIZE, |m| self.game.legal_mask(m))?;
         Ok(arr)
     }
 
@@ -356,22 +364,9 @@ impl State {
             Some(a) => a,
             None => PyArray1::<f32>::zeros(py, encode::OBS_SIZE, false),
         };
-        {
-            let mut rw = arr
-                .try_readwrite()
-                .map_err(|e| errors::notation(format!("out: {e}")))?;
-            let slice = rw
-                .as_slice_mut()
-                .map_err(|e| errors::notation(format!("out: {e}")))?;
-            if slice.len() < encode::OBS_SIZE {
-                return Err(errors::notation(format!(
-                    "out has {} floats; the tensor needs {}",
-                    slice.len(),
-                    encode::OBS_SIZE
-                )));
-            }
-            Features::of_game(&self.game, viewer).encode(slice);
-        }
+        write_into(&arr, "out", encode::OBS_SIZE, |o| {
+            Features::of_game(&self.game, viewer).encode(o)
+        })?;
         Ok(arr)
     }
 
@@ -385,36 +380,17 @@ impl State {
         obs: Bound<'py, PyArray1<f32>>,
         mask: Bound<'py, PyArray1<bool>>,
     ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
-        let bad = |e: &dyn std::fmt::Display| errors::notation(format!("{e}"));
-        {
-            let mut o = obs.try_readwrite().map_err(|e| bad(&e))?;
-            let o = o.as_slice_mut().map_err(|e| bad(&e))?;
-            if o.len() != encode::OBS_SIZE {
-                return Err(errors::notation(format!(
-                    "obs has {} floats; the tensor has {}",
-                    o.len(),
-                    encode::OBS_SIZE
-                )));
-            }
-            Features::of_game(&self.game, self.game.decider()).encode(o);
-        }
+        write_into(&obs, "obs", encode::OBS_SIZE, |o| {
+            Features::of_game(&self.game, self.game.decider()).encode(o)
+        })?;
         let mut ids = [0u16; 64];
         let n = self.game.legal_ids(&mut ids);
-        {
-            let mut m = mask.try_readwrite().map_err(|e| bad(&e))?;
-            let m = m.as_slice_mut().map_err(|e| bad(&e))?;
-            if m.len() != encode::MASK_SIZE {
-                return Err(errors::notation(format!(
-                    "mask has {} entries; the mask has {}",
-                    m.len(),
-                    encode::MASK_SIZE
-                )));
-            }
+        write_into(&mask, "mask", encode::MASK_SIZE, |m| {
             m.fill(false);
             for &id in &ids[..n] {
                 m[usize::from(id)] = true;
             }
-        }
+        })?;
         pyo3::types::PyList::new(py, &ids[..n])
     }
 

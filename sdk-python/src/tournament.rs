@@ -293,15 +293,7 @@ pub fn play_matches<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = rules_from(game, options)?;
-    let single = match episode {
-        "hand" => true,
-        "match" => false,
-        other => {
-            return Err(errors::notation(format!(
-                "episode is \"hand\" or \"match\", not {other:?}"
-            )));
-        }
-    };
+    let single = crate::game::single_hand(episode).map_err(errors::notation)?;
     let n = usize::from(rules.seats());
     let shape = seatings.shape();
     if shape[0] != seeds.len() || shape[1] != n {

@@ -117,15 +117,7 @@ impl VectorEnv {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
         let rules = rules_from(game, options)?;
-        let single = match episode {
-            "hand" => true,
-            "match" => false,
-            other => {
-                return Err(errors::notation(format!(
-                    "episode is \"hand\" or \"match\", not {other:?}"
-                )));
-            }
-        };
+        let single = crate::game::single_hand(episode).map_err(errors::notation)?;
         if num_envs == 0 || num_envs > 1 << 20 {
             return Err(errors::notation("num_envs must be between 1 and 1048576"));
         }

@@ -41,3 +41,12 @@ def observe(state: _core.State, seat: int) -> dict[str, np.ndarray]:
     else:
         mask = np.zeros(_core.NUM_ACTIONS, dtype=np.int8)
     return {"observation": tensor, "action_mask": mask}
+
+
+def render(state: _core.State, mode: str | None) -> str | None:
+    """The full state as text (``ansi``), or printed (``human``)."""
+    text = str(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text

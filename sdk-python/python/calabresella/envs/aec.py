@@ -8,7 +8,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from calabresella import _core
-from calabresella.envs._common import new_state, observe, spaces_for
+from calabresella.envs._common import new_state, observe, render, spaces_for
 
 
 class CalabresellaAEC(AECEnv):  # type: ignore[misc]
@@ -100,11 +100,7 @@ class CalabresellaAEC(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The full state as text (``ansi``), or printed (``human``)."""
-        text = str(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

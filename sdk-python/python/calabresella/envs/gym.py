@@ -9,7 +9,7 @@ import numpy as np
 
 from calabresella import _core
 from calabresella.bots import BotLike, RandomBot, as_policy
-from calabresella.envs._common import new_state, observe, spaces_for
+from calabresella.envs._common import new_state, observe, render, spaces_for
 
 
 def _policy(bot: BotLike, seed: int) -> Any:
@@ -121,8 +121,4 @@ class CalabresellaGym(gymnasium.Env):
 
     def render(self) -> str | None:
         """The full state as text (``ansi``), or printed (``human``)."""
-        text = str(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.state, self.render_mode)
