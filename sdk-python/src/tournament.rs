@@ -54,6 +54,31 @@ struct Played {
     record: Option<String>,
 }
 
+impl Played {
+    /// The summary of job `job`'s finished game.
+    fn of(
+        job: usize,
+        game: &Game,
+        actions: u64,
+        faults: [u32; 4],
+        first_error: Option<String>,
+        keep_record: bool,
+    ) -> Played {
+        let (winners, draw) = game.winners().unwrap_or_default();
+        Played {
+            job,
+            returns: game.returns(),
+            winners: winners.into_iter().map(Seat::index).collect(),
+            draw,
+            hands: game.hands_started(),
+            actions,
+            faults,
+            first_error,
+            record: keep_record.then(|| game.record(None).to_json()),
+        }
+    }
+}
+
 fn next_seed(rng: &mut GameRng) -> u64 {
     (u64::from(rng.next_half()) << 32) | u64::from(rng.next_half())
 }
@@ -178,18 +203,7 @@ fn play_one(
     }
     if players.iter().all(|p| matches!(p, Player::Random(_))) {
         let actions = random_playout(&mut game, &mut players);
-        let (winners, draw) = game.winners().unwrap_or_default();
-        return Ok(Played {
-            job,
-            returns: game.returns(),
-            winners: winners.into_iter().map(Seat::index).collect(),
-            draw,
-            hands: game.hands_started(),
-            actions,
-            faults: [0; 4],
-            first_error: None,
-            record: keep_record.then(|| game.record(None).to_json()),
-        });
+        return Ok(Played::of(job, &game, actions, [0; 4], None, keep_record));
     }
     let mut legal = Vec::with_capacity(40);
     let mut faults = [0u32; 4];
@@ -217,18 +231,14 @@ fn play_one(
         game.apply_as(seat, action).map_err(|e| e.to_string())?;
         actions += 1;
     }
-    let (winners, draw) = game.winners().unwrap_or_default();
-    Ok(Played {
+    Ok(Played::of(
         job,
-        returns: game.returns(),
-        winners: winners.into_iter().map(Seat::index).collect(),
-        draw,
-        hands: game.hands_started(),
+        &game,
         actions,
         faults,
         first_error,
-        record: keep_record.then(|| game.record(None).to_json()),
-    })
+        keep_record,
+    ))
 }
 
 /// The results as numpy arrays, one row per job.
