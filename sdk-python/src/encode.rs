@@ -249,10 +249,10 @@ impl Features {
             let mine = v.viewer.map_or(0, |s| s.index() % 2);
             let mut t = [0u32; 2];
             for e in &v.history {
-                if e.kind == v1::EventKind::TrickWon {
-                    if let Some(w) = e.seat {
-                        t[usize::from(w.index() % 2 != mine)] += 1;
-                    }
+                if e.kind == v1::EventKind::TrickWon
+                    && let Some(w) = e.seat
+                {
+                    t[usize::from(w.index() % 2 != mine)] += 1;
                 }
             }
             f.side_tricks = t;

@@ -287,11 +287,11 @@ impl Game {
         let monte = self.monte();
         let mut n = 0;
         let mut set = |a: Action| {
-            if let Ok(id) = a.to_id(monte.as_ref()) {
-                if let Some(m) = mask.get_mut(usize::from(id)) {
-                    *m = true;
-                    n += 1;
-                }
+            if let Ok(id) = a.to_id(monte.as_ref())
+                && let Some(m) = mask.get_mut(usize::from(id))
+            {
+                *m = true;
+                n += 1;
             }
         };
         match &self.inner {

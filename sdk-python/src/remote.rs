@@ -411,10 +411,10 @@ impl RemoteSeat {
                         let update = match next {
                             Some(Ok(r)) => r.update.unwrap_or_default(),
                             other => {
-                                if let Some(Err(s)) = &other {
-                                    if !transient(s) {
-                                        return Err(Python::attach(|py| errors::status(py, s)));
-                                    }
+                                if let Some(Err(s)) = &other
+                                    && !transient(s)
+                                {
+                                    return Err(Python::attach(|py| errors::status(py, s)));
                                 }
                                 let since =
                                     *down_since.get_or_insert_with(tokio::time::Instant::now);

@@ -714,10 +714,10 @@ async fn a_retried_action_is_applied_once() {
     let mut turn = None;
     for st in &mut streams {
         let u = st.next().await.expect("u").expect("ok").update.expect("u");
-        if let Some(v1::update::Kind::Snapshot(s)) = u.kind {
-            if let Some(t) = s.turn.filter(|t| !t.legal_actions.is_empty()) {
-                turn = Some(t);
-            }
+        if let Some(v1::update::Kind::Snapshot(s)) = u.kind
+            && let Some(t) = s.turn.filter(|t| !t.legal_actions.is_empty())
+        {
+            turn = Some(t);
         }
     }
     let turn = turn.expect("one seat has the turn");

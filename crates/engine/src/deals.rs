@@ -199,11 +199,11 @@ impl<H: DealtHand> Deals<H> {
 
     /// Deals the next hand from the seeded generator, if the match has one.
     pub(crate) fn deal_next(&mut self, opts: H::Opts, match_over: bool) {
-        if let Some(dealer) = self.next_dealer(&opts, match_over) {
-            if let Some(rng) = self.rng.as_mut() {
-                let hand = H::from_rng(opts, dealer, rng);
-                self.hands.push(hand);
-            }
+        if let Some(dealer) = self.next_dealer(&opts, match_over)
+            && let Some(rng) = self.rng.as_mut()
+        {
+            let hand = H::from_rng(opts, dealer, rng);
+            self.hands.push(hand);
         }
     }
 }

@@ -272,10 +272,11 @@ fn apply_actions<M: Playable>(
             seat: Some(actor),
             why,
         };
-        if let RecordAction::Detailed { seat, .. } = ra {
-            if *seat as usize != actor.index() && *seat as usize != decider.index() {
-                return Err(err(format!("wrong seat: seat {seat} is not to act")));
-            }
+        if let RecordAction::Detailed { seat, .. } = ra
+            && *seat as usize != actor.index()
+            && *seat as usize != decider.index()
+        {
+            return Err(err(format!("wrong seat: seat {seat} is not to act")));
         }
         let action: Action = ra.text().parse().map_err(|e| err(format!("{e}")))?;
         m.act_as(decider, action)

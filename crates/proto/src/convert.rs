@@ -798,12 +798,12 @@ pub fn tressette_observation(o: &tressette::Observation) -> v1::Observation {
     let players = o.options.variant.players();
     let mut trick = played(&o.trick);
     // The lead's signal is public: carry it onto the trick from the event that played it.
-    if let Some(first) = trick.first_mut() {
-        if let Some(tressette::Event::Played { signal: g, .. }) = o.events.iter().rev().find(
+    if let Some(first) = trick.first_mut()
+        && let Some(tressette::Event::Played { signal: g, .. }) = o.events.iter().rev().find(
             |e| matches!(e, tressette::Event::Played { seat: s, .. } if seat(*s) == first.seat),
-        ) {
-            first.signal = signal(*g);
-        }
+        )
+    {
+        first.signal = signal(*g);
     }
     v1::Observation {
         viewer: o.viewer.map(seat),

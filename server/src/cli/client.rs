@@ -146,11 +146,12 @@ pub fn create(args: CreateArgs) -> Result<ExitCode> {
     if seats.len() == 1 {
         seats = vec![seats[0]; n];
     }
-    if let convert::Rules::Calabresella(o) = &rules {
-        if o.a_due && seats.len() == n {
-            // The dummy seat takes nobody.
-            seats[2] = v1::SeatKind::Open;
-        }
+    if let convert::Rules::Calabresella(o) = &rules
+        && o.a_due
+        && seats.len() == n
+    {
+        // The dummy seat takes nobody.
+        seats[2] = v1::SeatKind::Open;
     }
     let on_timeout = match args.on_timeout.as_str() {
         "bot" => v1::TimeoutPolicy::Bot,
@@ -313,10 +314,10 @@ fn ask(turn: &v1::Turn) -> v1::Action {
             return turn.legal_actions[0].clone();
         }
         let line = line.trim();
-        if let Ok(i) = line.parse::<usize>() {
-            if let Some(a) = turn.legal_actions.get(i) {
-                return a.clone();
-            }
+        if let Ok(i) = line.parse::<usize>()
+            && let Some(a) = turn.legal_actions.get(i)
+        {
+            return a.clone();
         }
         if !line.is_empty() {
             return v1::Action {

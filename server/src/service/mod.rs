@@ -100,10 +100,10 @@ impl TableService for GameService {
         let (handles, more) = self.registry.page(offset, size);
         let mut tables = Vec::with_capacity(handles.len());
         for h in &handles {
-            if let Ok(t) = ask(h, Command::Info).await {
-                if state_matches(filter, &t) {
-                    tables.push(t);
-                }
+            if let Ok(t) = ask(h, Command::Info).await
+                && state_matches(filter, &t)
+            {
+                tables.push(t);
             }
         }
         Ok(Response::new(v1::ListTablesResponse {

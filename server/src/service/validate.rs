@@ -76,18 +76,18 @@ pub fn table_spec(
             })
             .collect::<Result<Vec<_>, _>>()?
     };
-    if let Rules::Calabresella(o) = &rules {
-        if o.a_due {
-            // The dummy never decides: the defending person plays it.
-            let dummy = calabresella_engine::calabresella::Options::DUMMY.index();
-            if seats[dummy] != v1::SeatKind::Open {
-                return Err(ServiceError::Invalid(
-                    "BAD_SEATS",
-                    format!("a due: seat {dummy} is the dummy and takes no player or bot"),
-                ));
-            }
-            seats[dummy] = v1::SeatKind::Unspecified;
+    if let Rules::Calabresella(o) = &rules
+        && o.a_due
+    {
+        // The dummy never decides: the defending person plays it.
+        let dummy = calabresella_engine::calabresella::Options::DUMMY.index();
+        if seats[dummy] != v1::SeatKind::Open {
+            return Err(ServiceError::Invalid(
+                "BAD_SEATS",
+                format!("a due: seat {dummy} is the dummy and takes no player or bot"),
+            ));
         }
+        seats[dummy] = v1::SeatKind::Unspecified;
     }
     let clock = r.clock.unwrap_or_default();
     let move_ms = match clock.move_ms {
