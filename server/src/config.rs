@@ -23,6 +23,10 @@ pub struct ServerConfig {
     pub waiting_timeout: Duration,
     /// A finished table (and its record) is kept this long.
     pub finished_ttl: Duration,
+    /// Most actions one table stores; a match never comes near it, so hitting it means abuse.
+    pub max_actions_per_table: usize,
+    /// Most unfinished tables one client address may have created (0: no limit).
+    pub max_open_tables_per_client: usize,
     /// Names this server run: stream sequence numbers are only resumable within one epoch.
     pub epoch: String,
 }
@@ -39,6 +43,8 @@ impl Default for ServerConfig {
             max_streams_per_table: 32,
             waiting_timeout: Duration::from_secs(15 * 60),
             finished_ttl: Duration::from_secs(60 * 60),
+            max_actions_per_table: 20_000,
+            max_open_tables_per_client: 5_000,
             epoch: String::new(),
         }
     }

@@ -6,6 +6,8 @@ use calabresella_proto::convert::WireError;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
+use crate::store::StoreError;
+
 /// The `ErrorInfo` domain of every error this service returns.
 pub const ERROR_DOMAIN: &str = "calabresella.v1";
 
@@ -42,6 +44,25 @@ pub enum ServiceError {
     /// The server is shutting down or the table's task is gone.
     #[error("the table is unavailable: {0}")]
     Unavailable(String),
+    /// The store refused a write or a read; nothing changed.
+    #[error("{}: nothing was changed", store_message(.0))]
+    Store(StoreError),
+}
+
+fn store_message(e: &StoreError) -> String {
+    match e {
+        StoreError::Full(_) => "the server's store is full".into(),
+        StoreError::ReadOnly(_) => "the server's store is read-only".into(),
+        StoreError::Closed => "the server's store has stopped".into(),
+        // Other database errors may quote data: only the kind of failure goes out.
+        _ => "the server's store failed".into(),
+    }
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        ServiceError::Store(e)
+    }
 }
 
 impl From<WireError> for ServiceError {
@@ -69,6 +90,9 @@ impl ServiceError {
             ServiceError::Stale(..) => (Code::Aborted, "STALE_DECISION"),
             ServiceError::Exhausted(r, _) => (Code::ResourceExhausted, r),
             ServiceError::Unavailable(_) => (Code::Unavailable, "UNAVAILABLE"),
+            ServiceError::Store(StoreError::Full(_)) => (Code::ResourceExhausted, "STORE_FULL"),
+            ServiceError::Store(StoreError::ReadOnly(_)) => (Code::Unavailable, "STORE_READ_ONLY"),
+            ServiceError::Store(_) => (Code::Unavailable, "STORE_FAILED"),
         }
     }
 }
@@ -108,6 +132,16 @@ mod tests {
                 ServiceError::Exhausted("TOO_MANY_TABLES", "limit".into()),
                 Code::ResourceExhausted,
                 "TOO_MANY_TABLES",
+            ),
+            (
+                StoreError::Full("disk".into()).into(),
+                Code::ResourceExhausted,
+                "STORE_FULL",
+            ),
+            (
+                StoreError::ReadOnly("ro".into()).into(),
+                Code::Unavailable,
+                "STORE_READ_ONLY",
             ),
             (
                 WireError::Mismatch("x".into()).into(),

@@ -6,10 +6,16 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use calabresella_server::store::{Location, Store, StoreOptions};
 //! use calabresella_server::{ServeOptions, ServerConfig, serve};
+//! let store = Store::open(StoreOptions {
+//!     location: Location::parse("calabresella.db"),
+//!     ..StoreOptions::default()
+//! })
+//! .await?;
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
 //! let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
-//! serve(listener, ServerConfig::default(), ServeOptions::default(), shutdown).await?;
+//! serve(listener, ServerConfig::default(), ServeOptions::default(), store, shutdown).await?;
 //! # Ok(()) }
 //! ```
 
@@ -18,6 +24,7 @@ pub mod error;
 pub mod limit;
 pub mod registry;
 pub mod service;
+pub mod store;
 pub mod table;
 
 use std::future::Future;
@@ -94,13 +101,16 @@ fn cors(origins: &[String]) -> CorsLayer {
         .max_age(Duration::from_secs(24 * 3600))
 }
 
-/// Runs the service on `listener` until `shutdown` completes, then ends every table's match
-/// (their streams close with `MatchEnded`) and stops. Serves `calabresella.v1.TableService`,
+/// Runs the service on `listener` until `shutdown` completes, then stops. The unfinished
+/// tables `store` found are restored first. On shutdown, with a durable store every table is
+/// suspended for the next start (streams end with `UNAVAILABLE`); with an in-memory store
+/// every match ends (streams close with `MatchEnded`). Serves `calabresella.v1.TableService`,
 /// gRPC health and reflection, over HTTP/2 and gRPC-web (HTTP/1.1).
 pub async fn serve(
     listener: TcpListener,
     mut config: ServerConfig,
     options: ServeOptions,
+    store: store::Opened,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     if config.epoch.is_empty() {
@@ -108,7 +118,22 @@ pub async fn serve(
             .map(|b| b.iter().map(|x| format!("{x:02x}")).collect())
             .unwrap_or_else(|_| "e0".into());
     }
-    let registry = Registry::new(Arc::new(config));
+    let registry = Registry::new(Arc::new(config), store.store.clone());
+    let found = store.tables.len();
+    let started = std::time::Instant::now();
+    let (restored, failed) = registry.restore(store.tables);
+    for (id, why) in &failed {
+        // The log stays in the store untouched; a fixed server can restore it later.
+        tracing::error!(table = %id, error = %why, "table not restored");
+    }
+    if found > 0 {
+        tracing::info!(
+            restored,
+            failed = failed.len(),
+            ms = started.elapsed().as_millis() as u64,
+            "tables restored from the store"
+        );
+    }
     let (health_reporter, health) = tonic_health::server::health_reporter();
     health_reporter
         .set_serving::<TableServiceServer<GameService>>()

@@ -3,13 +3,14 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock, Weak};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use calabresella_proto::v1;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::config::ServerConfig;
 use crate::error::ServiceError;
+use crate::store::Store;
 use crate::table::session::os_random;
 use crate::table::{Command, Table, TableHandle, TableSpec};
 
@@ -26,16 +27,26 @@ pub struct Registry {
     tables: RwLock<HashMap<String, Entry>>,
     counter: AtomicU64,
     config: Arc<ServerConfig>,
+    store: Store,
+    /// Unfinished tables per creating client address.
+    open_by_client: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl Registry {
-    /// An empty registry.
-    pub fn new(config: Arc<ServerConfig>) -> Arc<Registry> {
+    /// An empty registry whose tables write to `store`.
+    pub fn new(config: Arc<ServerConfig>, store: Store) -> Arc<Registry> {
         Arc::new(Registry {
             tables: RwLock::new(HashMap::new()),
             counter: AtomicU64::new(0),
             config,
+            store,
+            open_by_client: Arc::new(Mutex::new(HashMap::new())),
         })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
     /// The configuration.
@@ -51,8 +62,13 @@ impl Registry {
         self.tables.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Creates a table and starts its task; returns its handle.
-    pub fn create(self: &Arc<Self>, spec: TableSpec) -> Result<TableHandle, ServiceError> {
+    /// Creates a table for client `creator`, stores it, and starts its task; returns its
+    /// handle.
+    pub async fn create(
+        self: &Arc<Self>,
+        spec: TableSpec,
+        creator: String,
+    ) -> Result<TableHandle, ServiceError> {
         let id = format!(
             "t-{}",
             os_random::<8>()?
@@ -60,7 +76,65 @@ impl Registry {
                 .map(|b| format!("{b:02x}"))
                 .collect::<String>()
         );
-        let table = Table::new(id.clone(), spec, self.config.clone())?;
+        let table = Table::new(
+            id,
+            spec,
+            self.config.clone(),
+            self.store.clone(),
+            creator,
+            crate::store::now_ms(),
+        )?;
+        self.check_room(table.creator())?;
+        self.store.write(vec![table.creation()]).await?;
+        self.start(table)
+    }
+
+    /// Starts the tables found in the store (their states rebuilt by replay); returns how
+    /// many were started and the ones that could not be rebuilt, with why.
+    pub fn restore(
+        self: &Arc<Self>,
+        stored: Vec<crate::store::StoredTable>,
+    ) -> (usize, Vec<(String, String)>) {
+        let mut started = 0;
+        let mut failed = Vec::new();
+        for s in stored {
+            let id = s.id.clone();
+            let restored = crate::table::stored::restore(
+                s,
+                self.config.clone(),
+                self.store.clone(),
+                self.config.epoch.clone(),
+            );
+            match restored.map_err(|e| e.to_string()).and_then(|t| {
+                self.start(t).map_err(|e| e.to_string())
+            }) {
+                Ok(_) => started += 1,
+                Err(e) => failed.push((id, e)),
+            }
+        }
+        (started, failed)
+    }
+
+    fn check_room(&self, creator: &str) -> Result<(), ServiceError> {
+        let limit = self.config.max_open_tables_per_client;
+        let open = self
+            .open_by_client
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(creator)
+            .copied()
+            .unwrap_or(0);
+        if limit > 0 && open >= limit {
+            return Err(ServiceError::Exhausted(
+                "TOO_MANY_TABLES_FOR_CLIENT",
+                format!("this client has {open} unfinished tables, the limit per client"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn start(self: &Arc<Self>, mut table: Table) -> Result<TableHandle, ServiceError> {
+        let id = table.id().to_owned();
         let (tx, rx) = mpsc::channel(TABLE_QUEUE);
         let handle = TableHandle { id: id.clone(), tx };
         {
@@ -70,6 +144,25 @@ impl Registry {
                     "TOO_MANY_TABLES",
                     format!("the server holds {} tables, its limit", tables.len()),
                 ));
+            }
+            if !table.is_over() {
+                let creator = table.creator().to_owned();
+                *self
+                    .open_by_client
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .entry(creator.clone())
+                    .or_default() += 1;
+                let counts = self.open_by_client.clone();
+                table.on_end(move || {
+                    let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some(n) = counts.get_mut(&creator) {
+                        *n = n.saturating_sub(1);
+                        if *n == 0 {
+                            counts.remove(&creator);
+                        }
+                    }
+                });
             }
             let order = self.counter.fetch_add(1, Ordering::Relaxed);
             tables.insert(
@@ -113,7 +206,9 @@ impl Registry {
         )
     }
 
-    /// Ends every table's match (server shutdown): their streams end with `MatchEnded`.
+    /// Server shutdown: with a durable store every table is suspended (its streams end with
+    /// `UNAVAILABLE`, and the next start restores it); otherwise every match ends and its
+    /// streams end with `MatchEnded`.
     pub async fn shutdown_all(&self) {
         let handles: Vec<TableHandle> = self.read().values().map(|e| e.handle.clone()).collect();
         for h in handles {

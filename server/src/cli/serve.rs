@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use calabresella_server::store::{self, Location, Opened, Store, StoreError, StoreOptions, Sync};
 use calabresella_server::{ServeOptions, ServerConfig, serve};
 use tracing_subscriber::EnvFilter;
 
@@ -69,6 +70,90 @@ pub struct ServeArgs {
     /// HTTP/2 keepalive ping interval in seconds.
     #[arg(long, env = "CALABRESELLA_KEEPALIVE_S", default_value_t = 20)]
     keepalive_s: u64,
+    /// The SQLite database file (created on first start); `:memory:` keeps nothing.
+    /// Default: `$XDG_DATA_HOME/calabresella/calabresella.db` (or `~/.local/share/...`).
+    #[arg(long, env = "CALABRESELLA_DB", conflicts_with = "database_url")]
+    db: Option<String>,
+    /// A PostgreSQL database instead of SQLite: `postgres://user:password@host:port/name`.
+    #[arg(long, env = "CALABRESELLA_DATABASE_URL")]
+    database_url: Option<String>,
+    /// SQLite commits: `full` survives power loss, `normal` only a crash of the server.
+    #[arg(long, env = "CALABRESELLA_DB_SYNC", default_value = "full", value_parser = ["full", "normal"])]
+    db_sync: String,
+    /// SQLite: largest database size in MiB (0: no limit); beyond it actions fail with
+    /// STORE_FULL.
+    #[arg(long, env = "CALABRESELLA_DB_MAX_MB", default_value_t = 0)]
+    db_max_mb: u64,
+    /// This server's name when several share one database: it runs and restores only the
+    /// tables it created.
+    #[arg(long, env = "CALABRESELLA_INSTANCE", default_value = "main")]
+    instance: String,
+    /// Most unfinished tables one client address may create (0: no limit).
+    #[arg(long, env = "CALABRESELLA_MAX_OPEN_TABLES_PER_CLIENT", default_value_t = 5_000)]
+    max_open_tables_per_client: usize,
+    /// Most actions one table stores.
+    #[arg(long, env = "CALABRESELLA_MAX_ACTIONS_PER_TABLE", default_value_t = 20_000)]
+    max_actions_per_table: usize,
+}
+
+/// Where the database goes when neither `--db` nor `--database-url` is given.
+pub fn default_db_path() -> std::path::PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        });
+    match base {
+        Some(b) => b.join("calabresella").join("calabresella.db"),
+        None => std::path::PathBuf::from("calabresella.db"),
+    }
+}
+
+impl ServeArgs {
+    /// The store these flags ask for.
+    pub fn store_options(&self) -> StoreOptions {
+        let location = match (&self.database_url, &self.db) {
+            (Some(url), _) => Location::parse(url),
+            (None, Some(db)) => Location::parse(db),
+            (None, None) => Location::Sqlite(default_db_path()),
+        };
+        StoreOptions {
+            location,
+            sync: if self.db_sync == "normal" {
+                Sync::Normal
+            } else {
+                Sync::Full
+            },
+            instance: self.instance.clone(),
+            max_bytes: self.db_max_mb.saturating_mul(1024 * 1024),
+        }
+    }
+}
+
+/// Opens the store, or explains why it cannot be used.
+pub async fn open_store(options: StoreOptions) -> Result<Opened> {
+    let place = options.location.describe();
+    match Store::open(options).await {
+        Ok(opened) => {
+            tracing::info!(
+                store = opened.store.kind(),
+                at = %place,
+                schema = store::migrate::latest(),
+                migrated = ?opened.migrated,
+                unfinished = opened.tables.len(),
+                "store open"
+            );
+            Ok(opened)
+        }
+        Err(e @ (StoreError::Corrupt(_) | StoreError::Invalid(_))) => Err(anyhow::anyhow!(
+            "cannot use the database {place}: {e}\nNothing was changed. Restore it from a backup, \
+             or move it away to start with an empty database."
+        )),
+        Err(e) => Err(anyhow::anyhow!("cannot open the database {place}: {e}")),
+    }
 }
 
 /// Waits for SIGINT or SIGTERM.
@@ -115,8 +200,11 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         max_streams_per_table: args.max_streams_per_table,
         waiting_timeout: Duration::from_secs(args.waiting_timeout_s),
         finished_ttl: Duration::from_secs(args.finished_ttl_s),
+        max_actions_per_table: args.max_actions_per_table,
+        max_open_tables_per_client: args.max_open_tables_per_client,
         epoch: String::new(),
     };
+    let store_options = args.store_options();
     let options = ServeOptions {
         cors_origins: args.cors_origin,
         max_request_bytes: args.max_request_bytes,
@@ -131,6 +219,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
+        let opened = open_store(store_options).await?;
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
@@ -138,7 +227,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         // The one line scripts wait for; logs go to standard error.
         println!("calabresella: listening on {addr}");
         tracing::info!(%addr, "serving calabresella.v1.TableService, health, reflection, gRPC-web");
-        serve(listener, config, options, shutdown_signal())
+        serve(listener, config, options, opened, shutdown_signal())
             .await
             .context("the server failed")?;
         tracing::info!("stopped");

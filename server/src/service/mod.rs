@@ -1,6 +1,7 @@
 //! [`GameService`]: the `calabresella.v1.TableService` RPCs. Each checks its request, then asks
 //! the table's task; no game state lives here.
 
+mod records;
 mod validate;
 
 use std::pin::Pin;
@@ -30,6 +31,11 @@ impl GameService {
 }
 
 impl GameService {
+    /// `TABLE_NOT_FOUND` for a table this server does not hold.
+    fn not_here(&self, id: &str) -> ServiceError {
+        ServiceError::TableNotFound(id.to_owned())
+    }
+
     /// Opens a seat's stream (`token` set) or the public one.
     async fn open_stream(
         &self,
@@ -67,7 +73,11 @@ impl TableService for GameService {
         request: Request<v1::CreateTableRequest>,
     ) -> Result<Response<v1::CreateTableResponse>, Status> {
         let spec = validate::table_spec(request.get_ref(), self.registry.config())?;
-        let handle = self.registry.create(spec)?;
+        let creator = request
+            .remote_addr()
+            .map(|a| a.ip().to_string())
+            .unwrap_or_default();
+        let handle = self.registry.create(spec, creator).await?;
         let table = ask(&handle, Command::Info).await?;
         tracing::info!(table = %table.table_id, "table created");
         Ok(Response::new(v1::CreateTableResponse {
@@ -215,8 +225,72 @@ impl TableService for GameService {
         &self,
         request: Request<v1::GetRecordRequest>,
     ) -> Result<Response<v1::GetRecordResponse>, Status> {
-        let handle = self.registry.get(table_id(&request.get_ref().table_id)?)?;
-        Ok(Response::new(ask(&handle, Command::Record).await?))
+        let id = table_id(&request.get_ref().table_id)?;
+        if let Ok(handle) = self.registry.get(id)
+            && let Ok(record) = ask(&handle, Command::Record).await
+        {
+            return Ok(Response::new(record));
+        }
+        // A match that ended and left memory (or ended before a restart) is in the store.
+        let json = self
+            .registry
+            .store()
+            .record(id.to_owned())
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(|| self.not_here(id))?;
+        let hands = serde_json::from_str::<serde_json::Value>(&json)
+            .ok()
+            .and_then(|v| v.get("hands").and_then(|h| h.as_array()).map(Vec::len))
+            .unwrap_or(0);
+        Ok(Response::new(v1::GetRecordResponse {
+            record_json: json,
+            hands: hands as u32,
+            match_over: true,
+        }))
+    }
+
+    async fn list_records(
+        &self,
+        request: Request<v1::ListRecordsRequest>,
+    ) -> Result<Response<v1::ListRecordsResponse>, Status> {
+        let r = request.into_inner();
+        let (filter, offset, size) = records::filter(&r)?;
+        let (found, more) = self
+            .registry
+            .store()
+            .matches(filter)
+            .await
+            .map_err(ServiceError::from)?;
+        Ok(Response::new(v1::ListRecordsResponse {
+            records: found.into_iter().map(records::summary).collect(),
+            next_page_token: if more {
+                (offset + size).to_string()
+            } else {
+                String::new()
+            },
+        }))
+    }
+
+    async fn get_results(
+        &self,
+        request: Request<v1::GetResultsRequest>,
+    ) -> Result<Response<v1::GetResultsResponse>, Status> {
+        let r = request.into_inner();
+        let game = records::game_name(r.game)?;
+        let players = self
+            .registry
+            .store()
+            .results(game.to_owned())
+            .await
+            .map_err(ServiceError::from)?;
+        Ok(Response::new(v1::GetResultsResponse {
+            players: players
+                .into_iter()
+                .filter(|p| !(r.people_only && p.bot))
+                .map(records::player)
+                .collect(),
+        }))
     }
 
     async fn get_observation(

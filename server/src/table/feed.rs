@@ -277,6 +277,13 @@ impl Feed {
         })
     }
 
+    /// Ends every stream with `status` (the server is stopping and viewers should reconnect).
+    pub fn interrupt(&mut self, status: &Status) {
+        for s in self.subs.drain(..) {
+            let _ = s.tx.try_send(Err(status.clone()));
+        }
+    }
+
     /// Sends what is staged, then ends every stream.
     pub fn close(&mut self, epoch: &str) {
         self.flush(None, epoch);

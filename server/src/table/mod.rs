@@ -4,6 +4,7 @@
 mod clock;
 pub mod feed;
 pub mod session;
+pub mod stored;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,6 +22,7 @@ use self::feed::{Feed, Item, TurnItem, UpdateStream};
 use self::session::{RawEvent, SeatBot, Session};
 use crate::config::ServerConfig;
 use crate::error::ServiceError;
+use crate::store::{Finished, ResultRow, Store, StoredAction, Write};
 
 /// What a table needs to be created (already validated).
 #[derive(Debug, Clone)]
@@ -111,7 +113,8 @@ struct SeatState {
     /// `Unspecified` marks the a due dummy, which nobody takes.
     kind: v1::SeatKind,
     name: String,
-    token: Option<[u8; 16]>,
+    /// SHA-256 of the seat token: the token itself is only ever in the joiner's hands.
+    token: Option<[u8; 32]>,
     clock: SeatClock,
     bot: Option<SeatBot>,
 }
@@ -151,6 +154,20 @@ pub struct Table {
     timeout_bot: Option<SeatBot>,
     /// When a waiting table is abandoned, or a finished one expires.
     expires: Instant,
+    /// Where every action goes before it is applied.
+    store: Store,
+    /// The client address that created the table.
+    creator: String,
+    /// Names this table's streams in this server run: sequence numbers resume only within it.
+    epoch: String,
+    /// Whether the match's end is stored (retried until it is).
+    end_saved: bool,
+    /// When to try storing the end again.
+    end_retry: Option<Instant>,
+    /// Called once when the match ends (frees the creator's open-table allowance).
+    on_end: Option<Box<dyn FnOnce() + Send>>,
+    /// The server is stopping: the table waits to be restored by the next start.
+    suspended: bool,
 }
 
 fn unix_ms(t: SystemTime) -> i64 {
@@ -161,6 +178,12 @@ fn unix_ms(t: SystemTime) -> i64 {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 of a token.
+fn token_hash(token: &[u8; 16]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(token).into()
 }
 
 /// Parses a token; anything that is not 32 hex digits matches no seat.
@@ -177,16 +200,20 @@ fn parse_token(t: &str) -> Option<[u8; 16]> {
 }
 
 /// Compares in time independent of where the tokens differ.
-fn same_token(a: &[u8; 16], b: &[u8; 16]) -> bool {
+fn same_token(a: &[u8; 32], b: &[u8; 32]) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 impl Table {
-    /// A new table; it starts at once when no seat is open.
+    /// A new table; it starts at once when no seat is open. `creator` is the client address
+    /// that asked for it.
     pub fn new(
         id: String,
         spec: TableSpec,
         config: Arc<ServerConfig>,
+        store: Store,
+        creator: String,
+        created_unix_ms: i64,
     ) -> Result<Table, ServiceError> {
         let session = Session::new(&spec.rules, spec.seed, spec.first_dealer)
             .map_err(|e| ServiceError::Invalid("BAD_OPTIONS", e))?;
@@ -215,8 +242,9 @@ impl Table {
         let public = Feed::lazy(config.seat_buffer);
         Ok(Table {
             id,
-            created_unix_ms: unix_ms(SystemTime::now()),
+            created_unix_ms,
             expires: Instant::now() + config.waiting_timeout,
+            epoch: config.epoch.clone(),
             spec,
             config,
             session,
@@ -228,7 +256,45 @@ impl Table {
             taken: Vec::new(),
             pending: None,
             timeout_bot: None,
+            store,
+            creator,
+            end_saved: false,
+            end_retry: None,
+            on_end: None,
+            suspended: false,
         })
+    }
+
+    /// The table's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The client address that created the table.
+    pub fn creator(&self) -> &str {
+        &self.creator
+    }
+
+    /// Sets what runs once when the match ends.
+    pub fn on_end(&mut self, f: impl FnOnce() + Send + 'static) {
+        self.on_end = Some(Box::new(f));
+    }
+
+    /// Whether the match is over.
+    pub fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// The first write of a new table: its spec.
+    pub fn creation(&self) -> Write {
+        Write::Table {
+            id: self.id.clone(),
+            owner: self.store.instance().to_owned(),
+            creator: self.creator.clone(),
+            game: self.spec.rules.game_name().to_owned(),
+            spec: stored::spec_json(&self.spec),
+            created_unix_ms: self.created_unix_ms,
+        }
     }
 
     fn seat_info(&mut self, i: usize) -> v1::SeatInfo {
@@ -266,12 +332,12 @@ impl Table {
     }
 
     fn epoch(&self) -> &str {
-        &self.config.epoch
+        &self.epoch
     }
 
     /// Sends `item` to every seat's feed and, with `public`, to the public feed.
     fn push_all(&mut self, item: Item, public: bool) {
-        let epoch = self.config.epoch.as_str();
+        let epoch = self.epoch.as_str();
         for f in &mut self.feeds {
             f.push(item.clone(), epoch);
         }
@@ -282,7 +348,7 @@ impl Table {
 
     /// Sends each viewer what it may see of the events of hand `hand`.
     fn push_events(&mut self, hand: usize, events: &[RawEvent]) {
-        let epoch = self.config.epoch.as_str();
+        let epoch = self.epoch.as_str();
         for e in events {
             for (i, f) in self.feeds.iter_mut().enumerate() {
                 if let Some(seen) = self.session.visible(hand, e, Seat::new(i as u8)) {
@@ -330,10 +396,8 @@ impl Table {
     /// Sets up the decision due now (clock or bot) and announces it, or ends the match.
     fn next_decision(&mut self) {
         let (Some(decider), Some(actor)) = (self.session.decider(), self.session.actor()) else {
+            // A match that is over is finished by the task loop, which can wait for the store.
             self.pending = None;
-            if self.session.is_over() {
-                self.finish(v1::EndReason::Completed, None);
-            }
             return;
         };
         let now = Instant::now();
@@ -356,7 +420,7 @@ impl Table {
             deadline.map_or(0, |_| unix_ms(SystemTime::now()) + i64::from(remaining));
         let legal: Box<[Action]> = self.session.legal_actions().into_boxed_slice();
         let monte = self.session.open_monte();
-        let epoch = self.config.epoch.as_str();
+        let epoch = self.epoch.as_str();
         let turn = |legal: Option<Box<[Action]>>| {
             Box::new(TurnItem {
                 decision,
@@ -377,24 +441,65 @@ impl Table {
 
     /// Ends a step with no decision due: sends what every feed has staged.
     fn flush_all(&mut self) {
-        let epoch = self.config.epoch.as_str();
+        let epoch = self.epoch.as_str();
         for f in &mut self.feeds {
             f.flush(None, epoch);
         }
         self.public.flush(None, epoch);
     }
 
-    /// Applies an action of the pending decision's seat, streams its events, and moves on.
-    fn apply(&mut self, seat: Seat, action: Action, timeout: bool) -> Result<u32, ServiceError> {
+    /// Takes an action of the pending decision's seat: checks it, stores it (write-ahead),
+    /// then applies it. When the store fails nothing changes and the error says why.
+    async fn take(&mut self, seat: Seat, action: Action, timeout: bool) -> Result<u32, ServiceError> {
+        if !self.session.legal_actions().contains(&action) {
+            // The engine words the refusal; a copy keeps this table untouched.
+            let mut probe = self.session.clone();
+            probe.apply(seat, action).map_err(ServiceError::Illegal)?;
+        }
+        if self.taken.len() >= self.config.max_actions_per_table {
+            return Err(ServiceError::Exhausted(
+                "TABLE_LOG_FULL",
+                format!(
+                    "the table has stored {} actions, the limit per table",
+                    self.taken.len()
+                ),
+            ));
+        }
+        let ms = self
+            .pending
+            .as_ref()
+            .map_or(0, |p| p.started.elapsed().as_millis() as u32);
+        let write = Write::Action {
+            table: self.id.clone(),
+            index: self.taken.len() as u64,
+            action: StoredAction {
+                seat: seat.index() as u8,
+                action: action.to_string(),
+                ms,
+                timeout,
+            },
+        };
+        self.store.write(vec![write]).await.map_err(|e| {
+            tracing::error!(table = %self.id, error = %e, "action not stored");
+            ServiceError::from(e)
+        })?;
+        self.apply(seat, action, timeout, ms)?;
+        Ok(ms)
+    }
+
+    /// Applies a stored action, streams its events, and moves on.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        timeout: bool,
+        ms: u32,
+    ) -> Result<(), ServiceError> {
         let hand = self.session.hands_dealt().saturating_sub(1);
         let events = self
             .session
             .apply(seat, action)
             .map_err(ServiceError::Illegal)?;
-        let ms = self
-            .pending
-            .as_ref()
-            .map_or(0, |p| p.started.elapsed().as_millis() as u32);
         if self.seats[seat.index()].bot.is_none() && !timeout {
             self.seats[seat.index()]
                 .clock
@@ -409,7 +514,7 @@ impl Table {
         self.push_events(hand, &events);
         if self.session.hand_over(hand) {
             if let Some(r) = self.session.reveal(hand) {
-                let epoch = self.config.epoch.as_str();
+                let epoch = self.epoch.as_str();
                 self.public.push(Item::HandRevealed(Box::new(r)), epoch);
             }
             if self.session.hands_dealt() > hand + 1 {
@@ -417,7 +522,7 @@ impl Table {
             }
         }
         self.next_decision();
-        Ok(ms)
+        Ok(())
     }
 
     fn finish(&mut self, reason: v1::EndReason, forfeited_by: Option<Seat>) {
@@ -452,19 +557,93 @@ impl Table {
         self.end = Some(ended.clone());
         self.pending = None;
         self.push_all(Item::MatchEnded(Box::new(ended)), true);
-        let epoch = self.config.epoch.as_str();
+        let epoch = self.epoch.as_str();
         for f in &mut self.feeds {
             f.close(epoch);
         }
         self.public.close(epoch);
         self.expires = Instant::now() + self.config.finished_ttl;
+        self.end_retry = Some(Instant::now());
+        if let Some(f) = self.on_end.take() {
+            f();
+        }
+    }
+
+    /// The finished match as kept: summary, record and one result row per player.
+    fn finished(&self) -> Option<Finished> {
+        let end = self.end.as_ref()?;
+        let reason = v1::EndReason::try_from(end.reason).unwrap_or_default();
+        let reason = reason
+            .as_str_name()
+            .trim_start_matches("END_REASON_")
+            .to_owned();
+        let (winners, draw, totals) = end
+            .result
+            .as_ref()
+            .map(|r| (r.winners.clone(), r.draw, r.totals.clone()))
+            .unwrap_or_default();
+        let partners = matches!(self.spec.rules, Rules::Tressette(_));
+        let results = if end.result.is_some() {
+            self.seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind != v1::SeatKind::Unspecified)
+                .map(|(i, s)| {
+                    let side = if partners { i % 2 } else { i };
+                    ResultRow {
+                        seat: i as u8,
+                        player: s.name.clone(),
+                        side: side as u8,
+                        points: totals.get(side).copied().unwrap_or(0),
+                        won: winners.contains(&(i as u32)),
+                        draw,
+                        bot: s.bot.is_some(),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Some(Finished {
+            table_id: self.id.clone(),
+            name: self.spec.name.clone(),
+            game: self.spec.rules.game_name().to_owned(),
+            players: self.seats.iter().map(|s| s.name.clone()).collect(),
+            reason,
+            winners,
+            draw,
+            totals,
+            hands: self.session.hands_dealt() as u32,
+            created_unix_ms: self.created_unix_ms,
+            ended_unix_ms: unix_ms(SystemTime::now()),
+            record: self.record().record_json,
+            results,
+        })
+    }
+
+    /// Stores the finished match; on failure tries again later (the match itself is safe:
+    /// its actions are stored, and a restart finishes it again).
+    async fn save_end(&mut self) {
+        let Some(finished) = self.finished() else {
+            return;
+        };
+        match self.store.write(vec![Write::Ended(Box::new(finished))]).await {
+            Ok(()) => {
+                self.end_saved = true;
+                self.end_retry = None;
+            }
+            Err(e) => {
+                tracing::error!(table = %self.id, error = %e, "finished match not stored; will retry");
+                self.end_retry = Some(Instant::now() + Duration::from_secs(5));
+            }
+        }
     }
 
     fn seat_of_token(&self, token: &str) -> Result<Seat, ServiceError> {
         if token.trim().is_empty() {
             return Err(ServiceError::NoToken);
         }
-        let t = parse_token(token).ok_or(ServiceError::BadToken)?;
+        let t = token_hash(&parse_token(token).ok_or(ServiceError::BadToken)?);
         let mut found = None;
         for (i, s) in self.seats.iter().enumerate() {
             if s.token.as_ref().is_some_and(|k| same_token(k, &t)) {
@@ -474,7 +653,7 @@ impl Table {
         found.ok_or(ServiceError::BadToken)
     }
 
-    fn join(
+    async fn join(
         &mut self,
         seat: Option<Seat>,
         name: String,
@@ -505,12 +684,21 @@ impl Table {
             })?,
         };
         let token = session::os_random::<16>()?;
-        self.seats[i].token = Some(token);
+        let hash = token_hash(&token);
+        self.store
+            .write(vec![Write::Seat {
+                table: self.id.clone(),
+                seat: i as u8,
+                name: name.clone(),
+                token_sha256: hex(&hash),
+            }])
+            .await?;
+        self.seats[i].token = Some(hash);
         self.seats[i].name = name;
         let info = self.seat_info(i);
         // Never log the token.
         tracing::info!(table = %self.id, seat = i, "seat taken");
-        let epoch = self.config.epoch.as_str();
+        let epoch = self.epoch.as_str();
         for f in &mut self.feeds {
             f.push(Item::SeatChanged(Box::new(info.clone())), epoch);
         }
@@ -523,7 +711,12 @@ impl Table {
         Ok((seat, hex(&token), self.info()))
     }
 
-    fn snapshot(&mut self, viewer: Option<Seat>, seq: u64) -> v1::Update {
+    fn snapshot(
+        &mut self,
+        viewer: Option<Seat>,
+        seq: u64,
+        reason: v1::SnapshotReason,
+    ) -> v1::Update {
         let turn = self.pending.as_ref().map(|p| {
             let mine = viewer == Some(p.seat);
             let monte = self.session.open_monte();
@@ -559,11 +752,12 @@ impl Table {
         };
         v1::Update {
             seq,
-            stream_epoch: self.config.epoch.clone(),
+            stream_epoch: self.epoch.clone(),
             kind: Some(v1::update::Kind::Snapshot(Box::new(v1::Snapshot {
                 observation,
                 table: Some(self.info()),
                 turn,
+                reason: reason as i32,
             }))),
             next_turn: None,
         }
@@ -592,12 +786,17 @@ impl Table {
             None => &self.public,
         };
         let last = feed.last_seq();
+        let reason = match &resume {
+            None => v1::SnapshotReason::New,
+            Some((_, e)) if *e != epoch => v1::SnapshotReason::ServerRestarted,
+            Some(_) => v1::SnapshotReason::Gap,
+        };
         let resumed = resume
             .filter(|(_, e)| *e == epoch)
             .and_then(|(after, _)| feed.since(after, &epoch));
         let opening = match resumed {
             Some(updates) => updates,
-            None => vec![self.snapshot(viewer, last)],
+            None => vec![self.snapshot(viewer, last, reason)],
         };
         let open = self.end.is_none();
         let mut opening = opening;
@@ -621,7 +820,7 @@ impl Table {
         feed.subscribe(opening, buffer, open)
     }
 
-    fn act(
+    async fn act(
         &mut self,
         token: &str,
         decision: u64,
@@ -676,7 +875,7 @@ impl Table {
             }
             None => return Err(ServiceError::NotYourTurn("no decision is due".into())),
         }
-        let ms = self.apply(seat, action, false)?;
+        let ms = self.take(seat, action, false).await?;
         Ok(v1::ActResponse {
             action: Some(convert::action(action, monte.as_ref())),
             duplicate: false,
@@ -750,7 +949,7 @@ impl Table {
     }
 
     /// The clock of the pending decision ran out.
-    fn timeout(&mut self) {
+    async fn timeout(&mut self) {
         let Some(p) = self.pending.as_ref() else {
             return;
         };
@@ -779,18 +978,20 @@ impl Table {
         });
         let action = self.session.bot_action(seat, bot);
         match action {
-            Some(a) => {
-                if let Err(e) = self.apply(seat, a, true) {
+            Some(a) => match self.take(seat, a, true).await {
+                Ok(_) => {}
+                Err(ServiceError::Store(e)) => self.stall(&e),
+                Err(e) => {
                     tracing::error!(table = %self.id, error = %e, "timeout bot failed");
                     self.finish(v1::EndReason::Forfeit, Some(seat));
                 }
-            }
+            },
             None => self.finish(v1::EndReason::Forfeit, Some(seat)),
         }
     }
 
     /// A bot's turn.
-    fn bot_turn(&mut self) {
+    async fn bot_turn(&mut self) {
         let Some(p) = self.pending.as_ref() else {
             return;
         };
@@ -799,29 +1000,46 @@ impl Table {
         let action = bot.as_mut().and_then(|b| self.session.bot_action(seat, b));
         self.seats[seat.index()].bot = bot;
         match action {
-            Some(a) => {
-                if let Err(e) = self.apply(seat, a, false) {
+            Some(a) => match self.take(seat, a, false).await {
+                Ok(_) => {}
+                Err(ServiceError::Store(e)) => self.stall(&e),
+                Err(e) => {
                     tracing::error!(table = %self.id, error = %e, "bot chose an illegal action");
                     self.finish(v1::EndReason::Forfeit, Some(seat));
                 }
-            }
+            },
             None => self.finish(v1::EndReason::Forfeit, Some(seat)),
         }
     }
 
-    fn handle(&mut self, cmd: Command) {
-        self.handle_command(cmd);
+    /// The store refused a bot's (or the timeout bot's) action: nothing changed; the table
+    /// tries again after a pause instead of spinning.
+    fn stall(&mut self, e: &crate::store::StoreError) {
+        tracing::warn!(table = %self.id, error = %e, "store refused a write; retrying in 1 s");
+        if let Some(p) = self.pending.as_mut() {
+            let later = Instant::now() + Duration::from_secs(1);
+            if let Some(b) = p.bot_at.as_mut() {
+                *b = later;
+            }
+            if let Some(d) = p.deadline.as_mut() {
+                *d = (*d).max(later);
+            }
+        }
+    }
+
+    async fn handle(&mut self, cmd: Command) {
+        self.handle_command(cmd).await;
         // Whatever a command staged (a seat taken, say) goes out now.
         self.flush_all();
     }
 
-    fn handle_command(&mut self, cmd: Command) {
+    async fn handle_command(&mut self, cmd: Command) {
         match cmd {
             Command::Info(reply) => {
                 let _ = reply.send(self.info());
             }
             Command::Join { seat, name, reply } => {
-                let _ = reply.send(self.join(seat, name));
+                let _ = reply.send(self.join(seat, name).await);
             }
             Command::Observe {
                 token,
@@ -836,7 +1054,7 @@ impl Table {
                 action,
                 reply,
             } => {
-                let _ = reply.send(self.act(&token, decision, &action));
+                let _ = reply.send(self.act(&token, decision, &action).await);
             }
             Command::Record(reply) => {
                 let _ = reply.send(self.record());
@@ -845,7 +1063,18 @@ impl Table {
                 let _ = reply.send(self.observation(&token));
             }
             Command::Shutdown => {
-                if self.state == v1::TableState::Waiting {
+                if self.store.durable() {
+                    // The table lives on in the store: streams are told to reconnect, and the
+                    // next start resumes the match.
+                    let status = tonic::Status::unavailable(
+                        "the server is restarting: reconnect to resume the table",
+                    );
+                    for f in &mut self.feeds {
+                        f.interrupt(&status);
+                    }
+                    self.public.interrupt(&status);
+                    self.suspended = true;
+                } else if self.state == v1::TableState::Waiting {
                     self.finish(v1::EndReason::Abandoned, None);
                 } else {
                     self.finish(v1::EndReason::Shutdown, None);
@@ -856,25 +1085,38 @@ impl Table {
 
     /// The next moment the table must act by itself.
     fn wake_at(&self) -> Instant {
-        match &self.pending {
+        if self.suspended {
+            return Instant::now() + Duration::from_secs(3600);
+        }
+        let mut at = match &self.pending {
             Some(p) => p.bot_at.or(p.deadline).unwrap_or(self.expires),
             None => self.expires,
+        };
+        if let Some(r) = self.end_retry {
+            at = at.min(r);
         }
+        if self.end.is_none() && self.state == v1::TableState::Playing && self.session.is_over() {
+            at = Instant::now();
+        }
+        at
     }
 
     /// Runs the table until it expires or every handle is dropped; `on_exit` runs last.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_exit: impl FnOnce(&str)) {
-        if self.seats.iter().all(SeatState::filled) {
+        if self.state == v1::TableState::Waiting && self.seats.iter().all(SeatState::filled) {
             self.start();
+        } else if self.state == v1::TableState::Playing {
+            // Restored from the store: the decision due now starts afresh.
+            self.next_decision();
         }
         let mut streak = 0u32;
         loop {
             let wake = self.wake_at();
             if wake <= Instant::now() {
-                self.on_wake();
+                self.on_wake().await;
                 // An all-bot table at server speed: let other tasks run between decisions.
                 streak += 1;
-                if streak % 16 == 0 {
+                if streak.is_multiple_of(16) {
                     tokio::task::yield_now().await;
                 }
                 if self.end.is_some() && Instant::now() >= self.expires {
@@ -885,7 +1127,7 @@ impl Table {
             streak = 0;
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd),
+                    Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
                 () = tokio::time::sleep_until(wake) => {}
@@ -894,20 +1136,30 @@ impl Table {
         on_exit(&self.id);
     }
 
-    fn on_wake(&mut self) {
-        self.wake();
+    async fn on_wake(&mut self) {
+        self.wake().await;
         self.flush_all();
     }
 
-    fn wake(&mut self) {
+    async fn wake(&mut self) {
         let now = Instant::now();
+        if self.end.is_none() && self.state == v1::TableState::Playing && self.session.is_over() {
+            self.finish(v1::EndReason::Completed, None);
+            self.save_end().await;
+            return;
+        }
+        if self.end.is_some() && !self.end_saved && self.end_retry.is_some_and(|t| t <= now) {
+            self.save_end().await;
+            return;
+        }
         match &self.pending {
-            Some(p) if p.bot_at.is_some_and(|t| t <= now) => self.bot_turn(),
-            Some(p) if p.deadline.is_some_and(|t| t <= now) => self.timeout(),
+            Some(p) if p.bot_at.is_some_and(|t| t <= now) => self.bot_turn().await,
+            Some(p) if p.deadline.is_some_and(|t| t <= now) => self.timeout().await,
             _ if self.state == v1::TableState::Waiting => {
                 tracing::info!(table = %self.id, "abandoned: seats stayed open");
                 self.finish(v1::EndReason::Abandoned, None);
             }
+            _ if self.end.is_none() => {}
             _ => {
                 // Finished and expired: the loop ends.
                 self.expires = now;

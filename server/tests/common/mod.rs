@@ -7,6 +7,7 @@ use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
+use calabresella_server::store::{Store, StoreOptions};
 use calabresella_server::{ServeOptions, ServerConfig, serve};
 use tokio::sync::oneshot;
 use tonic::transport::Channel;
@@ -25,12 +26,26 @@ impl TestServer {
     }
 
     pub async fn start_with(config: ServerConfig, options: ServeOptions) -> TestServer {
+        TestServer::start_full(config, options, StoreOptions::default()).await
+    }
+
+    /// A server on the store `store` (its unfinished tables are restored).
+    pub async fn start_on(store: StoreOptions) -> TestServer {
+        TestServer::start_full(ServerConfig::default(), ServeOptions::default(), store).await
+    }
+
+    pub async fn start_full(
+        config: ServerConfig,
+        options: ServeOptions,
+        store: StoreOptions,
+    ) -> TestServer {
+        let opened = Store::open(store).await.expect("store");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(serve(listener, config, options, async {
+        let task = tokio::spawn(serve(listener, config, options, opened, async {
             let _ = stopped.await;
         }));
         let channel = Channel::from_shared(format!("http://{addr}"))

@@ -1,0 +1,116 @@
+//! Finished matches and results between the store's rows and the wire.
+
+use calabresella_proto::v1;
+
+use crate::error::ServiceError;
+use crate::store::{MatchSummary, PlayerResult, RecordFilter};
+
+/// The store's name of a game ("" for unset).
+pub fn game_name(game: i32) -> Result<&'static str, ServiceError> {
+    Ok(match v1::Game::try_from(game) {
+        Ok(v1::Game::Unspecified) => "",
+        Ok(v1::Game::Calabresella) => "calabresella",
+        Ok(v1::Game::Tressette) => "tressette",
+        Ok(v1::Game::TressetteInDue) => "tressette-in-due",
+        Err(_) => return Err(ServiceError::Invalid("BAD_FILTER", format!("game {game}"))),
+    })
+}
+
+fn game_enum(name: &str) -> v1::Game {
+    match name {
+        "calabresella" => v1::Game::Calabresella,
+        "tressette" => v1::Game::Tressette,
+        "tressette-in-due" => v1::Game::TressetteInDue,
+        _ => v1::Game::Unspecified,
+    }
+}
+
+/// The store filter of a request, with the page's offset and size.
+pub fn filter(r: &v1::ListRecordsRequest) -> Result<(RecordFilter, usize, usize), ServiceError> {
+    let size = match r.page_size {
+        0 => 50,
+        n => n.min(500) as usize,
+    };
+    let offset = if r.page_token.is_empty() {
+        0
+    } else {
+        r.page_token.parse::<usize>().map_err(|_| {
+            ServiceError::Invalid(
+                "BAD_PAGE_TOKEN",
+                "page_token is not one this server gave".into(),
+            )
+        })?
+    };
+    let reason = match v1::EndReason::try_from(r.end_reason) {
+        Ok(v1::EndReason::Unspecified) => "",
+        Ok(v1::EndReason::Completed) => "COMPLETED",
+        Ok(v1::EndReason::Forfeit) => "FORFEIT",
+        Ok(v1::EndReason::Abandoned) => "ABANDONED",
+        Ok(v1::EndReason::Shutdown) => "SHUTDOWN",
+        Err(_) => {
+            return Err(ServiceError::Invalid(
+                "BAD_FILTER",
+                format!("end_reason {}", r.end_reason),
+            ));
+        }
+    };
+    if r.since_unix_ms < 0 || r.until_unix_ms < 0 {
+        return Err(ServiceError::Invalid(
+            "BAD_FILTER",
+            "times are milliseconds since the Unix epoch".into(),
+        ));
+    }
+    Ok((
+        RecordFilter {
+            player: r.player_name.trim().to_owned(),
+            winner: r.winner_name.trim().to_owned(),
+            game: game_name(r.game)?.to_owned(),
+            reason: reason.to_owned(),
+            since_unix_ms: r.since_unix_ms,
+            until_unix_ms: r.until_unix_ms,
+            draws_only: r.draws_only,
+            offset,
+            limit: size,
+        },
+        offset,
+        size,
+    ))
+}
+
+/// A stored match on the wire.
+pub fn summary(m: MatchSummary) -> v1::RecordSummary {
+    let reason = v1::EndReason::from_str_name(&format!("END_REASON_{}", m.reason))
+        .unwrap_or(v1::EndReason::Unspecified);
+    let result = (reason != v1::EndReason::Abandoned).then(|| v1::MatchResult {
+        winners: m.winners.clone(),
+        draw: m.draw,
+        totals: m.totals.clone(),
+        forfeited_by: None,
+        hands: m.hands,
+    });
+    v1::RecordSummary {
+        table_id: m.table_id,
+        name: m.name,
+        game: game_enum(&m.game) as i32,
+        player_names: m.players,
+        end_reason: reason as i32,
+        result,
+        created_unix_ms: m.created_unix_ms,
+        ended_unix_ms: m.ended_unix_ms,
+    }
+}
+
+/// A results line on the wire.
+pub fn player(p: PlayerResult) -> v1::PlayerResult {
+    v1::PlayerResult {
+        player_name: p.player,
+        matches: p.matches,
+        wins: p.wins,
+        draws: p.draws,
+        points: p.points,
+        mu: p.mu,
+        sigma: p.sigma,
+        rating: p.rating,
+        bot: p.bot,
+    }
+}

@@ -1,0 +1,397 @@
+//! [`Store`]: where tables, their action logs, finished matches and results are kept, in
+//! SQLite (the embedded default) or PostgreSQL, behind one [`Conn`] trait.
+//!
+//! One thread owns the connection. Tables send it [`Write`]s and wait for the commit before
+//! they apply an action or answer a call (write-ahead); the thread gathers whatever writes
+//! are queued from every table into one transaction (group commit), so the cost of a commit
+//! is shared by all the tables that wrote meanwhile. Reads run on the same thread between
+//! commits.
+
+mod conn;
+mod log;
+pub mod migrate;
+mod postgres;
+mod ratings;
+mod records;
+mod sqlite;
+
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{mpsc, oneshot};
+
+pub use self::conn::{Conn, Row, Value};
+pub use self::log::{Finished, ResultRow, StoredAction, StoredSeat, StoredTable, Write};
+pub use self::ratings::PlayerResult;
+pub use self::records::{MatchSummary, RecordFilter};
+
+/// Writes one commit may carry at most.
+const MAX_BATCH: usize = 4096;
+/// Jobs queued before writers wait.
+const QUEUE: usize = 65_536;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Why the store failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The disk (or the configured size limit) is full.
+    #[error("the store is full: {0}")]
+    Full(String),
+    /// The database refuses writes.
+    #[error("the store is read-only: {0}")]
+    ReadOnly(String),
+    /// The database file is damaged or is not a database.
+    #[error("the database is corrupt or not a calabresella database: {0}")]
+    Corrupt(String),
+    /// Another server uses the database.
+    #[error("the database is locked: {0}")]
+    Locked(String),
+    /// The database was written by a newer server.
+    #[error(
+        "the database has schema version {found}, newer than this server's {known}: upgrade calabresella"
+    )]
+    TooNew {
+        /// Its version.
+        found: i64,
+        /// The newest this server knows.
+        known: i64,
+    },
+    /// Data that does not read back as written.
+    #[error("stored data is invalid: {0}")]
+    Invalid(String),
+    /// Anything else the database said.
+    #[error("store error: {0}")]
+    Other(String),
+    /// The store's thread has stopped.
+    #[error("the store has stopped")]
+    Closed,
+}
+
+/// How hard SQLite pushes each commit to the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sync {
+    /// Every commit is on the disk before it is acknowledged: survives power loss.
+    #[default]
+    Full,
+    /// Commits survive a crash of the server process, not of the machine; faster.
+    Normal,
+}
+
+/// Where the data lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A SQLite file.
+    Sqlite(PathBuf),
+    /// A SQLite database in memory: nothing survives the process (tests, demos).
+    Memory,
+    /// A PostgreSQL server (`postgres://...`).
+    Postgres(String),
+}
+
+impl Location {
+    /// `:memory:`, a `postgres://` (or `postgresql://`) URL, or a file path.
+    pub fn parse(s: &str) -> Location {
+        if s == ":memory:" {
+            Location::Memory
+        } else if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+            Location::Postgres(s.to_owned())
+        } else {
+            Location::Sqlite(PathBuf::from(s))
+        }
+    }
+
+    /// Whether data outlives the process.
+    pub fn durable(&self) -> bool {
+        !matches!(self, Location::Memory)
+    }
+
+    /// For messages: the path or the URL without its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Location::Sqlite(p) => p.display().to_string(),
+            Location::Memory => ":memory:".into(),
+            Location::Postgres(url) => match (url.find("://"), url.rfind('@')) {
+                (Some(s), Some(at)) if at > s => format!("{}***{}", &url[..s + 3], &url[at..]),
+                _ => url.clone(),
+            },
+        }
+    }
+}
+
+/// How to open the store.
+#[derive(Debug, Clone)]
+pub struct StoreOptions {
+    /// Where.
+    pub location: Location,
+    /// SQLite commit strength.
+    pub sync: Sync,
+    /// This server's name among several sharing one database: it runs (and recovers) only
+    /// the tables it created.
+    pub instance: String,
+    /// SQLite: cap on the file size in bytes (0: none); writes beyond it fail as `STORE_FULL`.
+    pub max_bytes: u64,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            location: Location::Memory,
+            sync: Sync::Full,
+            instance: "main".into(),
+            max_bytes: 0,
+        }
+    }
+}
+
+type ReadJob = Box<dyn FnOnce(&mut dyn Conn) + Send>;
+
+enum Job {
+    Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
+    Read(ReadJob),
+}
+
+/// A handle to the store's thread; cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    tx: mpsc::Sender<Job>,
+    kind: &'static str,
+    durable: bool,
+    instance: String,
+}
+
+/// What opening found.
+#[derive(Debug)]
+pub struct Opened {
+    /// The store.
+    pub store: Store,
+    /// This instance's tables that were not over, to be rebuilt.
+    pub tables: Vec<StoredTable>,
+    /// Migrations applied now.
+    pub migrated: Vec<i64>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("kind", &self.kind)
+            .field("instance", &self.instance)
+            .finish()
+    }
+}
+
+fn connect(options: &StoreOptions) -> Result<Box<dyn Conn>, StoreError> {
+    Ok(match &options.location {
+        Location::Memory => Box::new(sqlite::Sqlite::open(None, options.sync)?),
+        Location::Sqlite(path) => {
+            let mut db = sqlite::Sqlite::open(Some(path), options.sync)?;
+            if options.max_bytes > 0 {
+                db.limit_size(options.max_bytes)?;
+            }
+            Box::new(db)
+        }
+        Location::Postgres(url) => Box::new(postgres::Postgres::connect(url, &options.instance)?),
+    })
+}
+
+impl Store {
+    /// Opens the store on its own thread: connects, checks the database, applies pending
+    /// migrations, and loads this instance's unfinished tables.
+    pub async fn open(options: StoreOptions) -> Result<Opened, StoreError> {
+        Store::open_at(options, migrate::latest()).await
+    }
+
+    /// [`Store::open`], migrating only up to schema `version` (for migration tests).
+    pub async fn open_at(options: StoreOptions, version: i64) -> Result<Opened, StoreError> {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let instance = options.instance.clone();
+        let durable = options.location.durable();
+        std::thread::Builder::new()
+            .name("calabresella-store".into())
+            .spawn(move || {
+                let opened = connect(&options).and_then(|mut conn| {
+                    let migrated = migrate::migrate_to(conn.as_mut(), version)?;
+                    let tables = if version >= 1 {
+                        log::load_open(conn.as_mut(), &options.instance)?
+                    } else {
+                        Vec::new()
+                    };
+                    Ok((conn, migrated, tables))
+                });
+                match opened {
+                    Ok((conn, migrated, tables)) => {
+                        let kind = conn.kind();
+                        if ready_tx.send(Ok((kind, migrated, tables))).is_ok() {
+                            run(conn, rx);
+                        }
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                    }
+                }
+            })
+            .map_err(|e| StoreError::Other(format!("cannot start the store thread: {e}")))?;
+        let (kind, migrated, tables) = ready_rx.await.map_err(|_| StoreError::Closed)??;
+        Ok(Opened {
+            store: Store {
+                tx,
+                kind,
+                durable,
+                instance,
+            },
+            tables,
+            migrated,
+        })
+    }
+
+    /// An in-memory store (nothing survives the process).
+    pub async fn memory() -> Result<Store, StoreError> {
+        Ok(Store::open(StoreOptions::default()).await?.store)
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// Whether data outlives the process.
+    pub fn durable(&self) -> bool {
+        self.durable
+    }
+
+    /// This server's instance name.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// Stores `writes` in one transaction (possibly shared with other callers' writes);
+    /// returns once they are committed.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .send(Job::Write(writes, tx))
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Runs `f` on the store's connection, between commits.
+    pub async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut dyn Conn) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        let job: ReadJob = Box::new(move |conn| {
+            let _ = tx.send(f(conn));
+        });
+        self.tx
+            .send(Job::Read(job))
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Makes the store refuse (or accept again) every write, as a read-only disk would.
+    pub async fn set_read_only(&self, on: bool) -> Result<(), StoreError> {
+        self.read(move |c| c.set_read_only(on)).await
+    }
+
+    /// Finished matches matching `filter`, newest first, and whether more follow.
+    pub async fn matches(
+        &self,
+        filter: RecordFilter,
+    ) -> Result<(Vec<MatchSummary>, bool), StoreError> {
+        self.read(move |c| records::list(c, &filter)).await
+    }
+
+    /// The record (format v1, JSON) of a finished match.
+    pub async fn record(&self, table_id: String) -> Result<Option<String>, StoreError> {
+        self.read(move |c| records::record(c, &table_id)).await
+    }
+
+    /// The owner and state of a stored table, if any.
+    pub async fn owner(&self, table_id: String) -> Result<Option<(String, String)>, StoreError> {
+        self.read(move |c| log::owner(c, &table_id)).await
+    }
+
+    /// Per-player results (optionally of one game), best rating first.
+    pub async fn results(&self, game: String) -> Result<Vec<PlayerResult>, StoreError> {
+        self.read(move |c| ratings::results(c, &game)).await
+    }
+}
+
+/// The store thread: commits queued writes in batches, runs reads between them.
+fn run(mut conn: Box<dyn Conn>, mut rx: mpsc::Receiver<Job>) {
+    while let Some(job) = rx.blocking_recv() {
+        let (writes, ack) = match job {
+            Job::Read(f) => {
+                f(conn.as_mut());
+                continue;
+            }
+            Job::Write(w, ack) => (w, ack),
+        };
+        let mut batch = vec![(writes, ack)];
+        let mut count = batch[0].0.len();
+        let mut after = None;
+        while count < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(Job::Write(w, ack)) => {
+                    count += w.len();
+                    batch.push((w, ack));
+                }
+                Ok(Job::Read(f)) => {
+                    after = Some(f);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        commit(conn.as_mut(), batch);
+        if let Some(f) = after {
+            f(conn.as_mut());
+        }
+    }
+}
+
+type Pending = (Vec<Write>, oneshot::Sender<Result<(), StoreError>>);
+
+/// Commits a batch in one transaction; when that fails, each caller's writes are tried alone
+/// so one bad write does not fail the others.
+fn commit(conn: &mut dyn Conn, batch: Vec<Pending>) {
+    let all: Vec<&Write> = batch.iter().flat_map(|(w, _)| w.iter()).collect();
+    match transaction(conn, &all) {
+        Ok(()) => {
+            for (_, ack) in batch {
+                let _ = ack.send(Ok(()));
+            }
+        }
+        Err(e) if batch.len() == 1 => {
+            for (_, ack) in batch {
+                let _ = ack.send(Err(e.clone()));
+            }
+        }
+        Err(_) => {
+            for (writes, ack) in batch {
+                let one: Vec<&Write> = writes.iter().collect();
+                let _ = ack.send(transaction(conn, &one));
+            }
+        }
+    }
+}
+
+fn transaction(conn: &mut dyn Conn, writes: &[&Write]) -> Result<(), StoreError> {
+    conn.batch("BEGIN")?;
+    match log::apply(conn, writes).and_then(|()| conn.batch("COMMIT")) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = conn.batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}

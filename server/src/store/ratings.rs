@@ -1,0 +1,170 @@
+//! The results table: per player, matches, wins, draws and points across finished matches,
+//! and an OpenSkill (Weng-Lin, Plackett-Luce) rating updated match by match in the order the
+//! matches ended. Partners in Tressette are rated as a team.
+
+use std::collections::{BTreeMap, HashMap};
+
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+
+use super::StoreError;
+use super::conn::{Conn, Value};
+
+/// One player's line of the results table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerResult {
+    /// The name.
+    pub player: String,
+    /// Finished matches played (abandoned ones are not counted).
+    pub matches: u32,
+    /// Matches won.
+    pub wins: u32,
+    /// Matches drawn.
+    pub draws: u32,
+    /// Sum of the player's (or side's) match totals.
+    pub points: u64,
+    /// OpenSkill mean.
+    pub mu: f64,
+    /// OpenSkill uncertainty.
+    pub sigma: f64,
+    /// The conservative rating `mu - 3 sigma`, which the table is sorted by.
+    pub rating: f64,
+    /// Whether the name is a built-in bot's.
+    pub bot: bool,
+}
+
+struct Seat {
+    player: String,
+    side: i64,
+    points: i64,
+    won: bool,
+    draw: bool,
+    bot: bool,
+}
+
+/// The results of every player (of `game`, or all games for ""), best rating first.
+pub fn results(conn: &mut dyn Conn, game: &str) -> Result<Vec<PlayerResult>, StoreError> {
+    let (sql, params): (&str, Vec<Value>) = if game.is_empty() {
+        (
+            "SELECT table_id, player_name, side, points, won, draw, bot FROM results \
+             ORDER BY ended_unix_ms, table_id, seat",
+            Vec::new(),
+        )
+    } else {
+        (
+            "SELECT table_id, player_name, side, points, won, draw, bot FROM results \
+             WHERE game = $1 ORDER BY ended_unix_ms, table_id, seat",
+            vec![game.into()],
+        )
+    };
+    let rows = conn.query(sql, &params)?;
+    let config = WengLinConfig::new();
+    let mut table: HashMap<String, (PlayerResult, WengLinRating)> = HashMap::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let id = rows[i][0].text();
+        let mut seats = Vec::new();
+        while i < rows.len() && rows[i][0].text() == id {
+            let r = &rows[i];
+            seats.push(Seat {
+                player: r[1].text().to_owned(),
+                side: r[2].int(),
+                points: r[3].int(),
+                won: r[4].int() != 0,
+                draw: r[5].int() != 0,
+                bot: r[6].int() != 0,
+            });
+            i += 1;
+        }
+        rate_match(&mut table, &seats, &config);
+    }
+    let mut out: Vec<PlayerResult> = table
+        .into_values()
+        .map(|(mut p, r)| {
+            p.mu = r.rating;
+            p.sigma = r.uncertainty;
+            p.rating = r.rating - 3.0 * r.uncertainty;
+            p
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.rating
+            .total_cmp(&a.rating)
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    Ok(out)
+}
+
+/// Counts one match and updates its players' ratings. Sides are ranked by winning first,
+/// then by points; equal sides share a rank.
+fn rate_match(
+    table: &mut HashMap<String, (PlayerResult, WengLinRating)>,
+    seats: &[Seat],
+    config: &WengLinConfig,
+) {
+    let mut sides: BTreeMap<i64, Vec<&Seat>> = BTreeMap::new();
+    for s in seats {
+        let entry = table.entry(s.player.clone()).or_insert_with(|| {
+            (
+                PlayerResult {
+                    player: s.player.clone(),
+                    matches: 0,
+                    wins: 0,
+                    draws: 0,
+                    points: 0,
+                    mu: 0.0,
+                    sigma: 0.0,
+                    rating: 0.0,
+                    bot: s.bot,
+                },
+                WengLinRating::new(),
+            )
+        });
+        entry.0.matches += 1;
+        entry.0.wins += u32::from(s.won);
+        entry.0.draws += u32::from(s.draw);
+        entry.0.points += s.points.max(0) as u64;
+        sides.entry(s.side).or_default().push(s);
+    }
+    // The same name on two seats (two bots of one kind) is counted, but not rated against
+    // itself.
+    let mut names: Vec<&str> = seats.iter().map(|s| s.player.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    if sides.len() < 2 || names.len() < seats.len() {
+        return;
+    }
+    let key = |side: &[&Seat]| {
+        let won = side.iter().any(|s| s.won);
+        let points = side.iter().map(|s| s.points).max().unwrap_or(0);
+        (std::cmp::Reverse(won), std::cmp::Reverse(points))
+    };
+    let mut ordered: Vec<&Vec<&Seat>> = sides.values().collect();
+    ordered.sort_by_key(|s| key(s));
+    let mut ranks = Vec::with_capacity(ordered.len());
+    for (i, side) in ordered.iter().enumerate() {
+        let rank = if i > 0 && key(ordered[i - 1]) == key(side) {
+            ranks[i - 1]
+        } else {
+            i + 1
+        };
+        ranks.push(rank);
+    }
+    let teams: Vec<Vec<WengLinRating>> = ordered
+        .iter()
+        .map(|side| side.iter().map(|s| table[&s.player].1).collect())
+        .collect();
+    let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+        .iter()
+        .zip(&ranks)
+        .map(|(t, &r)| (t.as_slice(), MultiTeamOutcome::new(r)))
+        .collect();
+    let updated = weng_lin_multi_team(&input, config);
+    for (side, ratings) in ordered.iter().zip(updated) {
+        for (s, r) in side.iter().zip(ratings) {
+            if let Some(e) = table.get_mut(&s.player) {
+                e.1 = r;
+            }
+        }
+    }
+}

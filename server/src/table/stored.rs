@@ -1,0 +1,182 @@
+//! A table's stored form: its spec as JSON, and rebuilding a live table from the stored spec,
+//! seats and action log by replaying every action through the engine.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use calabresella_engine::{Action, Seat};
+use calabresella_proto::convert;
+use calabresella_proto::v1;
+use prost::Message;
+use serde_json::{Value, json};
+
+use super::{Table, TableSpec, Taken};
+use crate::config::ServerConfig;
+use crate::store::{Store, StoredTable};
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// The spec as JSON. The options are the wire message (hex of its protobuf encoding), so
+/// every game option round-trips through the one converter the service already trusts.
+pub fn spec_json(spec: &TableSpec) -> String {
+    json!({
+        "name": spec.name,
+        "metadata": spec.metadata,
+        "options": hex(&convert::rules(&spec.rules).encode_to_vec()),
+        "seats": spec.seats.iter().map(|k| k.as_str_name()).collect::<Vec<_>>(),
+        "move_ms": spec.clock.move_ms,
+        "bank_ms": spec.clock.bank_ms,
+        "on_timeout": spec.clock.on_timeout,
+        "seed": spec.seed.to_string(),
+        "first_dealer": spec.first_dealer.map(|s| s.index()),
+        "bot_delay_ms": spec.bot_delay.as_millis() as u64,
+    })
+    .to_string()
+}
+
+/// Reads a spec written by [`spec_json`].
+pub fn spec_from_json(text: &str) -> Result<TableSpec, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("spec is not JSON: {e}"))?;
+    let field = |k: &str| v.get(k).ok_or_else(|| format!("spec has no {k}"));
+    let int = |k: &str| -> Result<u64, String> {
+        field(k)?
+            .as_u64()
+            .ok_or_else(|| format!("spec {k} is not a number"))
+    };
+    let small = |k: &str| -> Result<u32, String> {
+        u32::try_from(int(k)?).map_err(|_| format!("spec {k} is too large"))
+    };
+    let options = field("options")?
+        .as_str()
+        .and_then(unhex)
+        .and_then(|b| v1::GameOptions::decode(b.as_slice()).ok())
+        .ok_or("spec options are unreadable")?;
+    let rules = convert::rules_from_wire(&options).map_err(|e| e.to_string())?;
+    let seats = field("seats")?
+        .as_array()
+        .ok_or("spec seats is not a list")?
+        .iter()
+        .map(|k| {
+            k.as_str()
+                .and_then(v1::SeatKind::from_str_name)
+                .ok_or_else(|| format!("spec seat kind {k}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if seats.len() != usize::from(rules.seats()) {
+        return Err(format!("spec has {} seats", seats.len()));
+    }
+    let metadata: HashMap<String, String> = serde_json::from_value(field("metadata")?.clone())
+        .map_err(|e| format!("spec metadata: {e}"))?;
+    let first_dealer = match field("first_dealer")? {
+        Value::Null => None,
+        d => Some(
+            d.as_u64()
+                .and_then(|d| u8::try_from(d).ok())
+                .and_then(Seat::new)
+                .ok_or("spec first_dealer")?,
+        ),
+    };
+    Ok(TableSpec {
+        name: field("name")?.as_str().unwrap_or_default().to_owned(),
+        metadata,
+        rules,
+        seats,
+        clock: v1::Clock {
+            move_ms: small("move_ms")?,
+            bank_ms: small("bank_ms")?,
+            on_timeout: i32::try_from(int("on_timeout")?).map_err(|_| "spec on_timeout")?,
+        },
+        seed: field("seed")?
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .ok_or("spec seed")?,
+        first_dealer,
+        bot_delay: Duration::from_millis(int("bot_delay_ms")?),
+    })
+}
+
+/// Rebuilds a table from its stored form: the spec, the seats with their token hashes, then
+/// every logged action replayed through the engine (built-in bots are asked again for the
+/// actions they took, so their state is as it was). Clocks are charged what the log says;
+/// the decision due now starts afresh (time while the server was down is not charged).
+pub fn restore(
+    stored: StoredTable,
+    config: Arc<ServerConfig>,
+    store: Store,
+    epoch: String,
+) -> Result<Table, String> {
+    let spec = spec_from_json(&stored.spec)?;
+    let mut table = Table::new(
+        stored.id.clone(),
+        spec,
+        config,
+        store,
+        stored.creator,
+        stored.created_unix_ms,
+    )
+    .map_err(|e| e.to_string())?;
+    table.epoch = epoch;
+    for s in stored.seats {
+        let i = usize::from(s.seat);
+        let hash: [u8; 32] = unhex(&s.token_sha256)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| format!("seat {i}: token hash is unreadable"))?;
+        let seat = table
+            .seats
+            .get_mut(i)
+            .ok_or_else(|| format!("seat {i} does not exist"))?;
+        seat.token = Some(hash);
+        seat.name = s.name;
+    }
+    if !table.seats.iter().all(super::SeatState::filled) {
+        return Ok(table);
+    }
+    table.state = v1::TableState::Playing;
+    for (n, a) in stored.actions.into_iter().enumerate() {
+        let seat = Seat::new(a.seat).ok_or_else(|| format!("action {n}: seat {}", a.seat))?;
+        let action: Action = a
+            .action
+            .parse()
+            .map_err(|e| format!("action {n}: {e}"))?;
+        if table.session.decider() != Some(seat) {
+            return Err(format!("action {n}: seat {seat} was not to act"));
+        }
+        // Built-in bots are asked again so their random streams stay where they were.
+        if !a.timeout
+            && let Some(mut bot) = table.seats[seat.index()].bot.take()
+        {
+            let _ = table.session.bot_action(seat, &mut bot);
+            table.seats[seat.index()].bot = Some(bot);
+        }
+        table
+            .session
+            .apply(seat, action)
+            .map_err(|e| format!("action {n} ({action}) is illegal: {e}"))?;
+        let s = &mut table.seats[seat.index()];
+        if a.timeout {
+            s.clock.timed_out();
+        } else if s.bot.is_none() {
+            s.clock.spend(a.ms, table.spec.clock.move_ms);
+        }
+        table.taken.push(Taken {
+            seat,
+            action,
+            ms: a.ms,
+            timeout: a.timeout,
+        });
+    }
+    Ok(table)
+}
