@@ -37,10 +37,12 @@ def cli() -> Path:
 
 
 @pytest.fixture(scope="session")
-def server(cli: Path) -> Iterator[str]:
-    """A calabresella server on a free loopback port; yields its address."""
+def server(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A calabresella server on a free loopback port with its own database; yields its
+    address."""
+    db = tmp_path_factory.mktemp("server") / "calabresella.db"
     proc = subprocess.Popen(
-        [str(cli), "serve", "--listen", "127.0.0.1:0"],
+        [str(cli), "serve", "--listen", "127.0.0.1:0", "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -105,9 +105,10 @@ impl Registry {
                 self.store.clone(),
                 self.config.epoch.clone(),
             );
-            match restored.map_err(|e| e.to_string()).and_then(|t| {
-                self.start(t).map_err(|e| e.to_string())
-            }) {
+            match restored
+                .map_err(|e| e.to_string())
+                .and_then(|t| self.start(t).map_err(|e| e.to_string()))
+            {
                 Ok(_) => started += 1,
                 Err(e) => failed.push((id, e)),
             }

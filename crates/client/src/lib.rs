@@ -6,4 +6,4 @@
 
 pub mod remote;
 
-pub use remote::{MAX_ATTEMPTS, RemoteError, RemoteSeat};
+pub use remote::{MAX_ATTEMPTS, RECONNECT_FOR, RemoteError, RemoteSeat};

@@ -2,6 +2,8 @@
 //! that sequence numbers never skip or repeat, resumes after a dropped stream, and answers each
 //! turn with a strategy's choice. Used by `calabresella sit`, the load generator and the tests.
 
+use std::time::Duration;
+
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use tokio_stream::StreamExt;
@@ -28,6 +30,23 @@ pub struct RemoteSeat {
     pub epoch: String,
     /// When set, the duration of every `act` call is appended here (for load measurements).
     pub act_times: Option<Vec<std::time::Duration>>,
+    /// How long calls keep retrying while the server is unreachable (restarting, say).
+    pub reconnect_for: Duration,
+}
+
+/// Default of [`RemoteSeat::reconnect_for`].
+pub const RECONNECT_FOR: Duration = Duration::from_secs(30);
+
+/// Whether a failed call may succeed when simply tried again: the server is unreachable,
+/// restarting, or its store refused a write without changing anything.
+fn retryable(s: &Status) -> bool {
+    s.code() == Code::Unavailable
+}
+
+/// Waits before the `n`th retry: 50 ms doubling up to 1 s.
+async fn backoff(n: u32) {
+    let ms = 50u64.saturating_mul(1 << n.min(5)).min(1000);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
 }
 
 /// Why playing a seat stopped early.
@@ -65,22 +84,35 @@ impl RemoteSeat {
             last_seq: 0,
             epoch: String::new(),
             act_times: None,
+            reconnect_for: RECONNECT_FOR,
         })
     }
 
-    /// Opens (or resumes) the seat's stream.
+    /// Opens (or resumes) the seat's stream; while the server is unreachable, keeps trying
+    /// for [`RemoteSeat::reconnect_for`].
     pub async fn observe(&mut self) -> Result<tonic::Streaming<v1::ObserveResponse>, Status> {
         let resume = (self.last_seq > 0).then_some(self.last_seq);
-        Ok(self
-            .client
-            .observe(v1::ObserveRequest {
-                table_id: self.table_id.clone(),
-                seat_token: self.token.clone(),
-                resume_after: resume,
-                stream_epoch: self.epoch.clone(),
-            })
-            .await?
-            .into_inner())
+        let until = std::time::Instant::now() + self.reconnect_for;
+        let mut n = 0;
+        loop {
+            let r = self
+                .client
+                .observe(v1::ObserveRequest {
+                    table_id: self.table_id.clone(),
+                    seat_token: self.token.clone(),
+                    resume_after: resume,
+                    stream_epoch: self.epoch.clone(),
+                })
+                .await;
+            match r {
+                Ok(s) => return Ok(s.into_inner()),
+                Err(s) if retryable(&s) && std::time::Instant::now() < until => {
+                    backoff(n).await;
+                    n += 1;
+                }
+                Err(s) => return Err(s),
+            }
+        }
     }
 
     /// Checks an update's number against the last one and records it.
@@ -98,7 +130,8 @@ impl RemoteSeat {
         Ok(())
     }
 
-    /// Answers `decision` with `action`, retrying on transport errors (the call is idempotent).
+    /// Answers `decision` with `action`, retrying while the server is unreachable or its
+    /// store refuses writes, for [`RemoteSeat::reconnect_for`] (the call is idempotent).
     pub async fn act(
         &mut self,
         decision: u64,
@@ -106,6 +139,7 @@ impl RemoteSeat {
     ) -> Result<v1::ActResponse, Status> {
         let mut tries = 0;
         let started = std::time::Instant::now();
+        let until = started + self.reconnect_for;
         loop {
             let r = self
                 .client
@@ -117,7 +151,10 @@ impl RemoteSeat {
                 })
                 .await;
             match r {
-                Err(s) if s.code() == Code::Unavailable && tries < 3 => tries += 1,
+                Err(s) if retryable(&s) && std::time::Instant::now() < until => {
+                    backoff(tries).await;
+                    tries += 1;
+                }
                 other => {
                     if let Some(times) = self.act_times.as_mut() {
                         times.push(started.elapsed());

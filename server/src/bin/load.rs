@@ -168,12 +168,22 @@ fn main() -> Result<()> {
 async fn run(args: Args, g: v1::Game) -> Result<()> {
     // The server: given, or started here so its memory can be read.
     let mut child = None;
+    let db_dir = tempfile::tempdir()?;
     let url = match &args.server {
         Some(u) => u.clone(),
         None => {
             let exe = std::env::current_exe()?.with_file_name("calabresella");
-            let mut c = tokio::process::Command::new(&exe)
-                .args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"])
+            let mut c = tokio::process::Command::new(&exe);
+            c.args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"]);
+            // A fresh database of its own, so the measurement includes the store.
+            if !args
+                .serve_args
+                .iter()
+                .any(|a| a.starts_with("--db") || a.starts_with("--database-url"))
+            {
+                c.arg("--db").arg(db_dir.path().join("load.db"));
+            }
+            let mut c = c
                 .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
                 // Finished tables leave at once, so memory counts only tables in play.
                 .args(["--finished-ttl-s", "0"])

@@ -99,14 +99,14 @@ macro_rules! say {
     }};
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")
 }
 
-async fn connect(server: &ServerArg) -> Result<TableServiceClient<Channel>> {
+pub(super) async fn connect(server: &ServerArg) -> Result<TableServiceClient<Channel>> {
     let channel = Channel::from_shared(server.server.clone())
         .with_context(|| format!("bad server address {:?}", server.server))?
         .connect()
@@ -125,7 +125,7 @@ fn seat_kind(name: &str) -> Result<v1::SeatKind> {
 }
 
 /// A server error as one line.
-fn status_line(s: &tonic::Status) -> String {
+pub(super) fn status_line(s: &tonic::Status) -> String {
     use tonic_types::StatusExt;
     let reason = s
         .get_details_error_info()

@@ -5,6 +5,7 @@ mod client;
 mod deal;
 mod duplicate;
 mod play;
+mod records;
 mod replay;
 mod serve;
 
@@ -31,8 +32,12 @@ enum Command {
     Watch(client::WatchArgs),
     /// Take a seat at a table and play it: by hand from standard input, or automatically.
     Sit(client::SitArgs),
-    /// Print the game record of a table's completed hands.
+    /// Print the game record of a table's completed hands (live, or kept after the match).
     Record(client::RecordArgs),
+    /// List the finished matches a server keeps, filtered by player, game, date and result.
+    Records(records::RecordsArgs),
+    /// Print a server's results table: matches, wins, points and OpenSkill rating per player.
+    Results(records::ResultsArgs),
     /// Play a whole match between built-in bots, print each hand and write the record.
     Play(play::PlayArgs),
     /// Check a game record action by action and print the replay JSON.
@@ -53,6 +58,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Watch(a) => client::watch(a),
         Command::Sit(a) => client::sit(a),
         Command::Record(a) => client::record(a),
+        Command::Records(a) => records::records(a),
+        Command::Results(a) => records::results(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),

@@ -89,10 +89,18 @@ pub struct ServeArgs {
     #[arg(long, env = "CALABRESELLA_INSTANCE", default_value = "main")]
     instance: String,
     /// Most unfinished tables one client address may create (0: no limit).
-    #[arg(long, env = "CALABRESELLA_MAX_OPEN_TABLES_PER_CLIENT", default_value_t = 5_000)]
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_OPEN_TABLES_PER_CLIENT",
+        default_value_t = 5_000
+    )]
     max_open_tables_per_client: usize,
     /// Most actions one table stores.
-    #[arg(long, env = "CALABRESELLA_MAX_ACTIONS_PER_TABLE", default_value_t = 20_000)]
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_ACTIONS_PER_TABLE",
+        default_value_t = 20_000
+    )]
     max_actions_per_table: usize,
 }
 

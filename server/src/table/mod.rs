@@ -450,7 +450,12 @@ impl Table {
 
     /// Takes an action of the pending decision's seat: checks it, stores it (write-ahead),
     /// then applies it. When the store fails nothing changes and the error says why.
-    async fn take(&mut self, seat: Seat, action: Action, timeout: bool) -> Result<u32, ServiceError> {
+    async fn take(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        timeout: bool,
+    ) -> Result<u32, ServiceError> {
         if !self.session.legal_actions().contains(&action) {
             // The engine words the refusal; a copy keeps this table untouched.
             let mut probe = self.session.clone();
@@ -627,7 +632,11 @@ impl Table {
         let Some(finished) = self.finished() else {
             return;
         };
-        match self.store.write(vec![Write::Ended(Box::new(finished))]).await {
+        match self
+            .store
+            .write(vec![Write::Ended(Box::new(finished))])
+            .await
+        {
             Ok(()) => {
                 self.end_saved = true;
                 self.end_retry = None;

@@ -11,16 +11,12 @@ use calabresella_proto::v1;
 use prost::Message;
 use serde_json::{Value, json};
 
-use super::{Table, TableSpec, Taken};
+use super::{Table, TableSpec, Taken, hex};
 use crate::config::ServerConfig;
 use crate::store::{Store, StoredTable};
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())
@@ -147,10 +143,7 @@ pub fn restore(
     table.state = v1::TableState::Playing;
     for (n, a) in stored.actions.into_iter().enumerate() {
         let seat = Seat::new(a.seat).ok_or_else(|| format!("action {n}: seat {}", a.seat))?;
-        let action: Action = a
-            .action
-            .parse()
-            .map_err(|e| format!("action {n}: {e}"))?;
+        let action: Action = a.action.parse().map_err(|e| format!("action {n}: {e}"))?;
         if table.session.decider() != Some(seat) {
             return Err(format!("action {n}: seat {seat} was not to act"));
         }

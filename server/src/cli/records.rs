@@ -1,0 +1,215 @@
+//! `calabresella records | results`: the finished matches a server keeps, and its results
+//! table with ratings.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use calabresella_proto::v1;
+
+use super::client::{ServerArg, connect, runtime, status_line};
+
+/// Arguments of `records`.
+#[derive(Debug, clap::Args)]
+pub struct RecordsArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    /// Only matches this player sat in.
+    #[arg(long)]
+    player: Option<String>,
+    /// Only matches this player won.
+    #[arg(long)]
+    winner: Option<String>,
+    /// Only this game: calabresella, tressette or tressette-in-due.
+    #[arg(long)]
+    game: Option<String>,
+    /// Only matches that ended this way: completed, forfeit or abandoned.
+    #[arg(long)]
+    reason: Option<String>,
+    /// Only matches that ended at or after this time (ms since the Unix epoch).
+    #[arg(long)]
+    since_ms: Option<i64>,
+    /// Only matches that ended before this time (ms since the Unix epoch).
+    #[arg(long)]
+    until_ms: Option<i64>,
+    /// Only drawn matches.
+    #[arg(long)]
+    draws: bool,
+    /// At most this many (newest first).
+    #[arg(long, default_value_t = 50)]
+    limit: u32,
+    /// One JSON object per line instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `results`.
+#[derive(Debug, clap::Args)]
+pub struct ResultsArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    /// Only matches of this game.
+    #[arg(long)]
+    game: Option<String>,
+    /// Leave out the built-in bots.
+    #[arg(long)]
+    people_only: bool,
+    /// One JSON object per line instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn game(name: Option<&str>) -> Result<v1::Game> {
+    Ok(match name {
+        None => v1::Game::Unspecified,
+        Some("calabresella") => v1::Game::Calabresella,
+        Some("tressette") => v1::Game::Tressette,
+        Some("tressette-in-due") => v1::Game::TressetteInDue,
+        Some(other) => {
+            bail!("unknown game {other:?}: calabresella, tressette or tressette-in-due")
+        }
+    })
+}
+
+fn reason(name: Option<&str>) -> Result<v1::EndReason> {
+    Ok(match name.map(str::to_ascii_lowercase).as_deref() {
+        None => v1::EndReason::Unspecified,
+        Some("completed") => v1::EndReason::Completed,
+        Some("forfeit") => v1::EndReason::Forfeit,
+        Some("abandoned") => v1::EndReason::Abandoned,
+        Some(other) => bail!("unknown end reason {other:?}: completed, forfeit or abandoned"),
+    })
+}
+
+fn game_text(g: i32) -> &'static str {
+    match v1::Game::try_from(g) {
+        Ok(v1::Game::Calabresella) => "calabresella",
+        Ok(v1::Game::Tressette) => "tressette",
+        Ok(v1::Game::TressetteInDue) => "tressette-in-due",
+        _ => "?",
+    }
+}
+
+/// Runs `records`.
+pub fn records(args: RecordsArgs) -> Result<ExitCode> {
+    let request = v1::ListRecordsRequest {
+        player_name: args.player.clone().unwrap_or_default(),
+        winner_name: args.winner.clone().unwrap_or_default(),
+        game: game(args.game.as_deref())? as i32,
+        end_reason: reason(args.reason.as_deref())? as i32,
+        since_unix_ms: args.since_ms.unwrap_or(0),
+        until_unix_ms: args.until_ms.unwrap_or(0),
+        draws_only: args.draws,
+        page_size: args.limit,
+        page_token: String::new(),
+    };
+    runtime()?.block_on(async {
+        let mut client = connect(&args.server).await?;
+        let found = match client.list_records(request).await {
+            Ok(r) => r.into_inner().records,
+            Err(s) => {
+                eprintln!("calabresella: {}", status_line(&s));
+                return Ok(ExitCode::from(1));
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        for r in &found {
+            let result = r.result.clone().unwrap_or_default();
+            let reason = v1::EndReason::try_from(r.end_reason)
+                .unwrap_or_default()
+                .as_str_name()
+                .trim_start_matches("END_REASON_")
+                .to_ascii_lowercase();
+            if args.json {
+                let line = serde_json::json!({
+                    "table_id": r.table_id,
+                    "name": r.name,
+                    "game": game_text(r.game),
+                    "players": r.player_names,
+                    "end_reason": reason,
+                    "winners": result.winners,
+                    "draw": result.draw,
+                    "totals": result.totals,
+                    "hands": result.hands,
+                    "created_unix_ms": r.created_unix_ms,
+                    "ended_unix_ms": r.ended_unix_ms,
+                });
+                let _ = writeln!(out, "{line}");
+            } else {
+                let winners: Vec<&str> = result
+                    .winners
+                    .iter()
+                    .filter_map(|&w| r.player_names.get(w as usize).map(String::as_str))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "{}  {:<16} {:<10} {:>3} hands  totals {:?}  won: {}  [{}]",
+                    r.table_id,
+                    game_text(r.game),
+                    reason,
+                    result.hands,
+                    result.totals,
+                    if result.draw {
+                        "draw".to_owned()
+                    } else {
+                        winners.join(", ")
+                    },
+                    r.player_names.join(", ")
+                );
+            }
+        }
+        if found.is_empty() && !args.json {
+            eprintln!("calabresella: no finished matches match");
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Runs `results`.
+pub fn results(args: ResultsArgs) -> Result<ExitCode> {
+    let request = v1::GetResultsRequest {
+        game: game(args.game.as_deref())? as i32,
+        people_only: args.people_only,
+    };
+    runtime()?.block_on(async {
+        let mut client = connect(&args.server).await?;
+        let players = match client.get_results(request).await {
+            Ok(r) => r.into_inner().players,
+            Err(s) => {
+                eprintln!("calabresella: {}", status_line(&s));
+                return Ok(ExitCode::from(1));
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        if !args.json {
+            let _ = writeln!(
+                out,
+                "{:<24} {:>7} {:>5} {:>5} {:>7} {:>7} {:>6} {:>6}",
+                "player", "matches", "wins", "draws", "points", "rating", "mu", "sigma"
+            );
+        }
+        for p in &players {
+            if args.json {
+                let line = serde_json::json!({
+                    "player": p.player_name,
+                    "matches": p.matches,
+                    "wins": p.wins,
+                    "draws": p.draws,
+                    "points": p.points,
+                    "rating": p.rating,
+                    "mu": p.mu,
+                    "sigma": p.sigma,
+                    "bot": p.bot,
+                });
+                let _ = writeln!(out, "{line}");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{:<24} {:>7} {:>5} {:>5} {:>7} {:>7.2} {:>6.2} {:>6.2}",
+                    p.player_name, p.matches, p.wins, p.draws, p.points, p.rating, p.mu, p.sigma
+                );
+            }
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
