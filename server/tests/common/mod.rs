@@ -7,7 +7,7 @@ use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
-use calabresella_server::store::{Store, StoreOptions};
+use calabresella_server::store::{Location, Store, StoreOptions};
 use calabresella_server::{ServeOptions, ServerConfig, serve};
 use tokio::sync::oneshot;
 use tonic::transport::Channel;
@@ -263,4 +263,65 @@ pub fn reason(s: &tonic::Status) -> String {
     s.get_details_error_info()
         .map(|i| i.reason)
         .unwrap_or_default()
+}
+
+/// Where the durable tests keep their data: a SQLite file in `dir`, and, when
+/// `CALABRESELLA_TEST_DATABASE_URL` names a PostgreSQL server, a fresh database on it.
+/// With `CALABRESELLA_REQUIRE_POSTGRES=1` (set by `scripts/test.sh`) a missing URL fails.
+pub fn backends(dir: &std::path::Path, name: &str) -> Vec<(String, StoreOptions)> {
+    let mut out = vec![(
+        "sqlite".to_owned(),
+        StoreOptions {
+            location: Location::Sqlite(dir.join(format!("{name}.db"))),
+            ..StoreOptions::default()
+        },
+    )];
+    match std::env::var("CALABRESELLA_TEST_DATABASE_URL") {
+        Ok(url) if !url.is_empty() => out.push((
+            "postgres".to_owned(),
+            StoreOptions {
+                location: Location::Postgres(fresh_database(&url, name)),
+                ..StoreOptions::default()
+            },
+        )),
+        _ => {
+            assert!(
+                std::env::var("CALABRESELLA_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "CALABRESELLA_REQUIRE_POSTGRES=1 but CALABRESELLA_TEST_DATABASE_URL is unset"
+            );
+            eprintln!("(PostgreSQL not configured: {name} runs on SQLite only)");
+        }
+    }
+    out
+}
+
+/// Creates an empty database on the server of `admin_url`; returns its URL.
+pub fn fresh_database(admin_url: &str, name: &str) -> String {
+    let db = format!(
+        "t_{}_{}",
+        name.replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+        GameRng::from_seed(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+                ^ u64::from(std::process::id())
+        )
+        .below(1 << 30)
+    );
+    let url = admin_url.to_owned();
+    let create = db.clone();
+    // The synchronous client runs its own runtime: keep it off the test's.
+    std::thread::spawn(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL");
+        c.batch_execute(&format!("CREATE DATABASE {create}"))
+            .expect("create database");
+    })
+    .join()
+    .expect("thread");
+    match admin_url.rfind('/') {
+        Some(i) if i > admin_url.find("://").map_or(0, |s| s + 2) => {
+            format!("{}/{db}", &admin_url[..i])
+        }
+        _ => format!("{admin_url}/{db}"),
+    }
 }

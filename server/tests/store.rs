@@ -1,0 +1,553 @@
+//! The store on its own, on SQLite and (when configured) PostgreSQL: the log reads back as
+//! written whatever the interleaving of tables, migrations apply in order, a damaged or alien
+//! database file is refused at start without being touched, full and read-only stores refuse
+//! writes and keep what they had, and records and results filter and rate correctly.
+
+mod common;
+
+use calabresella_engine::rng::GameRng;
+use calabresella_server::store::migrate;
+use calabresella_server::store::{
+    Finished, Location, RecordFilter, ResultRow, Store, StoreError, StoreOptions, StoredAction,
+    StoredSeat, StoredTable, Write,
+};
+
+fn table(id: &str, creator: &str) -> Write {
+    Write::Table {
+        id: id.into(),
+        owner: "main".into(),
+        creator: creator.into(),
+        game: "calabresella".into(),
+        spec: format!("{{\"spec\":\"{id}\"}}"),
+        created_unix_ms: 1_000,
+    }
+}
+
+fn action(table: &str, index: u64, seed: u64) -> Write {
+    let mut r = GameRng::from_seed(seed ^ index);
+    Write::Action {
+        table: table.into(),
+        index,
+        action: StoredAction {
+            seat: r.below(3) as u8,
+            action: format!("a{}", r.below(1000)),
+            ms: r.below(100_000),
+            timeout: r.below(10) == 0,
+        },
+    }
+}
+
+fn expected(writes: &[Write]) -> Vec<StoredTable> {
+    let mut tables: Vec<StoredTable> = Vec::new();
+    for w in writes {
+        match w {
+            Write::Table {
+                id,
+                creator,
+                spec,
+                created_unix_ms,
+                ..
+            } => tables.push(StoredTable {
+                id: id.clone(),
+                creator: creator.clone(),
+                spec: spec.clone(),
+                created_unix_ms: *created_unix_ms,
+                seats: Vec::new(),
+                actions: Vec::new(),
+            }),
+            Write::Seat {
+                table,
+                seat,
+                name,
+                token_sha256,
+            } => {
+                let t = tables.iter_mut().find(|t| t.id == *table).expect("table");
+                t.seats.push(StoredSeat {
+                    seat: *seat,
+                    name: name.clone(),
+                    token_sha256: token_sha256.clone(),
+                });
+                t.seats.sort_by_key(|s| s.seat);
+            }
+            Write::Action { table, action, .. } => tables
+                .iter_mut()
+                .find(|t| t.id == *table)
+                .expect("table")
+                .actions
+                .push(action.clone()),
+            Write::Ended(f) => tables.retain(|t| t.id != f.table_id),
+        }
+    }
+    tables.sort_by(|a, b| a.id.cmp(&b.id));
+    tables
+}
+
+fn finished(id: &str, game: &str, players: &[&str], winners: &[u32], ended: i64) -> Finished {
+    let totals: Vec<u32> = (0..players.len() as u32)
+        .map(|i| if winners.contains(&i) { 21 } else { 10 + i })
+        .collect();
+    Finished {
+        table_id: id.into(),
+        name: format!("match {id}"),
+        game: game.into(),
+        players: players.iter().map(|p| p.to_string()).collect(),
+        reason: "COMPLETED".into(),
+        winners: winners.to_vec(),
+        draw: false,
+        totals: totals.clone(),
+        hands: 3,
+        created_unix_ms: ended - 100,
+        ended_unix_ms: ended,
+        record: format!("{{\"table\":\"{id}\"}}"),
+        results: players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ResultRow {
+                seat: i as u8,
+                player: p.to_string(),
+                side: i as u8,
+                points: totals[i],
+                won: winners.contains(&(i as u32)),
+                draw: false,
+                bot: false,
+            })
+            .collect(),
+    }
+}
+
+/// Tables written concurrently in random interleavings (several callers, so commits group
+/// writes of different tables) read back exactly: seats, actions in order, ended tables gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_log_reads_back_exactly_as_written() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, options) in common::backends(dir.path(), "log") {
+        let opened = Store::open(options.clone()).await.expect("open");
+        assert!(
+            opened.tables.is_empty(),
+            "{kind}: a new store has no tables"
+        );
+        let store = opened.store;
+        let mut all = Vec::new();
+        let mut tasks = Vec::new();
+        for t in 0..24u64 {
+            let id = format!("t-{t:02}");
+            let mut writes = vec![table(&id, &format!("10.0.0.{}", t % 3))];
+            let mut rng = GameRng::from_seed(t);
+            for s in 0..rng.below(4) {
+                writes.push(Write::Seat {
+                    table: id.clone(),
+                    seat: s as u8,
+                    name: format!("p{s}"),
+                    token_sha256: format!("{:064x}", t * 100 + u64::from(s)),
+                });
+            }
+            let n = u64::from(rng.below(300));
+            for i in 0..n {
+                writes.push(action(&id, i, t));
+            }
+            if t % 5 == 0 {
+                writes.push(Write::Ended(Box::new(finished(
+                    &id,
+                    "calabresella",
+                    &["a", "b", "c"],
+                    &[0],
+                    5,
+                ))));
+            }
+            all.extend(writes.clone());
+            // Each table writes one fact per call, as a table task does.
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                for w in writes {
+                    store.write(vec![w]).await.expect("write");
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.expect("task");
+        }
+        drop(store);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let reopened = Store::open(options).await.expect("reopen");
+        let mut got = reopened.tables;
+        got.sort_by(|a, b| a.id.cmp(&b.id));
+        assert_eq!(got, expected(&all), "{kind}");
+    }
+}
+
+/// A store at schema 1 with a table in it is migrated to the latest schema on open, the
+/// table intact; each migration runs once; a database newer than the server is refused.
+#[tokio::test]
+async fn migrations_apply_in_order_once_and_keep_the_data() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, options) in common::backends(dir.path(), "migrate") {
+        let old = Store::open_at(options.clone(), 1).await.expect("schema 1");
+        assert_eq!(old.migrated, vec![1], "{kind}");
+        old.store
+            .write(vec![table("t-old", "c"), action("t-old", 0, 1)])
+            .await
+            .expect("write at schema 1");
+        drop(old);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let new = Store::open(options.clone()).await.expect("latest");
+        let versions: Vec<i64> = (2..=migrate::latest()).collect();
+        assert_eq!(
+            new.migrated, versions,
+            "{kind}: only the newer migrations ran"
+        );
+        assert_eq!(new.tables.len(), 1, "{kind}");
+        assert_eq!(new.tables[0].actions.len(), 1, "{kind}");
+        // Schema 2 works: a match can end and be listed.
+        new.store
+            .write(vec![Write::Ended(Box::new(finished(
+                "t-old",
+                "calabresella",
+                &["a", "b", "c"],
+                &[1],
+                9,
+            )))])
+            .await
+            .expect("end");
+        let (list, _) = new
+            .store
+            .matches(RecordFilter {
+                limit: 10,
+                ..RecordFilter::default()
+            })
+            .await
+            .expect("list");
+        assert_eq!(list.len(), 1);
+        // A version this server does not know.
+        new.store
+            .read(|c| {
+                c.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_unix_ms) VALUES ($1, $2, $3)",
+                    &[999i64.into(), "future".into(), 0i64.into()],
+                )
+            })
+            .await
+            .expect("insert");
+        drop(new);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        match Store::open(options).await {
+            Err(StoreError::TooNew { found: 999, known }) => assert_eq!(known, migrate::latest()),
+            other => panic!("{kind}: a newer schema must be refused, got {other:?}"),
+        }
+    }
+}
+
+async fn filled_sqlite(path: &std::path::Path) {
+    let store = Store::open(StoreOptions {
+        location: Location::Sqlite(path.to_owned()),
+        ..StoreOptions::default()
+    })
+    .await
+    .expect("open")
+    .store;
+    for t in 0..40 {
+        let id = format!("t-{t}");
+        let mut w = vec![table(&id, "c")];
+        w.extend((0..200).map(|i| action(&id, i, t)));
+        store.write(w).await.expect("write");
+    }
+    // Move everything from the write-ahead log into the main file before it is damaged.
+    store
+        .read(|c| c.batch("PRAGMA wal_checkpoint(TRUNCATE)"))
+        .await
+        .expect("checkpoint");
+    drop(store);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+}
+
+async fn refused(path: &std::path::Path, what: &str) {
+    let before = std::fs::read(path).expect("read");
+    let r = Store::open(StoreOptions {
+        location: Location::Sqlite(path.to_owned()),
+        ..StoreOptions::default()
+    })
+    .await;
+    match r {
+        Err(StoreError::Corrupt(msg)) => assert!(!msg.is_empty()),
+        other => panic!("{what}: expected a corrupt-database error, got {other:?}"),
+    }
+    assert_eq!(
+        std::fs::read(path).expect("read"),
+        before,
+        "{what}: a refused file is left as it was"
+    );
+}
+
+/// Files that are not sound databases are refused at open with `Corrupt`, untouched.
+#[tokio::test]
+async fn damaged_or_alien_files_are_refused_at_start_and_left_untouched() {
+    let dir = tempfile::tempdir().expect("dir");
+    // Not a database at all.
+    let junk = dir.path().join("junk.db");
+    std::fs::write(
+        &junk,
+        b"these are the minutes of the card club, not a database".repeat(100),
+    )
+    .expect("write");
+    refused(&junk, "a text file").await;
+
+    // A real database cut in half.
+    let cut = dir.path().join("cut.db");
+    filled_sqlite(&cut).await;
+    let bytes = std::fs::read(&cut).expect("read");
+    assert!(bytes.len() > 64 * 1024, "the database is big enough to cut");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).expect("truncate");
+    refused(&cut, "a truncated database").await;
+
+    // A real database with pages overwritten in the middle.
+    let flipped = dir.path().join("flipped.db");
+    filled_sqlite(&flipped).await;
+    let mut bytes = std::fs::read(&flipped).expect("read");
+    let mid = bytes.len() / 2;
+    for b in &mut bytes[mid..mid + 8192] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&flipped, &bytes).expect("write");
+    refused(&flipped, "a database with damaged pages").await;
+
+    // A damaged header.
+    let header = dir.path().join("header.db");
+    filled_sqlite(&header).await;
+    let mut bytes = std::fs::read(&header).expect("read");
+    bytes[..16].copy_from_slice(b"SQLite format 2\0");
+    std::fs::write(&header, &bytes).expect("write");
+    refused(&header, "a database with a damaged header").await;
+}
+
+/// A second server on the same SQLite file is refused while the first runs.
+#[tokio::test]
+async fn a_second_server_on_the_same_file_is_refused() {
+    let dir = tempfile::tempdir().expect("dir");
+    let options = StoreOptions {
+        location: Location::Sqlite(dir.path().join("shared.db")),
+        ..StoreOptions::default()
+    };
+    let first = Store::open(options.clone()).await.expect("first");
+    match Store::open(options.clone()).await {
+        Err(StoreError::Locked(_)) => {}
+        other => panic!("expected Locked, got {other:?}"),
+    }
+    drop(first);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    Store::open(options)
+        .await
+        .expect("free again once the first is gone");
+}
+
+/// A full store (the size cap standing in for a full disk) and a read-only one refuse the
+/// write that does not fit, keep everything committed before, and take writes again once
+/// there is room.
+#[tokio::test]
+async fn full_and_read_only_stores_refuse_writes_and_keep_their_data() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("small.db");
+    let options = StoreOptions {
+        location: Location::Sqlite(path.clone()),
+        max_bytes: 256 * 1024,
+        ..StoreOptions::default()
+    };
+    let store = Store::open(options.clone()).await.expect("open").store;
+    store
+        .write(vec![table("t-full", "c")])
+        .await
+        .expect("table");
+    let mut written = 0u64;
+    let err = loop {
+        let batch: Vec<Write> = (written..written + 50)
+            .map(|i| action("t-full", i, 3))
+            .collect();
+        match store.write(batch).await {
+            Ok(()) => written += 50,
+            Err(e) => break e,
+        }
+        assert!(written < 100_000, "the cap never bit");
+    };
+    assert!(matches!(err, StoreError::Full(_)), "got {err:?}");
+    drop(store);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let reopened = Store::open(StoreOptions {
+        max_bytes: 0,
+        ..options
+    })
+    .await
+    .expect("reopen without the cap");
+    assert_eq!(
+        reopened.tables[0].actions.len() as u64,
+        written,
+        "nothing committed was lost"
+    );
+    reopened
+        .store
+        .write(vec![action("t-full", written, 3)])
+        .await
+        .expect("room again");
+
+    for (kind, options) in common::backends(dir.path(), "readonly") {
+        let store = Store::open(options).await.expect("open").store;
+        store.write(vec![table("t-ro", "c")]).await.expect("table");
+        store.set_read_only(true).await.expect("read-only");
+        match store.write(vec![action("t-ro", 0, 1)]).await {
+            Err(StoreError::ReadOnly(_)) => {}
+            other => panic!("{kind}: expected ReadOnly, got {other:?}"),
+        }
+        store.set_read_only(false).await.expect("writable");
+        store
+            .write(vec![action("t-ro", 0, 1)])
+            .await
+            .expect("writable again");
+    }
+}
+
+/// Every filter of the record list agrees with filtering the same matches by hand, pages
+/// cover the list without overlap, and the results table counts and rates players.
+#[tokio::test]
+async fn records_filter_and_results_rate_players() {
+    let dir = tempfile::tempdir().expect("dir");
+    let names = ["anna", "bruno", "carla", "dario"];
+    for (kind, options) in common::backends(dir.path(), "records") {
+        let store = Store::open(options).await.expect("open").store;
+        let mut rng = GameRng::from_seed(11);
+        let mut all = Vec::new();
+        for m in 0..60i64 {
+            let game = if m % 4 == 3 {
+                "tressette"
+            } else {
+                "calabresella"
+            };
+            let mut players: Vec<&str> = names.to_vec();
+            for i in (1..players.len()).rev() {
+                players.swap(i, rng.below(i as u32 + 1) as usize);
+            }
+            players.truncate(3);
+            // anna wins far more often than the others.
+            let winner = players
+                .iter()
+                .position(|p| *p == "anna")
+                .filter(|_| rng.below(10) < 8)
+                .unwrap_or(rng.below(3) as usize) as u32;
+            let f = finished(
+                &format!("t-{m:03}"),
+                game,
+                &players,
+                &[winner],
+                10_000 + m * 1000,
+            );
+            store
+                .write(vec![table(&f.table_id, "c")])
+                .await
+                .expect("table");
+            store
+                .write(vec![Write::Ended(Box::new(f.clone()))])
+                .await
+                .expect("end");
+            all.push(f);
+        }
+        let filters = [
+            RecordFilter::default(),
+            RecordFilter {
+                player: "bruno".into(),
+                ..RecordFilter::default()
+            },
+            RecordFilter {
+                winner: "anna".into(),
+                ..RecordFilter::default()
+            },
+            RecordFilter {
+                game: "tressette".into(),
+                player: "carla".into(),
+                ..RecordFilter::default()
+            },
+            RecordFilter {
+                since_unix_ms: 30_000,
+                until_unix_ms: 50_000,
+                ..RecordFilter::default()
+            },
+            RecordFilter {
+                reason: "FORFEIT".into(),
+                ..RecordFilter::default()
+            },
+        ];
+        for f in filters {
+            let mut want: Vec<&Finished> = all
+                .iter()
+                .filter(|m| f.player.is_empty() || m.players.contains(&f.player))
+                .filter(|m| {
+                    f.winner.is_empty()
+                        || m.winners.iter().any(|&w| m.players[w as usize] == f.winner)
+                })
+                .filter(|m| f.game.is_empty() || m.game == f.game)
+                .filter(|m| f.reason.is_empty() || m.reason == f.reason)
+                .filter(|m| f.since_unix_ms == 0 || m.ended_unix_ms >= f.since_unix_ms)
+                .filter(|m| f.until_unix_ms == 0 || m.ended_unix_ms < f.until_unix_ms)
+                .collect();
+            want.reverse();
+            // Pages of 7 put together give the whole list, newest first.
+            let mut got = Vec::new();
+            let mut offset = 0;
+            loop {
+                let (page, more) = store
+                    .matches(RecordFilter {
+                        offset,
+                        limit: 7,
+                        ..f.clone()
+                    })
+                    .await
+                    .expect("list");
+                offset += page.len();
+                got.extend(page);
+                if !more {
+                    break;
+                }
+            }
+            let got_ids: Vec<&str> = got.iter().map(|m| m.table_id.as_str()).collect();
+            let want_ids: Vec<&str> = want.iter().map(|m| m.table_id.as_str()).collect();
+            assert_eq!(got_ids, want_ids, "{kind}: {f:?}");
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(
+                    (&g.players, &g.winners, &g.totals),
+                    (&w.players, &w.winners, &w.totals)
+                );
+            }
+        }
+        assert_eq!(
+            store
+                .record("t-007".into())
+                .await
+                .expect("record")
+                .as_deref(),
+            Some("{\"table\":\"t-007\"}")
+        );
+        assert_eq!(store.record("t-none".into()).await.expect("record"), None);
+
+        let results = store.results(String::new()).await.expect("results");
+        assert_eq!(results.len(), 4, "{kind}");
+        for p in &results {
+            let played: Vec<&Finished> = all
+                .iter()
+                .filter(|m| m.players.iter().any(|n| *n == p.player))
+                .collect();
+            let wins = played
+                .iter()
+                .filter(|m| m.winners.iter().any(|&w| m.players[w as usize] == p.player))
+                .count();
+            assert_eq!(p.matches as usize, played.len(), "{kind}: {}", p.player);
+            assert_eq!(p.wins as usize, wins, "{kind}: {}", p.player);
+            assert!((p.rating - (p.mu - 3.0 * p.sigma)).abs() < 1e-9);
+            assert!(p.sigma < 25.0 / 3.0, "played matches lower the uncertainty");
+        }
+        assert_eq!(
+            results[0].player, "anna",
+            "{kind}: the frequent winner rates best"
+        );
+        let tressette = store.results("tressette".into()).await.expect("results");
+        let n: u32 = tressette.iter().map(|p| p.matches).sum();
+        assert_eq!(
+            n as usize,
+            all.iter().filter(|m| m.game == "tressette").count() * 3
+        );
+    }
+}
