@@ -528,7 +528,7 @@ async fn records_filter_and_results_rate_players() {
         for p in &results {
             let played: Vec<&Finished> = all
                 .iter()
-                .filter(|m| m.players.iter().any(|n| *n == p.player))
+                .filter(|m| m.players.contains(&p.player))
                 .collect();
             let wins = played
                 .iter()
