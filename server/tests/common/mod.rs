@@ -18,6 +18,8 @@ pub struct TestServer {
     pub client: TableServiceClient<Channel>,
     stop: Option<oneshot::Sender<()>>,
     pub task: tokio::task::JoinHandle<Result<(), tonic::transport::Error>>,
+    /// The server's store (to make it refuse writes, say).
+    pub store: Store,
 }
 
 impl TestServer {
@@ -39,7 +41,18 @@ impl TestServer {
         options: ServeOptions,
         store: StoreOptions,
     ) -> TestServer {
-        let opened = Store::open(store).await.expect("store");
+        // A store just let go by a stopped server in this process may take a moment to free.
+        let mut tries = 0;
+        let opened = loop {
+            match Store::open(store.clone()).await {
+                Err(calabresella_server::store::StoreError::Locked(_)) if tries < 50 => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                other => break other.expect("store"),
+            }
+        };
+        let store_handle = opened.store.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -58,7 +71,15 @@ impl TestServer {
             client: TableServiceClient::new(channel),
             stop: Some(stop),
             task,
+            store: store_handle,
         }
+    }
+
+    /// Stops the server (as on SIGTERM) and waits until it has let go of its store.
+    pub async fn shut_down(mut self) {
+        self.stop();
+        let task = std::mem::replace(&mut self.task, tokio::spawn(async { Ok(()) }));
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(10), task).await;
     }
 
     /// Asks the server to stop (as on SIGTERM).

@@ -1,0 +1,456 @@
+//! The service on a durable store, in process, on SQLite and (when configured) PostgreSQL:
+//! a restart brings tables back with their seats, tokens and state, and tells streams so; a
+//! store that refuses writes fails the act call with a clear status and changes nothing;
+//! finished matches stay listable and fetchable after their tables leave memory.
+
+mod common;
+
+use std::time::Duration;
+
+use calabresella_client::RemoteSeat;
+use calabresella_engine::record::{self, Record};
+use calabresella_proto::v1;
+use calabresella_server::ServerConfig;
+use calabresella_server::store::{Location, StoreOptions};
+use common::{TestServer, create, join_all, options, reason};
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+fn clock() -> Option<v1::Clock> {
+    Some(v1::Clock {
+        move_ms: 120_000,
+        bank_ms: 0,
+        on_timeout: v1::TimeoutPolicy::Bot as i32,
+    })
+}
+
+async fn observation(seat: &RemoteSeat) -> v1::GetObservationResponse {
+    seat.client
+        .clone()
+        .get_observation(v1::GetObservationRequest {
+            table_id: seat.table_id.clone(),
+            seat_token: seat.token.clone(),
+        })
+        .await
+        .expect("get observation")
+        .into_inner()
+}
+
+/// Waits until the seat has a decision to answer; returns its number and first legal action.
+async fn my_turn(seat: &RemoteSeat) -> Option<(u64, v1::Action)> {
+    for _ in 0..2000 {
+        let o = observation(seat).await;
+        if o.state != v1::TableState::Playing as i32 {
+            return None;
+        }
+        let obs = o.observation.unwrap_or_default();
+        if obs.decider == Some(seat.seat) && !obs.legal_actions.is_empty() {
+            return Some((o.decision, obs.legal_actions[0].clone()));
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("the seat's turn never came");
+}
+
+async fn act(
+    seat: &mut RemoteSeat,
+    decision: u64,
+    action: v1::Action,
+) -> Result<v1::ActResponse, tonic::Status> {
+    seat.client
+        .act(v1::ActRequest {
+            table_id: seat.table_id.clone(),
+            seat_token: seat.token.clone(),
+            decision,
+            action: Some(action),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// Plays the seat's first legal action at each of its turns to the end of the match.
+async fn play_first_legal(seat: &mut RemoteSeat) -> v1::MatchEnded {
+    seat.play(
+        |t, rejected| {
+            assert!(rejected.is_none(), "{rejected:?}");
+            t.legal_actions[0].clone()
+        },
+        |_| {},
+    )
+    .await
+    .expect("play")
+}
+
+async fn record_of(server: &TestServer, id: &str) -> v1::GetRecordResponse {
+    server
+        .client
+        .clone()
+        .get_record(v1::GetRecordRequest {
+            table_id: id.into(),
+        })
+        .await
+        .expect("record")
+        .into_inner()
+}
+
+fn actions_of(json: &str) -> Vec<String> {
+    let r = Record::parse(json).expect("record parses");
+    record::replay_json(&r).expect("record replays");
+    r.hands
+        .iter()
+        .flat_map(|h| h.actions.iter().map(|a| a.text().to_owned()))
+        .collect()
+}
+
+/// A table is stopped mid-match (graceful stop here; `crash.rs` kills the process) and
+/// restored: the seat token still works, the seat's observation and the decision due are as
+/// before, a resuming stream is told the server restarted, and the match plays to the same
+/// end as the same table played without a stop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_tables_seats_tokens_and_streams() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, store) in common::backends(dir.path(), "restart") {
+        let server = TestServer::start_on(store.clone()).await;
+        let seats = vec![
+            v1::SeatKind::Open,
+            v1::SeatKind::BotHeuristic,
+            v1::SeatKind::BotRandom,
+        ];
+        let mut client = server.client.clone();
+        let table = create(
+            &mut client,
+            options(v1::Game::Calabresella, 21),
+            seats.clone(),
+            77,
+            clock(),
+        )
+        .await;
+        let mut seat = join_all(&client, &table).await.remove(0);
+        let mut stream = seat.observe().await.expect("observe");
+        let first = stream.next().await.expect("update").expect("ok");
+        seat.accept(first.update.as_ref().expect("update"))
+            .expect("order");
+        for _ in 0..6 {
+            let (d, a) = my_turn(&seat).await.expect("playing");
+            act(&mut seat, d, a).await.expect("act");
+        }
+        let before = observation(&seat).await;
+        // Read the stream up to the stop: it must end with UNAVAILABLE, not MatchEnded.
+        let mut stopped = server;
+        stopped.stop();
+        let mut end = None;
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(u) => {
+                    let u = u.update.expect("update");
+                    assert!(
+                        !matches!(u.kind, Some(v1::update::Kind::MatchEnded(_))),
+                        "{kind}: a stop does not end the match"
+                    );
+                    seat.accept(&u).expect("order");
+                }
+                Err(s) => {
+                    end = Some(s);
+                    break;
+                }
+            }
+        }
+        assert_eq!(end.map(|s| s.code()), Some(Code::Unavailable), "{kind}");
+        stopped.shut_down().await;
+
+        let server = TestServer::start_on(store.clone()).await;
+        seat.client = server.client.clone();
+        let after = observation(&seat).await;
+        assert_eq!(
+            after.decision, before.decision,
+            "{kind}: the decision due is the same"
+        );
+        assert_eq!(
+            after.observation, before.observation,
+            "{kind}: the seat sees the same"
+        );
+        let mut resumed = seat.observe().await.expect("resume");
+        let u = resumed
+            .next()
+            .await
+            .expect("update")
+            .expect("ok")
+            .update
+            .expect("update");
+        match &u.kind {
+            Some(v1::update::Kind::Snapshot(s)) => {
+                assert_eq!(
+                    s.reason,
+                    v1::SnapshotReason::ServerRestarted as i32,
+                    "{kind}"
+                )
+            }
+            other => {
+                panic!("{kind}: a resume after a restart starts with a snapshot, got {other:?}")
+            }
+        }
+        assert_ne!(u.stream_epoch, seat.epoch, "{kind}: a new epoch");
+        drop(resumed);
+        let ended = play_first_legal(&mut seat).await;
+        assert_eq!(ended.reason, v1::EndReason::Completed as i32, "{kind}");
+        let stopped_record = record_of(&server, &table.table_id).await;
+        assert!(stopped_record.match_over);
+
+        // The same table (seed, bots, first-legal player) with no stop.
+        let t2 = create(
+            &mut server.client.clone(),
+            options(v1::Game::Calabresella, 21),
+            seats,
+            77,
+            clock(),
+        )
+        .await;
+        let mut s2 = join_all(&server.client, &t2).await.remove(0);
+        play_first_legal(&mut s2).await;
+        let straight = record_of(&server, &t2.table_id).await;
+        assert_eq!(
+            actions_of(&stopped_record.record_json),
+            actions_of(&straight.record_json),
+            "{kind}: the stopped match is the uninterrupted match"
+        );
+        server.shut_down().await;
+    }
+}
+
+/// A store that refuses writes: the act call fails with STORE_READ_ONLY (or STORE_FULL for a
+/// full store), nothing changes, and the same act succeeds once the store takes writes again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_that_refuses_writes_fails_the_act_and_changes_nothing() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, store) in common::backends(dir.path(), "refuse") {
+        let server = TestServer::start_on(store).await;
+        let mut client = server.client.clone();
+        let seats = vec![
+            v1::SeatKind::Open,
+            v1::SeatKind::BotHeuristic,
+            v1::SeatKind::BotHeuristic,
+        ];
+        let table = create(
+            &mut client,
+            options(v1::Game::Calabresella, 21),
+            seats,
+            5,
+            clock(),
+        )
+        .await;
+        let mut seat = join_all(&client, &table).await.remove(0);
+        let (d, a) = my_turn(&seat).await.expect("turn");
+        let before = observation(&seat).await;
+        server.store.set_read_only(true).await.expect("read-only");
+        let e = act(&mut seat, d, a.clone()).await.expect_err("refused");
+        assert_eq!(
+            (e.code(), reason(&e).as_str()),
+            (Code::Unavailable, "STORE_READ_ONLY"),
+            "{kind}: {e:?}"
+        );
+        assert_eq!(observation(&seat).await, before, "{kind}: nothing changed");
+        // Bots wait too rather than forfeit: after the seat's act, bots would move.
+        server.store.set_read_only(false).await.expect("writable");
+        let r = act(&mut seat, d, a).await.expect("accepted once writable");
+        assert!(!r.duplicate);
+        assert!(observation(&seat).await.decision > d);
+        server.shut_down().await;
+    }
+
+    // A full disk, as the SQLite size cap stands in for it.
+    let path = dir.path().join("full.db");
+    let server = TestServer::start_on(StoreOptions {
+        location: Location::Sqlite(path),
+        max_bytes: 512 * 1024,
+        ..StoreOptions::default()
+    })
+    .await;
+    let mut client = server.client.clone();
+    let seats = vec![
+        v1::SeatKind::Open,
+        v1::SeatKind::BotHeuristic,
+        v1::SeatKind::BotHeuristic,
+    ];
+    let table = create(
+        &mut client,
+        options(v1::Game::Calabresella, 21),
+        seats,
+        6,
+        clock(),
+    )
+    .await;
+    let mut seat = join_all(&client, &table).await.remove(0);
+    let (d, a) = my_turn(&seat).await.expect("turn");
+    // Fill the store with another table's log.
+    let mut n = 0u64;
+    // Smaller and smaller writes until not even the shortest action fits.
+    for (size, len) in [(100, 200), (10, 200), (1, 200), (1, 1)] {
+        loop {
+            let batch: Vec<_> = (n..n + size)
+                .map(|i| calabresella_server::store::Write::Action {
+                    table: "t-filler".into(),
+                    index: i,
+                    action: calabresella_server::store::StoredAction {
+                        seat: 0,
+                        action: "x".repeat(len),
+                        ms: 0,
+                        timeout: false,
+                    },
+                })
+                .collect();
+            if server.store.write(batch).await.is_err() {
+                break;
+            }
+            n += size;
+        }
+    }
+    let before = observation(&seat).await;
+    let e = act(&mut seat, d, a.clone()).await.expect_err("full");
+    assert_eq!(
+        (e.code(), reason(&e).as_str()),
+        (Code::ResourceExhausted, "STORE_FULL"),
+        "{e:?}"
+    );
+    assert_eq!(observation(&seat).await, before, "nothing changed");
+    server
+        .store
+        .read(|c| {
+            c.execute(
+                "DELETE FROM actions WHERE table_id = $1",
+                &["t-filler".into()],
+            )
+        })
+        .await
+        .expect("make room");
+    act(&mut seat, d, a).await.expect("room again");
+    server.shut_down().await;
+}
+
+/// Finished matches stay: listed with filters and fetchable after their tables leave memory,
+/// and counted in the results table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_matches_are_kept_listed_and_rated() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, store) in common::backends(dir.path(), "kept") {
+        let config = ServerConfig {
+            finished_ttl: Duration::ZERO,
+            ..ServerConfig::default()
+        };
+        let server = TestServer::start_full(config, Default::default(), store).await;
+        let mut client = server.client.clone();
+        let mut ids = Vec::new();
+        for (i, game) in [
+            v1::Game::Calabresella,
+            v1::Game::TressetteInDue,
+            v1::Game::Calabresella,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let seats = match game {
+                v1::Game::Calabresella => vec![
+                    v1::SeatKind::BotHeuristic,
+                    v1::SeatKind::BotRandom,
+                    v1::SeatKind::Open,
+                ],
+                _ => vec![v1::SeatKind::BotHeuristic, v1::SeatKind::Open],
+            };
+            let t = create(
+                &mut client,
+                options(game, 11),
+                seats,
+                100 + i as u64,
+                clock(),
+            )
+            .await;
+            let mut seat = RemoteSeat::join(client.clone(), &t.table_id, None, "lucia")
+                .await
+                .expect("join");
+            play_first_legal(&mut seat).await;
+            ids.push(t.table_id);
+        }
+        // The tables leave memory at once (ttl 0); records come from the store.
+        for _ in 0..100 {
+            let live = client
+                .list_tables(v1::ListTablesRequest::default())
+                .await
+                .expect("list")
+                .into_inner()
+                .tables;
+            if live.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        for id in &ids {
+            let r = record_of(&server, id).await;
+            assert!(r.match_over, "{kind}");
+            actions_of(&r.record_json);
+        }
+        let list = |req: v1::ListRecordsRequest| {
+            let mut c = client.clone();
+            async move {
+                c.list_records(req)
+                    .await
+                    .expect("list records")
+                    .into_inner()
+                    .records
+                    .into_iter()
+                    .map(|r| r.table_id)
+                    .collect::<Vec<_>>()
+            }
+        };
+        let all = list(v1::ListRecordsRequest::default()).await;
+        assert_eq!(
+            all,
+            ids.iter().rev().cloned().collect::<Vec<_>>(),
+            "{kind}: newest first"
+        );
+        let cal = list(v1::ListRecordsRequest {
+            game: v1::Game::Calabresella as i32,
+            player_name: "lucia".into(),
+            ..Default::default()
+        })
+        .await;
+        assert_eq!(cal, vec![ids[2].clone(), ids[0].clone()], "{kind}");
+        assert!(
+            list(v1::ListRecordsRequest {
+                player_name: "nobody".into(),
+                ..Default::default()
+            })
+            .await
+            .is_empty()
+        );
+        let e = client
+            .list_records(v1::ListRecordsRequest {
+                page_token: "x".into(),
+                ..Default::default()
+            })
+            .await
+            .expect_err("bad token");
+        assert_eq!(reason(&e), "BAD_PAGE_TOKEN");
+        let results = client
+            .get_results(v1::GetResultsRequest::default())
+            .await
+            .expect("results")
+            .into_inner()
+            .players;
+        let lucia = results
+            .iter()
+            .find(|p| p.player_name == "lucia")
+            .expect("lucia");
+        assert_eq!(lucia.matches, 3, "{kind}");
+        assert!(!lucia.bot);
+        let people = client
+            .get_results(v1::GetResultsRequest {
+                people_only: true,
+                ..Default::default()
+            })
+            .await
+            .expect("results")
+            .into_inner()
+            .players;
+        assert_eq!(people.len(), 1, "{kind}: bots left out");
+        server.shut_down().await;
+    }
+}
