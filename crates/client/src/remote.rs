@@ -40,7 +40,14 @@ pub const RECONNECT_FOR: Duration = Duration::from_secs(30);
 /// Whether a failed call may succeed when simply tried again: the server is unreachable,
 /// restarting, or its store refused a write without changing anything.
 fn retryable(s: &Status) -> bool {
-    s.code() == Code::Unavailable
+    // CANCELLED, or UNKNOWN carrying a transport error, is what a call gets when its
+    // connection breaks under it (the server died); the server never sends those itself.
+    let transport = std::error::Error::source(s).is_some_and(|e| e.is::<tonic::transport::Error>());
+    match s.code() {
+        Code::Unavailable => true,
+        Code::Cancelled | Code::Unknown => transport || s.code() == Code::Cancelled,
+        _ => false,
+    }
 }
 
 /// Waits before the `n`th retry: 50 ms doubling up to 1 s.
@@ -184,6 +191,7 @@ impl RemoteSeat {
                         s.code(),
                         Code::ResourceExhausted
                             | Code::Unavailable
+                            | Code::Cancelled
                             | Code::Unknown
                             | Code::Internal
                     ) =>

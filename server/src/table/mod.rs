@@ -807,6 +807,9 @@ impl Table {
             Some(updates) => updates,
             None => vec![self.snapshot(viewer, last, reason)],
         };
+        let snapshot = opening
+            .first()
+            .is_some_and(|u| matches!(u.kind, Some(v1::update::Kind::Snapshot(_))));
         let open = self.end.is_none();
         let mut opening = opening;
         if !open {
@@ -817,7 +820,9 @@ impl Table {
                     .iter()
                     .any(|u| matches!(u.kind, Some(v1::update::Kind::MatchEnded(_))))
                 {
-                    opening.push(ended.to_update(last, &epoch, None));
+                    // After a snapshot numbered `last`, the next update is `last + 1`.
+                    let seq = if snapshot { last + 1 } else { last };
+                    opening.push(ended.to_update(seq, &epoch, None));
                 }
             }
         }
