@@ -30,7 +30,13 @@ if [ -n "$forbidden" ]; then
 fi
 echo "ok"
 
-step "tests (cargo test)"
+step "a local PostgreSQL for the store tests (scripts/postgres.sh)"
+CALABRESELLA_TEST_DATABASE_URL=$(bash scripts/postgres.sh start)
+export CALABRESELLA_TEST_DATABASE_URL CALABRESELLA_REQUIRE_POSTGRES=1
+trap 'bash scripts/postgres.sh stop' EXIT
+echo "ok: $CALABRESELLA_TEST_DATABASE_URL"
+
+step "tests (cargo test; the store, durability and crash tests run on SQLite and PostgreSQL)"
 cargo test --locked --workspace
 
 # The binaries `cargo test` built (test profile: optimised, no LTO), so CI compiles once.

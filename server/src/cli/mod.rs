@@ -1,6 +1,7 @@
 //! Command-line arguments and the subcommands they run.
 
 mod bench;
+mod bench_store;
 mod client;
 mod deal;
 mod duplicate;
@@ -44,6 +45,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Random full hands on one thread through the engine's fast path; prints JSON.
     Bench(bench::BenchArgs),
+    /// Measure the write-ahead log: actions stored per second and the cost of each; prints JSON.
+    BenchStore(bench_store::BenchStoreArgs),
     /// Compare bots in the duplicate format: every deal in every seat permutation; prints JSON.
     Duplicate(duplicate::DuplicateArgs),
     /// Print the deal a seed gives.
@@ -63,6 +66,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::BenchStore(a) => bench_store::run(a),
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),
     }

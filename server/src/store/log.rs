@@ -220,11 +220,26 @@ pub fn apply(conn: &mut dyn Conn, writes: &[&Write]) -> Result<(), StoreError> {
     insert_actions(conn, &mut actions)
 }
 
+/// Inserts the buffered action rows in chunks of a few fixed sizes, so the database sees a
+/// handful of distinct statements and its prepared-statement cache always hits.
 fn insert_actions(conn: &mut dyn Conn, values: &mut Vec<Value>) -> Result<(), StoreError> {
-    if values.is_empty() {
-        return Ok(());
+    let mut start = 0;
+    let total = values.len() / 7;
+    while start < total {
+        let left = total - start;
+        let rows = [ACTIONS_PER_INSERT, 64, 16, 4, 1]
+            .into_iter()
+            .find(|&n| n <= left)
+            .unwrap_or(1);
+        conn.execute(&insert_sql(rows), &values[start * 7..(start + rows) * 7])?;
+        start += rows;
     }
-    let rows = values.len() / 7;
+    values.clear();
+    Ok(())
+}
+
+/// The multi-row insert of `rows` actions.
+fn insert_sql(rows: usize) -> String {
     let mut sql = String::with_capacity(80 + rows * 40);
     sql.push_str(
         "INSERT INTO actions (table_id, idx, seat, action, ms, timeout, at_unix_ms) VALUES ",
@@ -243,9 +258,7 @@ fn insert_actions(conn: &mut dyn Conn, values: &mut Vec<Value>) -> Result<(), St
         }
         sql.push(')');
     }
-    conn.execute(&sql, values)?;
-    values.clear();
-    Ok(())
+    sql
 }
 
 fn ended(conn: &mut dyn Conn, f: &Finished) -> Result<(), StoreError> {

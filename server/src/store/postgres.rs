@@ -4,7 +4,8 @@
 
 use postgres::error::SqlState;
 use postgres::types::{ToSql, Type};
-use postgres::{Client, NoTls};
+use postgres::{Client, NoTls, Statement};
+use std::collections::HashMap;
 
 use super::StoreError;
 use super::conn::{Conn, Row, Value};
@@ -12,6 +13,8 @@ use super::conn::{Conn, Row, Value};
 /// A PostgreSQL connection.
 pub struct Postgres {
     client: Client,
+    /// Prepared statements by text: a statement is parsed and planned once per connection.
+    prepared: HashMap<String, Statement>,
 }
 
 fn error(e: postgres::Error) -> StoreError {
@@ -49,7 +52,24 @@ impl Postgres {
                 "another calabresella server runs as instance {instance:?} on this database"
             )));
         }
-        Ok(Postgres { client })
+        Ok(Postgres {
+            client,
+            prepared: HashMap::new(),
+        })
+    }
+}
+
+impl Postgres {
+    fn statement(&mut self, sql: &str) -> Result<Statement, StoreError> {
+        if let Some(s) = self.prepared.get(sql) {
+            return Ok(s.clone());
+        }
+        let s = self.client.prepare(sql).map_err(error)?;
+        if self.prepared.len() >= 256 {
+            self.prepared.clear();
+        }
+        self.prepared.insert(sql.to_owned(), s.clone());
+        Ok(s)
     }
 }
 
@@ -70,13 +90,15 @@ impl Conn for Postgres {
     fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
         let owned = bind(params);
         let refs: Vec<&(dyn ToSql + Sync)> = owned.iter().map(|b| b.as_ref()).collect();
-        self.client.execute(sql, &refs).map_err(error)
+        let statement = self.statement(sql)?;
+        self.client.execute(&statement, &refs).map_err(error)
     }
 
     fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
         let owned = bind(params);
         let refs: Vec<&(dyn ToSql + Sync)> = owned.iter().map(|b| b.as_ref()).collect();
-        let rows = self.client.query(sql, &refs).map_err(error)?;
+        let statement = self.statement(sql)?;
+        let rows = self.client.query(&statement, &refs).map_err(error)?;
         Ok(rows
             .iter()
             .map(|r| {

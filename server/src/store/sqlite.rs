@@ -66,6 +66,7 @@ impl Sqlite {
         };
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(error)?;
+        conn.set_prepared_statement_cache_capacity(64);
         // Reading the header first turns a file that is not a database into a clear error.
         conn.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0))
             .map_err(error)?;
