@@ -44,6 +44,9 @@ pub enum ServiceError {
     /// The server is shutting down or the table's task is gone.
     #[error("the table is unavailable: {0}")]
     Unavailable(String),
+    /// Another server instance sharing the database runs the table: id and instance.
+    #[error("table {0:?} is run by server instance {1:?}")]
+    Elsewhere(String, String),
     /// The store refused a write or a read; nothing changed.
     #[error("{}: nothing was changed", store_message(.0))]
     Store(StoreError),
@@ -84,6 +87,7 @@ impl ServiceError {
             ServiceError::NoToken => (Code::Unauthenticated, "NO_TOKEN"),
             ServiceError::BadToken => (Code::PermissionDenied, "BAD_TOKEN"),
             ServiceError::TableNotFound(_) => (Code::NotFound, "TABLE_NOT_FOUND"),
+            ServiceError::Elsewhere(..) => (Code::NotFound, "TABLE_ELSEWHERE"),
             ServiceError::Illegal(_) => (Code::FailedPrecondition, "ILLEGAL_ACTION"),
             ServiceError::NotYourTurn(_) => (Code::FailedPrecondition, "NOT_YOUR_TURN"),
             ServiceError::Precondition(r, _) => (Code::FailedPrecondition, r),
@@ -100,11 +104,11 @@ impl ServiceError {
 impl From<ServiceError> for Status {
     fn from(e: ServiceError) -> Status {
         let (code, reason) = e.code_and_reason();
-        let details = ErrorDetails::with_error_info(
-            reason,
-            ERROR_DOMAIN,
-            std::collections::HashMap::<String, String>::new(),
-        );
+        let mut metadata = std::collections::HashMap::<String, String>::new();
+        if let ServiceError::Elsewhere(_, instance) = &e {
+            metadata.insert("instance".into(), instance.clone());
+        }
+        let details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata);
         Status::with_error_details(code, e.to_string(), details)
     }
 }

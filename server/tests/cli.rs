@@ -479,3 +479,47 @@ fn tressette_games_play_record_and_replay() {
         String::from_utf8_lossy(&out.stderr).contains("tressette is played by 4 players, not 3")
     );
 }
+
+/// `serve` on a file that is not a sound database stops at once with a message that names
+/// the file and the way out, and leaves the file as it was; a new path is created.
+#[test]
+fn serve_refuses_a_damaged_database_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.db");
+    let content = b"SQLite format 3\0"
+        .iter()
+        .copied()
+        .chain(std::iter::repeat_n(7u8, 8192))
+        .collect::<Vec<u8>>();
+    std::fs::write(&bad, &content).unwrap();
+    let out = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(&bad)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.db"), "{err}");
+    assert!(err.contains("Nothing was changed"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("listening"));
+    assert_eq!(
+        std::fs::read(&bad).unwrap(),
+        content,
+        "the file is untouched"
+    );
+
+    // A directory where the file should be: a clear error too.
+    let out = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -454,3 +454,196 @@ async fn finished_matches_are_kept_listed_and_rated() {
         server.shut_down().await;
     }
 }
+
+/// Two server instances on one PostgreSQL database: each runs and restores only its own
+/// tables, and names the owner of the other's (`TABLE_ELSEWHERE`, metadata `instance`) so a
+/// router can send the call there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_sharing_a_database_run_their_own_tables_and_name_the_owner() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, store) in common::backends(dir.path(), "instances") {
+        if kind != "postgres" {
+            continue;
+        }
+        let on = |instance: &str| StoreOptions {
+            instance: instance.into(),
+            ..store.clone()
+        };
+        let a = TestServer::start_on(on("a")).await;
+        let b = TestServer::start_on(on("b")).await;
+        let seats = vec![
+            v1::SeatKind::Open,
+            v1::SeatKind::BotHeuristic,
+            v1::SeatKind::BotRandom,
+        ];
+        let t = create(
+            &mut a.client.clone(),
+            options(v1::Game::Calabresella, 21),
+            seats,
+            3,
+            clock(),
+        )
+        .await;
+        let e = b
+            .client
+            .clone()
+            .get_table(v1::GetTableRequest {
+                table_id: t.table_id.clone(),
+            })
+            .await
+            .expect_err("not on b");
+        assert_eq!(
+            (e.code(), reason(&e).as_str()),
+            (Code::NotFound, "TABLE_ELSEWHERE")
+        );
+        use tonic_types::StatusExt;
+        let info = e.get_details_error_info().expect("ErrorInfo");
+        assert_eq!(info.metadata.get("instance").map(String::as_str), Some("a"));
+        // b restarted does not take a's table.
+        b.shut_down().await;
+        let b = TestServer::start_on(on("b")).await;
+        let listed = b
+            .client
+            .clone()
+            .list_tables(v1::ListTablesRequest::default())
+            .await
+            .expect("list")
+            .into_inner()
+            .tables;
+        assert!(listed.is_empty(), "b restores only its own tables");
+        a.shut_down().await;
+        let a = TestServer::start_on(on("a")).await;
+        common::table_of(&mut a.client.clone(), t.table_id.clone()).await;
+        // A second server under a name already running is refused.
+        match calabresella_server::store::Store::open(on("a")).await {
+            Err(calabresella_server::store::StoreError::Locked(_)) => {}
+            other => panic!("expected Locked, got {other:?}"),
+        }
+        a.shut_down().await;
+        b.shut_down().await;
+    }
+}
+
+/// The per-client allowance of unfinished tables: refused beyond it, freed when a match ends.
+/// The per-table action log cap refuses the action beyond it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_per_client_and_per_table_are_enforced() {
+    let config = ServerConfig {
+        max_open_tables_per_client: 2,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut client = server.client.clone();
+    let open = vec![
+        v1::SeatKind::Open,
+        v1::SeatKind::BotHeuristic,
+        v1::SeatKind::BotHeuristic,
+    ];
+    let t1 = create(
+        &mut client,
+        options(v1::Game::Calabresella, 21),
+        open.clone(),
+        1,
+        clock(),
+    )
+    .await;
+    let _t2 = create(
+        &mut client,
+        options(v1::Game::Calabresella, 21),
+        open.clone(),
+        2,
+        clock(),
+    )
+    .await;
+    let e = client
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::Calabresella, 21)),
+            ..Default::default()
+        })
+        .await
+        .expect_err("third table");
+    assert_eq!(
+        (e.code(), reason(&e).as_str()),
+        (Code::ResourceExhausted, "TOO_MANY_TABLES_FOR_CLIENT")
+    );
+    // A table of three people whose log holds 3 actions: the fourth is refused and the table
+    // is abandoned (nothing is stored beyond the cap).
+    server.shut_down().await;
+    let config = ServerConfig {
+        max_actions_per_table: 3,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut client = server.client.clone();
+    let t = create(
+        &mut client,
+        options(v1::Game::Calabresella, 21),
+        vec![],
+        4,
+        clock(),
+    )
+    .await;
+    let mut seats = join_all(&client, &t).await;
+    let mut taken = 0;
+    let refused = 'play: loop {
+        for seat in seats.iter_mut() {
+            let o = observation(seat).await;
+            let obs = o.observation.unwrap_or_default();
+            if obs.decider == Some(seat.seat) && !obs.legal_actions.is_empty() {
+                match act(seat, o.decision, obs.legal_actions[0].clone()).await {
+                    Ok(_) => taken += 1,
+                    Err(e) => break 'play e,
+                }
+            }
+        }
+    };
+    assert_eq!(taken, 3);
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::ResourceExhausted, "TABLE_LOG_FULL")
+    );
+    let after = common::table_of(&mut client, t.table_id.clone()).await;
+    assert_eq!(after.state, v1::TableState::Abandoned as i32);
+    assert_eq!(after.decisions, 3);
+    server.shut_down().await;
+
+    // The allowance is freed when a match ends.
+    let config = ServerConfig {
+        max_open_tables_per_client: 1,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut client = server.client.clone();
+    let bots = vec![
+        v1::SeatKind::BotHeuristic,
+        v1::SeatKind::BotRandom,
+        v1::SeatKind::BotHeuristic,
+    ];
+    let t = create(
+        &mut client,
+        options(v1::Game::Calabresella, 11),
+        bots.clone(),
+        9,
+        None,
+    )
+    .await;
+    for _ in 0..500 {
+        if common::table_of(&mut client, t.table_id.clone())
+            .await
+            .state
+            == v1::TableState::Finished as i32
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    create(
+        &mut client,
+        options(v1::Game::Calabresella, 11),
+        bots,
+        10,
+        None,
+    )
+    .await;
+    server.shut_down().await;
+}

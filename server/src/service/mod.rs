@@ -14,8 +14,8 @@ use tonic::{Request, Response, Status};
 
 use crate::error::ServiceError;
 use crate::registry::{Registry, ask, state_matches};
-use crate::table::Command;
 use crate::table::feed::UpdateStream;
+use crate::table::{Command, TableHandle};
 
 /// The service, over a registry of tables.
 #[derive(Clone)]
@@ -31,8 +31,26 @@ impl GameService {
 }
 
 impl GameService {
-    /// `TABLE_NOT_FOUND` for a table this server does not hold.
-    fn not_here(&self, id: &str) -> ServiceError {
+    /// The live table `id`.
+    async fn find(&self, id: &str) -> Result<TableHandle, ServiceError> {
+        match self.registry.get(id) {
+            Ok(h) => Ok(h),
+            Err(_) => Err(self.missing(id).await),
+        }
+    }
+
+    /// Why table `id` is not here: another server instance on the same database runs it
+    /// (`TABLE_ELSEWHERE`, naming the instance, so a router can send the call there), or
+    /// there is no such table.
+    async fn missing(&self, id: &str) -> ServiceError {
+        let store = self.registry.store();
+        if store.durable()
+            && let Ok(Some((owner, state))) = store.owner(id.to_owned()).await
+            && owner != store.instance()
+            && state == "open"
+        {
+            return ServiceError::Elsewhere(id.to_owned(), owner);
+        }
         ServiceError::TableNotFound(id.to_owned())
     }
 
@@ -43,7 +61,7 @@ impl GameService {
         token: Option<String>,
         resume: Option<(u64, String)>,
     ) -> Result<UpdateStream, ServiceError> {
-        let handle = self.registry.get(table_id(id)?)?;
+        let handle = self.find(table_id(id)?).await?;
         ask(&handle, |reply| Command::Observe {
             token,
             resume,
@@ -130,7 +148,7 @@ impl TableService for GameService {
         &self,
         request: Request<v1::GetTableRequest>,
     ) -> Result<Response<v1::GetTableResponse>, Status> {
-        let handle = self.registry.get(table_id(&request.get_ref().table_id)?)?;
+        let handle = self.find(table_id(&request.get_ref().table_id)?).await?;
         let table = ask(&handle, Command::Info).await?;
         Ok(Response::new(v1::GetTableResponse { table: Some(table) }))
     }
@@ -141,7 +159,7 @@ impl TableService for GameService {
     ) -> Result<Response<v1::JoinTableResponse>, Status> {
         let r = request.into_inner();
         let name = validate::player_name(&r.player_name)?;
-        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let handle = self.find(table_id(&r.table_id)?).await?;
         let seat = match r.seat {
             None => None,
             Some(n) => Some(
@@ -190,7 +208,7 @@ impl TableService for GameService {
         if r.seat_token.trim().is_empty() {
             return Err(ServiceError::NoToken.into());
         }
-        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let handle = self.find(table_id(&r.table_id)?).await?;
         let action = r.action.ok_or_else(|| {
             ServiceError::Invalid("BAD_ACTION", "the request has no action".into())
         })?;
@@ -237,8 +255,10 @@ impl TableService for GameService {
             .store()
             .record(id.to_owned())
             .await
-            .map_err(ServiceError::from)?
-            .ok_or_else(|| self.not_here(id))?;
+            .map_err(ServiceError::from)?;
+        let Some(json) = json else {
+            return Err(self.missing(id).await.into());
+        };
         let hands = serde_json::from_str::<serde_json::Value>(&json)
             .ok()
             .and_then(|v| v.get("hands").and_then(|h| h.as_array()).map(Vec::len))
@@ -301,7 +321,7 @@ impl TableService for GameService {
         if r.seat_token.trim().is_empty() {
             return Err(ServiceError::NoToken.into());
         }
-        let handle = self.registry.get(table_id(&r.table_id)?)?;
+        let handle = self.find(table_id(&r.table_id)?).await?;
         let response = ask(&handle, |reply| Command::Observation {
             token: r.seat_token,
             reply,

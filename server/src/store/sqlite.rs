@@ -22,9 +22,7 @@ fn error(e: rusqlite::Error) -> StoreError {
     let text = e.to_string();
     match e.sqlite_error_code() {
         Some(ErrorCode::DiskFull) => StoreError::Full(text),
-        Some(ErrorCode::ReadOnly)
-        | Some(ErrorCode::CannotOpen)
-        | Some(ErrorCode::PermissionDenied) => StoreError::ReadOnly(text),
+        Some(ErrorCode::ReadOnly) | Some(ErrorCode::PermissionDenied) => StoreError::ReadOnly(text),
         Some(ErrorCode::NotADatabase) | Some(ErrorCode::DatabaseCorrupt) => {
             StoreError::Corrupt(text)
         }

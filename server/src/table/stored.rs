@@ -173,3 +173,89 @@ pub fn restore(
     }
     Ok(table)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use calabresella_proto::convert::Rules;
+
+    fn specs() -> Vec<TableSpec> {
+        let mut out = Vec::new();
+        for (i, (game, pairs)) in [
+            ("calabresella", vec![]),
+            ("calabresella", vec![("players", "4"), ("target", "31")]),
+            (
+                "calabresella",
+                vec![("a_due", "true"), ("stramazzo", "false")],
+            ),
+            ("tressette", vec![("accusi", "false"), ("max_deals", "7")]),
+            ("tressette-in-due", vec![("follow_suit_always", "true")]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let rules = Rules::parse(game, pairs).expect("rules");
+            let n = usize::from(rules.seats());
+            out.push(TableSpec {
+                name: format!("table «{i}» \"quoted\""),
+                metadata: [("league".to_owned(), format!("round {i}"))].into(),
+                rules,
+                seats: (0..n)
+                    .map(|s| match s % 3 {
+                        0 => v1::SeatKind::Open,
+                        1 => v1::SeatKind::BotRandom,
+                        _ => v1::SeatKind::BotHeuristic,
+                    })
+                    .collect(),
+                clock: v1::Clock {
+                    move_ms: 1000 * i as u32 + 1,
+                    bank_ms: 7,
+                    on_timeout: v1::TimeoutPolicy::Forfeit as i32,
+                },
+                seed: u64::MAX - i as u64,
+                first_dealer: Seat::new(i as u8 % 2),
+                bot_delay: Duration::from_millis(15),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn a_spec_reads_back_as_written() {
+        for spec in specs() {
+            let text = spec_json(&spec);
+            let back = spec_from_json(&text).expect("reads back");
+            assert_eq!(spec_json(&back), text);
+            assert_eq!(back.rules, spec.rules);
+            assert_eq!(back.seats, spec.seats);
+            assert_eq!(back.clock, spec.clock);
+            assert_eq!(
+                (back.seed, back.first_dealer, back.bot_delay),
+                (spec.seed, spec.first_dealer, spec.bot_delay)
+            );
+            assert_eq!((&back.name, &back.metadata), (&spec.name, &spec.metadata));
+        }
+    }
+
+    #[test]
+    fn a_damaged_spec_is_an_error_not_a_panic() {
+        let good = spec_json(&specs()[0]);
+        let mut cases = vec![
+            String::new(),
+            "{}".into(),
+            "[1,2]".into(),
+            good.replace("\"seed\":\"", "\"seed\":\"x"),
+            good.replace("\"options\":\"", "\"options\":\"zz"),
+            good.replace("SEAT_KIND_OPEN", "SEAT_KIND_NOPE"),
+        ];
+        // Every prefix of a good spec.
+        cases.extend(
+            (0..good.len())
+                .filter_map(|i| good.get(..i))
+                .map(str::to_owned),
+        );
+        for c in cases {
+            assert!(spec_from_json(&c).is_err(), "{c}");
+        }
+    }
+}
