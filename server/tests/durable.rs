@@ -539,22 +539,16 @@ async fn limits_per_client_and_per_table_are_enforced() {
         v1::SeatKind::BotHeuristic,
         v1::SeatKind::BotHeuristic,
     ];
-    let t1 = create(
-        &mut client,
-        options(v1::Game::Calabresella, 21),
-        open.clone(),
-        1,
-        clock(),
-    )
-    .await;
-    let _t2 = create(
-        &mut client,
-        options(v1::Game::Calabresella, 21),
-        open.clone(),
-        2,
-        clock(),
-    )
-    .await;
+    for seed in [1, 2] {
+        create(
+            &mut client,
+            options(v1::Game::Calabresella, 21),
+            open.clone(),
+            seed,
+            clock(),
+        )
+        .await;
+    }
     let e = client
         .create_table(v1::CreateTableRequest {
             options: Some(options(v1::Game::Calabresella, 21)),
