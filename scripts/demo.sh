@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: start the game server with its embedded defaults, create a table of three
-# built-in bots, and follow the match live as a spectator (every card played, and each hand's
-# full deal once it is over); then fetch and replay the game record.
+# The main job: start the game server with its embedded defaults (its SQLite database at the
+# default path), create a table of three built-in bots, and follow the match live as a spectator
+# (every card played, and each hand's full deal once it is over); then fetch and replay the game
+# record, and list the finished matches and the results table the database keeps.
 #
 #   bash scripts/demo.sh          # the whole show, then the server stops
 #   KEEP=1 bash scripts/demo.sh   # leave the server running to play a seat by hand afterwards
@@ -44,6 +45,12 @@ report = json.load(sys.stdin)
 m = report["match"]
 print("  %d hands check out; match over: %s, winners %s, totals %s" % (len(report["hands"]), m["over"], m["winners"], m["totals"]))
 '
+echo
+echo "finished matches the server keeps in its database (they survive restarts), newest first:"
+"$bin" records --server "$server" --limit 5
+echo
+echo "results table (OpenSkill ratings over every match in the database):"
+"$bin" results --server "$server"
 echo
 echo "Play a seat by hand against two bots:"
 echo "  table=\$($bin create --server $server --seats open,heuristic,heuristic)"

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pyo3::prelude::*;
+use pyo3::exceptions::PyValueError;
 use pyo3::types::PyDict;
 use tokio::runtime::Runtime;
 use tokio_stream::StreamExt;
@@ -44,6 +45,30 @@ fn wait<T: Send>(
         })
     });
     out?.map_err(|s| Python::attach(|py| errors::status(py, &s)))
+}
+
+/// The wire game of a game name.
+fn game_of(name: &str) -> PyResult<v1::Game> {
+    Ok(match name {
+        "calabresella" => v1::Game::Calabresella,
+        "tressette" => v1::Game::Tressette,
+        "tressette-in-due" => v1::Game::TressetteInDue,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown game {other:?}: calabresella, tressette or tressette-in-due"
+            )));
+        }
+    })
+}
+
+/// The name of a wire game.
+fn game_name(game: i32) -> Option<&'static str> {
+    match v1::Game::try_from(game) {
+        Ok(v1::Game::Calabresella) => Some("calabresella"),
+        Ok(v1::Game::Tressette) => Some("tressette"),
+        Ok(v1::Game::TressetteInDue) => Some("tressette-in-due"),
+        _ => None,
+    }
 }
 
 fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict>> {
@@ -257,6 +282,110 @@ impl Client {
         };
         let r = wait(py, &self.rt, async move { c.get_record(req).await })?;
         Ok(r.into_inner().record_json)
+    }
+
+    /// Finished matches the server keeps, newest first, as dicts; filters left unset do not
+    /// filter. `since_ms`/`until_ms` bound the end time (ms since the Unix epoch).
+    #[pyo3(signature = (*, player = None, winner = None, game = None, reason = None,
+        since_ms = None, until_ms = None, draws_only = false, limit = 50))]
+    #[allow(clippy::too_many_arguments)]
+    fn list_records<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<String>,
+        winner: Option<String>,
+        game: Option<&str>,
+        reason: Option<&str>,
+        since_ms: Option<i64>,
+        until_ms: Option<i64>,
+        draws_only: bool,
+        limit: u32,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let end_reason = match reason.map(str::to_ascii_lowercase).as_deref() {
+            None => v1::EndReason::Unspecified,
+            Some("completed") => v1::EndReason::Completed,
+            Some("forfeit") => v1::EndReason::Forfeit,
+            Some("abandoned") => v1::EndReason::Abandoned,
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown end reason {other:?}: completed, forfeit or abandoned"
+                )));
+            }
+        };
+        let mut c = self.client.clone();
+        let req = v1::ListRecordsRequest {
+            player_name: player.unwrap_or_default(),
+            winner_name: winner.unwrap_or_default(),
+            game: game.map_or(Ok(v1::Game::Unspecified), game_of)? as i32,
+            end_reason: end_reason as i32,
+            since_unix_ms: since_ms.unwrap_or(0),
+            until_unix_ms: until_ms.unwrap_or(0),
+            draws_only,
+            page_size: limit,
+            page_token: String::new(),
+        };
+        let r = wait(py, &self.rt, async move { c.list_records(req).await })?;
+        r.into_inner()
+            .records
+            .iter()
+            .map(|m| {
+                let d = PyDict::new(py);
+                d.set_item("table_id", &m.table_id)?;
+                d.set_item("name", &m.name)?;
+                d.set_item("game", game_name(m.game))?;
+                d.set_item("players", &m.player_names)?;
+                d.set_item(
+                    "reason",
+                    v1::EndReason::try_from(m.end_reason)
+                        .unwrap_or_default()
+                        .as_str_name()
+                        .trim_start_matches("END_REASON_")
+                        .to_ascii_lowercase(),
+                )?;
+                let result = m.result.clone().unwrap_or_default();
+                d.set_item("winners", result.winners)?;
+                d.set_item("draw", result.draw)?;
+                d.set_item("totals", result.totals)?;
+                d.set_item("hands", result.hands)?;
+                d.set_item("created_unix_ms", m.created_unix_ms)?;
+                d.set_item("ended_unix_ms", m.ended_unix_ms)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// The results table: per player matches, wins, draws, points and OpenSkill rating
+    /// (`mu`, `sigma`, `rating = mu - 3 sigma`), best first.
+    #[pyo3(signature = (*, game = None, people_only = false))]
+    fn results<'py>(
+        &self,
+        py: Python<'py>,
+        game: Option<&str>,
+        people_only: bool,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let mut c = self.client.clone();
+        let req = v1::GetResultsRequest {
+            game: game.map_or(Ok(v1::Game::Unspecified), game_of)? as i32,
+            people_only,
+        };
+        let r = wait(py, &self.rt, async move { c.get_results(req).await })?;
+        r.into_inner()
+            .players
+            .iter()
+            .map(|p| {
+                let d = PyDict::new(py);
+                d.set_item("player", &p.player_name)?;
+                d.set_item("matches", p.matches)?;
+                d.set_item("wins", p.wins)?;
+                d.set_item("draws", p.draws)?;
+                d.set_item("points", p.points)?;
+                d.set_item("mu", p.mu)?;
+                d.set_item("sigma", p.sigma)?;
+                d.set_item("rating", p.rating)?;
+                d.set_item("bot", p.bot)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     /// Takes a seat (`seat`, or the lowest open one) as `name`.

@@ -32,6 +32,18 @@ def test_a_python_bot_plays_a_whole_match(server: str) -> None:
     # The in-process replay gives the same observation the server sent at each decision.
     assert seen[0].hand == cb.load_record(record).observation(0).hand or seen[0].hand_number == 0
     assert any(t["table_id"] == table["table_id"] for t in client.list_tables("finished"))
+    # The finished match is kept: listed with filters, and counted in the results table.
+    mine = client.list_records(player="pybot", game="calabresella")
+    assert [m["table_id"] for m in mine] == [table["table_id"]]
+    assert mine[0]["players"][0] == "pybot" and mine[0]["reason"] == "completed"
+    assert mine[0]["totals"] == result["totals"]
+    assert client.list_records(player="pybot", game="tressette") == []
+    people = client.results(people_only=True)
+    pybot = next(p for p in people if p["player"] == "pybot")
+    assert pybot["matches"] == 1 and not pybot["bot"]
+    assert abs(pybot["rating"] - (pybot["mu"] - 3 * pybot["sigma"])) < 1e-9
+    with pytest.raises(ValueError):
+        client.list_records(reason="resigned")
 
 
 def test_observation_objects_are_the_in_process_ones(server: str) -> None:

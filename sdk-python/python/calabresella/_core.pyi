@@ -240,6 +240,21 @@ class Client:
     def list_tables(self, state: str | None = None) -> list[dict[str, Any]]: ...
     def get_table(self, table_id: str) -> dict[str, Any]: ...
     def get_record(self, table_id: str) -> str: ...
+    def list_records(
+        self,
+        *,
+        player: str | None = None,
+        winner: str | None = None,
+        game: str | None = None,
+        reason: str | None = None,
+        since_ms: int | None = None,
+        until_ms: int | None = None,
+        draws_only: bool = False,
+        limit: int = 50,
+    ) -> list[dict[str, Any]]: ...
+    def results(
+        self, *, game: str | None = None, people_only: bool = False
+    ) -> list[dict[str, Any]]: ...
     def join(self, table_id: str, *, seat: int | None = None, name: str = ...) -> RemoteSeat: ...
 
 @final
