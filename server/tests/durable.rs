@@ -217,6 +217,32 @@ async fn a_restart_keeps_tables_seats_tokens_and_streams() {
     }
 }
 
+/// Seat 0 of a new Calabresella table against two heuristic bots.
+async fn seat_against_bots(server: &TestServer, seed: u64) -> RemoteSeat {
+    let seats = vec![
+        v1::SeatKind::Open,
+        v1::SeatKind::BotHeuristic,
+        v1::SeatKind::BotHeuristic,
+    ];
+    let mut client = server.client.clone();
+    let table = client
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::Calabresella, 21)),
+            seats: seats.into_iter().map(|k| k as i32).collect(),
+            seed: Some(seed),
+            clock: clock(),
+            // Slow enough bots that a test can act between a person's action and theirs.
+            bot_delay_ms: 200,
+            ..Default::default()
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table");
+    join_all(&client, &table).await.remove(0)
+}
+
 /// A store that refuses writes: the act call fails with STORE_READ_ONLY (or STORE_FULL for a
 /// full store), nothing changes, and the same act succeeds once the store takes writes again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -224,21 +250,7 @@ async fn a_store_that_refuses_writes_fails_the_act_and_changes_nothing() {
     let dir = tempfile::tempdir().expect("dir");
     for (kind, store) in common::backends(dir.path(), "refuse") {
         let server = TestServer::start_on(store).await;
-        let mut client = server.client.clone();
-        let seats = vec![
-            v1::SeatKind::Open,
-            v1::SeatKind::BotHeuristic,
-            v1::SeatKind::BotHeuristic,
-        ];
-        let table = create(
-            &mut client,
-            options(v1::Game::Calabresella, 21),
-            seats,
-            5,
-            clock(),
-        )
-        .await;
-        let mut seat = join_all(&client, &table).await.remove(0);
+        let mut seat = seat_against_bots(&server, 5).await;
         let (d, a) = my_turn(&seat).await.expect("turn");
         let before = observation(&seat).await;
         server.store.set_read_only(true).await.expect("read-only");
@@ -249,11 +261,35 @@ async fn a_store_that_refuses_writes_fails_the_act_and_changes_nothing() {
             "{kind}: {e:?}"
         );
         assert_eq!(observation(&seat).await, before, "{kind}: nothing changed");
-        // Bots wait too rather than forfeit: after the seat's act, bots would move.
         server.store.set_read_only(false).await.expect("writable");
         let r = act(&mut seat, d, a).await.expect("accepted once writable");
         assert!(!r.duplicate);
-        assert!(observation(&seat).await.decision > d);
+        // Bots meet a refusing store too: they wait and try again rather than forfeit. Refuse
+        // writes right after the seat's action, while a bot is to move.
+        let stalled = loop {
+            server.store.set_read_only(true).await.expect("read-only");
+            let o = observation(&seat).await;
+            let decider = o.observation.as_ref().and_then(|v| v.decider);
+            if decider.is_some() && decider != Some(seat.seat) {
+                break o;
+            }
+            server.store.set_read_only(false).await.expect("writable");
+            let (d, a) = my_turn(&seat).await.expect("turn");
+            act(&mut seat, d, a).await.expect("act");
+        };
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let later = observation(&seat).await;
+        assert_eq!(
+            later.decision, stalled.decision,
+            "{kind}: no action while refused"
+        );
+        assert_eq!(
+            later.state,
+            v1::TableState::Playing as i32,
+            "{kind}: no forfeit"
+        );
+        server.store.set_read_only(false).await.expect("writable");
+        assert!(my_turn(&seat).await.is_some(), "{kind}: play goes on");
         server.shut_down().await;
     }
 
@@ -265,21 +301,7 @@ async fn a_store_that_refuses_writes_fails_the_act_and_changes_nothing() {
         ..StoreOptions::default()
     })
     .await;
-    let mut client = server.client.clone();
-    let seats = vec![
-        v1::SeatKind::Open,
-        v1::SeatKind::BotHeuristic,
-        v1::SeatKind::BotHeuristic,
-    ];
-    let table = create(
-        &mut client,
-        options(v1::Game::Calabresella, 21),
-        seats,
-        6,
-        clock(),
-    )
-    .await;
-    let mut seat = join_all(&client, &table).await.remove(0);
+    let mut seat = seat_against_bots(&server, 6).await;
     let (d, a) = my_turn(&seat).await.expect("turn");
     // Fill the store with another table's log.
     let mut n = 0u64;

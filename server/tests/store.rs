@@ -8,8 +8,8 @@ mod common;
 use calabresella_engine::rng::GameRng;
 use calabresella_server::store::migrate;
 use calabresella_server::store::{
-    Finished, Location, RecordFilter, ResultRow, Store, StoreError, StoreOptions, StoredAction,
-    StoredSeat, StoredTable, Write,
+    Finished, Location, MatchSummary, RecordFilter, ResultRow, Store, StoreError, StoreOptions,
+    StoredAction, StoredSeat, StoredTable, Write,
 };
 
 fn table(id: &str, creator: &str) -> Write {
@@ -75,7 +75,7 @@ fn expected(writes: &[Write]) -> Vec<StoredTable> {
                 .expect("table")
                 .actions
                 .push(action.clone()),
-            Write::Ended(f) => tables.retain(|t| t.id != f.table_id),
+            Write::Ended(f) => tables.retain(|t| t.id != f.summary.table_id),
         }
     }
     tables.sort_by(|a, b| a.id.cmp(&b.id));
@@ -87,17 +87,19 @@ fn finished(id: &str, game: &str, players: &[&str], winners: &[u32], ended: i64)
         .map(|i| if winners.contains(&i) { 21 } else { 10 + i })
         .collect();
     Finished {
-        table_id: id.into(),
-        name: format!("match {id}"),
-        game: game.into(),
-        players: players.iter().map(|p| p.to_string()).collect(),
-        reason: "COMPLETED".into(),
-        winners: winners.to_vec(),
-        draw: false,
-        totals: totals.clone(),
-        hands: 3,
-        created_unix_ms: ended - 100,
-        ended_unix_ms: ended,
+        summary: MatchSummary {
+            table_id: id.into(),
+            name: format!("match {id}"),
+            game: game.into(),
+            players: players.iter().map(|p| p.to_string()).collect(),
+            reason: "COMPLETED".into(),
+            winners: winners.to_vec(),
+            draw: false,
+            totals: totals.clone(),
+            hands: 3,
+            created_unix_ms: ended - 100,
+            ended_unix_ms: ended,
+        },
         record: format!("{{\"table\":\"{id}\"}}"),
         results: players
             .iter()
@@ -437,14 +439,14 @@ async fn records_filter_and_results_rate_players() {
                 10_000 + m * 1000,
             );
             store
-                .write(vec![table(&f.table_id, "c")])
+                .write(vec![table(&f.summary.table_id, "c")])
                 .await
                 .expect("table");
             store
                 .write(vec![Write::Ended(Box::new(f.clone()))])
                 .await
                 .expect("end");
-            all.push(f);
+            all.push(f.summary);
         }
         let filters = [
             RecordFilter::default(),
@@ -472,7 +474,7 @@ async fn records_filter_and_results_rate_players() {
             },
         ];
         for f in filters {
-            let mut want: Vec<&Finished> = all
+            let mut want: Vec<&MatchSummary> = all
                 .iter()
                 .filter(|m| f.player.is_empty() || m.players.contains(&f.player))
                 .filter(|m| {
@@ -526,7 +528,7 @@ async fn records_filter_and_results_rate_players() {
         let results = store.results(String::new()).await.expect("results");
         assert_eq!(results.len(), 4, "{kind}");
         for p in &results {
-            let played: Vec<&Finished> = all
+            let played: Vec<&MatchSummary> = all
                 .iter()
                 .filter(|m| m.players.contains(&p.player))
                 .collect();

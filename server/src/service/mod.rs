@@ -71,6 +71,25 @@ impl GameService {
     }
 }
 
+/// A page's offset (from its token) and size (default 50, at most 500).
+fn page(size: u32, token: &str) -> Result<(usize, usize), ServiceError> {
+    let size = match size {
+        0 => 50,
+        n => n.min(500) as usize,
+    };
+    let offset = if token.is_empty() {
+        0
+    } else {
+        token.parse::<usize>().map_err(|_| {
+            ServiceError::Invalid(
+                "BAD_PAGE_TOKEN",
+                "page_token is not one this server gave".into(),
+            )
+        })?
+    };
+    Ok((offset, size))
+}
+
 type Streamed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
 
 fn table_id(id: &str) -> Result<&str, ServiceError> {
@@ -110,20 +129,7 @@ impl TableService for GameService {
         let r = request.get_ref();
         let filter = v1::TableState::try_from(r.state)
             .map_err(|_| ServiceError::Invalid("BAD_STATE", format!("state {}", r.state)))?;
-        let size = match r.page_size {
-            0 => 50,
-            n => n.min(500) as usize,
-        };
-        let offset = if r.page_token.is_empty() {
-            0
-        } else {
-            r.page_token.parse::<usize>().map_err(|_| {
-                ServiceError::Invalid(
-                    "BAD_PAGE_TOKEN",
-                    "page_token is not one this server gave".into(),
-                )
-            })?
-        };
+        let (offset, size) = page(r.page_size, &r.page_token)?;
         // Pages count tables before filtering, so a token stays meaningful as states change.
         let (handles, more) = self.registry.page(offset, size);
         let mut tables = Vec::with_capacity(handles.len());

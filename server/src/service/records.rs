@@ -27,20 +27,7 @@ fn game_enum(name: &str) -> v1::Game {
 
 /// The store filter of a request, with the page's offset and size.
 pub fn filter(r: &v1::ListRecordsRequest) -> Result<(RecordFilter, usize, usize), ServiceError> {
-    let size = match r.page_size {
-        0 => 50,
-        n => n.min(500) as usize,
-    };
-    let offset = if r.page_token.is_empty() {
-        0
-    } else {
-        r.page_token.parse::<usize>().map_err(|_| {
-            ServiceError::Invalid(
-                "BAD_PAGE_TOKEN",
-                "page_token is not one this server gave".into(),
-            )
-        })?
-    };
+    let (offset, size) = super::page(r.page_size, &r.page_token)?;
     let reason = match v1::EndReason::try_from(r.end_reason) {
         Ok(v1::EndReason::Unspecified) => "",
         Ok(v1::EndReason::Completed) => "COMPLETED",

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::StoreError;
 use super::conn::{Conn, Value};
+use super::records::MatchSummary;
 
 /// Action rows per multi-row `INSERT` (7 parameters each, far below both databases' limits).
 const ACTIONS_PER_INSERT: usize = 256;
@@ -95,28 +96,8 @@ pub struct StoredTable {
 /// A finished match, as kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finished {
-    /// The table.
-    pub table_id: String,
-    /// Its name.
-    pub name: String,
-    /// Game name.
-    pub game: String,
-    /// Player names by seat.
-    pub players: Vec<String>,
-    /// `COMPLETED`, `FORFEIT` or `ABANDONED`.
-    pub reason: String,
-    /// Winning seats.
-    pub winners: Vec<u32>,
-    /// Whether drawn.
-    pub draw: bool,
-    /// Match totals.
-    pub totals: Vec<u32>,
-    /// Hands played.
-    pub hands: u32,
-    /// When the table was created.
-    pub created_unix_ms: i64,
-    /// When the match ended.
-    pub ended_unix_ms: i64,
+    /// What the list of records shows.
+    pub summary: MatchSummary,
     /// The record, format v1 JSON.
     pub record: String,
     /// One row per player.
@@ -262,22 +243,23 @@ fn insert_sql(rows: usize) -> String {
 }
 
 fn ended(conn: &mut dyn Conn, f: &Finished) -> Result<(), StoreError> {
+    let m = &f.summary;
     conn.execute(
         "INSERT INTO matches (table_id, name, game, players, reason, winners, draw, totals, hands, \
          created_unix_ms, ended_unix_ms, record) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         &[
-            f.table_id.as_str().into(),
-            f.name.as_str().into(),
-            f.game.as_str().into(),
-            json_list(&f.players).into(),
-            f.reason.as_str().into(),
-            json_list(&f.winners).into(),
-            i64::from(f.draw).into(),
-            json_list(&f.totals).into(),
-            i64::from(f.hands).into(),
-            f.created_unix_ms.into(),
-            f.ended_unix_ms.into(),
+            m.table_id.as_str().into(),
+            m.name.as_str().into(),
+            m.game.as_str().into(),
+            json_list(&m.players).into(),
+            m.reason.as_str().into(),
+            json_list(&m.winners).into(),
+            i64::from(m.draw).into(),
+            json_list(&m.totals).into(),
+            i64::from(m.hands).into(),
+            m.created_unix_ms.into(),
+            m.ended_unix_ms.into(),
             f.record.as_str().into(),
         ],
     )?;
@@ -286,20 +268,20 @@ fn ended(conn: &mut dyn Conn, f: &Finished) -> Result<(), StoreError> {
             "INSERT INTO results (table_id, seat, player_name, game, side, points, won, draw, bot, \
              ended_unix_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             &[
-                f.table_id.as_str().into(),
+                m.table_id.as_str().into(),
                 i64::from(r.seat).into(),
                 r.player.as_str().into(),
-                f.game.as_str().into(),
+                m.game.as_str().into(),
                 i64::from(r.side).into(),
                 i64::from(r.points).into(),
                 i64::from(r.won).into(),
                 i64::from(r.draw).into(),
                 i64::from(r.bot).into(),
-                f.ended_unix_ms.into(),
+                m.ended_unix_ms.into(),
             ],
         )?;
     }
-    let id: Value = f.table_id.as_str().into();
+    let id: Value = m.table_id.as_str().into();
     conn.execute(
         "UPDATE tables SET state = 'ended' WHERE id = $1",
         std::slice::from_ref(&id),

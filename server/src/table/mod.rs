@@ -22,7 +22,7 @@ use self::feed::{Feed, Item, TurnItem, UpdateStream};
 use self::session::{RawEvent, SeatBot, Session};
 use crate::config::ServerConfig;
 use crate::error::ServiceError;
-use crate::store::{Finished, ResultRow, Store, StoredAction, Write};
+use crate::store::{Finished, MatchSummary, ResultRow, Store, StoredAction, Write};
 
 /// What a table needs to be created (already validated).
 #[derive(Debug, Clone)]
@@ -613,17 +613,19 @@ impl Table {
             Vec::new()
         };
         Some(Finished {
-            table_id: self.id.clone(),
-            name: self.spec.name.clone(),
-            game: self.spec.rules.game_name().to_owned(),
-            players: self.seats.iter().map(|s| s.name.clone()).collect(),
-            reason,
-            winners,
-            draw,
-            totals,
-            hands: self.session.hands_dealt() as u32,
-            created_unix_ms: self.created_unix_ms,
-            ended_unix_ms: unix_ms(SystemTime::now()),
+            summary: MatchSummary {
+                table_id: self.id.clone(),
+                name: self.spec.name.clone(),
+                game: self.spec.rules.game_name().to_owned(),
+                players: self.seats.iter().map(|s| s.name.clone()).collect(),
+                reason,
+                winners,
+                draw,
+                totals,
+                hands: self.session.hands_dealt() as u32,
+                created_unix_ms: self.created_unix_ms,
+                ended_unix_ms: unix_ms(SystemTime::now()),
+            },
             record: self.record().record_json,
             results,
         })
