@@ -25,7 +25,7 @@ pub struct RecordFilter {
     pub draws_only: bool,
     /// Skip this many.
     pub offset: usize,
-    /// At most this many (capped at [`MAX_PAGE`]).
+    /// At most this many (capped at 500).
     pub limit: usize,
 }
 
