@@ -553,3 +553,40 @@ async fn records_filter_and_results_rate_players() {
         );
     }
 }
+
+/// A name on two seats of one match (two built-in bots of one kind) counts one match, a win
+/// if either seat won, and both seats' points; such a match is not rated.
+#[tokio::test]
+async fn a_name_on_two_seats_counts_once() {
+    let store = Store::memory().await.expect("store");
+    let mut f = finished(
+        "t-bots",
+        "calabresella",
+        &["heuristic bot", "heuristic bot", "random bot"],
+        &[0, 1],
+        50,
+    );
+    for r in &mut f.results {
+        r.bot = true;
+    }
+    let points: u64 = f.results[..2].iter().map(|r| u64::from(r.points)).sum();
+    store
+        .write(vec![table("t-bots", "c"), Write::Ended(Box::new(f))])
+        .await
+        .expect("write");
+    let results = store.results(String::new()).await.expect("results");
+    let h = results
+        .iter()
+        .find(|p| p.player == "heuristic bot")
+        .expect("heuristic");
+    assert_eq!((h.matches, h.wins, h.points), (1, 1, points));
+    assert!(h.bot);
+    let r = results
+        .iter()
+        .find(|p| p.player == "random bot")
+        .expect("random");
+    assert_eq!((r.matches, r.wins), (1, 0));
+    for p in &results {
+        assert!((p.sigma - 25.0 / 3.0).abs() < 1e-9, "not rated: {p:?}");
+    }
+}

@@ -169,44 +169,43 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
     // The server: given, or started here so its memory can be read.
     let mut child = None;
     let db_dir = tempfile::tempdir()?;
-    let url = match &args.server {
-        Some(u) => u.clone(),
-        None => {
-            let exe = std::env::current_exe()?.with_file_name("calabresella");
-            let mut c = tokio::process::Command::new(&exe);
-            c.args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"]);
-            // A fresh database of its own, so the measurement includes the store.
-            if !args
-                .serve_args
-                .iter()
-                .any(|a| a.starts_with("--db") || a.starts_with("--database-url"))
-            {
-                c.arg("--db").arg(db_dir.path().join("load.db"));
+    let url =
+        match &args.server {
+            Some(u) => u.clone(),
+            None => {
+                let exe = std::env::current_exe()?.with_file_name("calabresella");
+                let mut c = tokio::process::Command::new(&exe);
+                c.args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"]);
+                // A fresh database of its own, so the measurement includes the store.
+                if !args.serve_args.iter().any(|a| {
+                    a == "--db" || a.starts_with("--db=") || a.starts_with("--database-url")
+                }) {
+                    c.arg("--db").arg(db_dir.path().join("load.db"));
+                }
+                let mut c = c
+                    .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
+                    // Finished tables leave at once, so memory counts only tables in play.
+                    .args(["--finished-ttl-s", "0"])
+                    .args(&args.serve_args)
+                    .stdout(Stdio::piped())
+                    .kill_on_drop(true)
+                    .spawn()
+                    .with_context(|| format!("cannot start {}", exe.display()))?;
+                let out = c.stdout.take().context("no stdout")?;
+                let mut lines = BufReader::new(out).lines();
+                let line = lines
+                    .next_line()
+                    .await?
+                    .context("the server printed nothing")?;
+                let addr = line
+                    .rsplit(' ')
+                    .next()
+                    .context("no address in the server's first line")?
+                    .to_owned();
+                child = Some(c);
+                format!("http://{addr}")
             }
-            let mut c = c
-                .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
-                // Finished tables leave at once, so memory counts only tables in play.
-                .args(["--finished-ttl-s", "0"])
-                .args(&args.serve_args)
-                .stdout(Stdio::piped())
-                .kill_on_drop(true)
-                .spawn()
-                .with_context(|| format!("cannot start {}", exe.display()))?;
-            let out = c.stdout.take().context("no stdout")?;
-            let mut lines = BufReader::new(out).lines();
-            let line = lines
-                .next_line()
-                .await?
-                .context("the server printed nothing")?;
-            let addr = line
-                .rsplit(' ')
-                .next()
-                .context("no address in the server's first line")?
-                .to_owned();
-            child = Some(c);
-            format!("http://{addr}")
-        }
-    };
+        };
     let pid = child.as_ref().and_then(|c| c.id());
     tokio::time::sleep(Duration::from_millis(300)).await;
     let baseline = pid.and_then(rss_kib);

@@ -104,6 +104,17 @@ fn rate_match(
 ) {
     let mut sides: BTreeMap<i64, Vec<&Seat>> = BTreeMap::new();
     for s in seats {
+        sides.entry(s.side).or_default().push(s);
+    }
+    // A name counts once per match (two built-in bots of one kind share a name): it played
+    // one more match, won if any of its seats won, and its seats' points add up.
+    let mut counted: Vec<&str> = Vec::new();
+    for s in seats {
+        if counted.contains(&s.player.as_str()) {
+            continue;
+        }
+        counted.push(&s.player);
+        let same: Vec<&Seat> = seats.iter().filter(|o| o.player == s.player).collect();
         let entry = table.entry(s.player.clone()).or_insert_with(|| {
             (
                 PlayerResult {
@@ -121,17 +132,12 @@ fn rate_match(
             )
         });
         entry.0.matches += 1;
-        entry.0.wins += u32::from(s.won);
+        entry.0.wins += u32::from(same.iter().any(|o| o.won));
         entry.0.draws += u32::from(s.draw);
-        entry.0.points += s.points.max(0) as u64;
-        sides.entry(s.side).or_default().push(s);
+        entry.0.points += same.iter().map(|o| o.points.max(0) as u64).sum::<u64>();
     }
-    // The same name on two seats (two bots of one kind) is counted, but not rated against
-    // itself.
-    let mut names: Vec<&str> = seats.iter().map(|s| s.player.as_str()).collect();
-    names.sort_unstable();
-    names.dedup();
-    if sides.len() < 2 || names.len() < seats.len() {
+    // The same name on two seats is counted, but not rated against itself.
+    if sides.len() < 2 || counted.len() < seats.len() {
         return;
     }
     let key = |side: &[&Seat]| {
