@@ -75,7 +75,7 @@ pub struct ServeArgs {
     #[arg(long, env = "CALABRESELLA_DB", conflicts_with = "database_url")]
     db: Option<String>,
     /// A PostgreSQL database instead of SQLite: `postgres://user:password@host:port/name`.
-    #[arg(long, env = "CALABRESELLA_DATABASE_URL")]
+    #[arg(long, env = "CALABRESELLA_DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
     /// SQLite commits: `full` survives power loss, `normal` only a crash of the server.
     #[arg(long, env = "CALABRESELLA_DB_SYNC", default_value = "full", value_parser = ["full", "normal"])]
