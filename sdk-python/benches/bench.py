@@ -43,8 +43,10 @@ def median_of(runs: int, f: Callable[[], float]) -> float:
     return statistics.median(f() for _ in range(runs))
 
 
-def single_game_us(games: int) -> float:
-    """Microseconds per step of Calabresella hands driven from Python."""
+def single_game_us(games: int, one_call: bool = False) -> float:
+    """Microseconds per step of Calabresella hands driven from Python: tensor (``out=``), mask
+    (``out=``), ``legal_actions()`` and ``apply_action()``; with ``one_call`` the first three are
+    one ``observe_into`` call."""
     obs = np.zeros(cb.OBSERVATION_SIZE, dtype=np.float32)
     mask = np.zeros(cb.NUM_ACTIONS, dtype=np.bool_)
     steps = 0
@@ -52,24 +54,12 @@ def single_game_us(games: int) -> float:
     for g in range(games):
         s = cb.new_hand("calabresella", seed=g)
         while not s.is_terminal():
-            s.observation_tensor(out=obs)
-            s.legal_actions_mask(out=mask)
-            legal = s.legal_actions()
-            s.apply_action(legal[steps % len(legal)])
-            steps += 1
-    return (time.perf_counter() - start) / steps * 1e6
-
-
-def single_game_one_call_us(games: int) -> float:
-    """The same loop with ``observe_into`` (tensor, mask and legal ids in one call)."""
-    obs = np.zeros(cb.OBSERVATION_SIZE, dtype=np.float32)
-    mask = np.zeros(cb.NUM_ACTIONS, dtype=np.bool_)
-    steps = 0
-    start = time.perf_counter()
-    for g in range(games):
-        s = cb.new_hand("calabresella", seed=g)
-        while not s.is_terminal():
-            legal = s.observe_into(obs, mask)
+            if one_call:
+                legal = s.observe_into(obs, mask)
+            else:
+                s.observation_tensor(out=obs)
+                s.legal_actions_mask(out=mask)
+                legal = s.legal_actions()
             s.apply_action(legal[steps % len(legal)])
             steps += 1
     return (time.perf_counter() - start) / steps * 1e6
@@ -149,7 +139,7 @@ def main() -> None:
     report: dict[str, Any] = {"runs": a.runs}
     report["single_game_us_per_step"] = median_of(a.runs, lambda: single_game_us(2000 // scale))
     report["single_game_observe_into_us_per_step"] = median_of(
-        a.runs, lambda: single_game_one_call_us(2000 // scale)
+        a.runs, lambda: single_game_us(2000 // scale, one_call=True)
     )
     sk = pyspiel_us("skat", 300 // scale)
     report["pyspiel_skat_us_per_decision_step"] = (

@@ -49,26 +49,11 @@ fn wait<T: Send>(
 
 /// The wire game of a game name.
 fn game_of(name: &str) -> PyResult<v1::Game> {
-    Ok(match name {
-        "calabresella" => v1::Game::Calabresella,
-        "tressette" => v1::Game::Tressette,
-        "tressette-in-due" => v1::Game::TressetteInDue,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown game {other:?}: calabresella, tressette or tressette-in-due"
-            )));
-        }
+    convert::game_by_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown game {name:?}: calabresella, tressette or tressette-in-due"
+        ))
     })
-}
-
-/// The name of a wire game.
-fn game_name(game: i32) -> Option<&'static str> {
-    match v1::Game::try_from(game) {
-        Ok(v1::Game::Calabresella) => Some("calabresella"),
-        Ok(v1::Game::Tressette) => Some("tressette"),
-        Ok(v1::Game::TressetteInDue) => Some("tressette-in-due"),
-        _ => None,
-    }
 }
 
 fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict>> {
@@ -301,16 +286,15 @@ impl Client {
         draws_only: bool,
         limit: u32,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let end_reason = match reason.map(str::to_ascii_lowercase).as_deref() {
+        let end_reason = match reason {
             None => v1::EndReason::Unspecified,
-            Some("completed") => v1::EndReason::Completed,
-            Some("forfeit") => v1::EndReason::Forfeit,
-            Some("abandoned") => v1::EndReason::Abandoned,
-            Some(other) => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown end reason {other:?}: completed, forfeit or abandoned"
-                )));
-            }
+            Some(r) => convert::end_reason_by_name(r)
+                .filter(|r| *r != v1::EndReason::Shutdown)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "unknown end reason {r:?}: completed, forfeit or abandoned"
+                    ))
+                })?,
         };
         let mut c = self.client.clone();
         let req = v1::ListRecordsRequest {
@@ -332,15 +316,11 @@ impl Client {
                 let d = PyDict::new(py);
                 d.set_item("table_id", &m.table_id)?;
                 d.set_item("name", &m.name)?;
-                d.set_item("game", game_name(m.game))?;
+                d.set_item("game", convert::game_name(m.game))?;
                 d.set_item("players", &m.player_names)?;
                 d.set_item(
                     "reason",
-                    v1::EndReason::try_from(m.end_reason)
-                        .unwrap_or_default()
-                        .as_str_name()
-                        .trim_start_matches("END_REASON_")
-                        .to_ascii_lowercase(),
+                    convert::end_reason_name(m.end_reason).to_ascii_lowercase(),
                 )?;
                 let result = m.result.clone().unwrap_or_default();
                 d.set_item("winners", result.winners)?;

@@ -430,6 +430,40 @@ pub fn rules_from_wire(w: &v1::GameOptions) -> Result<Rules, WireError> {
     }
 }
 
+/// Games by the names the CLI, the store and the Python package use.
+const GAMES: [(v1::Game, &str); 3] = [
+    (v1::Game::Calabresella, "calabresella"),
+    (v1::Game::Tressette, "tressette"),
+    (v1::Game::TressetteInDue, "tressette-in-due"),
+];
+
+/// The wire game named `name` (`calabresella`, `tressette`, `tressette-in-due`).
+pub fn game_by_name(name: &str) -> Option<v1::Game> {
+    GAMES.iter().find(|(_, n)| *n == name).map(|(g, _)| *g)
+}
+
+/// The name of a wire game (`None` for unset or unknown values).
+pub fn game_name(game: i32) -> Option<&'static str> {
+    GAMES
+        .iter()
+        .find(|(g, _)| *g as i32 == game)
+        .map(|(_, n)| *n)
+}
+
+/// The end reason named `name`, any case (`completed`, `forfeit`, `abandoned`, `shutdown`).
+pub fn end_reason_by_name(name: &str) -> Option<v1::EndReason> {
+    v1::EndReason::from_str_name(&format!("END_REASON_{}", name.to_ascii_uppercase()))
+        .filter(|r| *r != v1::EndReason::Unspecified)
+}
+
+/// The short upper-case name of an end reason (`COMPLETED`, ...; "" for unset).
+pub fn end_reason_name(reason: i32) -> &'static str {
+    v1::EndReason::try_from(reason)
+        .ok()
+        .filter(|r| *r != v1::EndReason::Unspecified)
+        .map_or("", |r| r.as_str_name().trim_start_matches("END_REASON_"))
+}
+
 /// The rules on the wire, every option set.
 pub fn rules(r: &Rules) -> v1::GameOptions {
     match r {
@@ -850,6 +884,29 @@ pub fn tressette_observation(o: &tressette::Observation) -> v1::Observation {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn game_and_end_reason_names_round_trip() {
+        for (g, n) in GAMES {
+            assert_eq!(game_by_name(n), Some(g));
+            assert_eq!(game_name(g as i32), Some(n));
+        }
+        assert_eq!(game_by_name("skat"), None);
+        assert_eq!(game_name(v1::Game::Unspecified as i32), None);
+        for r in [
+            v1::EndReason::Completed,
+            v1::EndReason::Forfeit,
+            v1::EndReason::Abandoned,
+            v1::EndReason::Shutdown,
+        ] {
+            let name = end_reason_name(r as i32);
+            assert_eq!(end_reason_by_name(name), Some(r));
+            assert_eq!(end_reason_by_name(&name.to_ascii_lowercase()), Some(r));
+        }
+        assert_eq!(end_reason_name(0), "");
+        assert_eq!(end_reason_by_name("unspecified"), None);
+        assert_eq!(end_reason_by_name("resigned"), None);
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
-use calabresella_proto::v1;
+use anyhow::{Context, Result};
+use calabresella_proto::{convert, v1};
 
 use super::client::{ServerArg, connect, runtime, status_line};
 
@@ -60,34 +60,25 @@ pub struct ResultsArgs {
 }
 
 fn game(name: Option<&str>) -> Result<v1::Game> {
-    Ok(match name {
-        None => v1::Game::Unspecified,
-        Some("calabresella") => v1::Game::Calabresella,
-        Some("tressette") => v1::Game::Tressette,
-        Some("tressette-in-due") => v1::Game::TressetteInDue,
-        Some(other) => {
-            bail!("unknown game {other:?}: calabresella, tressette or tressette-in-due")
-        }
-    })
+    match name {
+        None => Ok(v1::Game::Unspecified),
+        Some(n) => convert::game_by_name(n).with_context(|| {
+            format!("unknown game {n:?}: calabresella, tressette or tressette-in-due")
+        }),
+    }
 }
 
 fn reason(name: Option<&str>) -> Result<v1::EndReason> {
-    Ok(match name.map(str::to_ascii_lowercase).as_deref() {
-        None => v1::EndReason::Unspecified,
-        Some("completed") => v1::EndReason::Completed,
-        Some("forfeit") => v1::EndReason::Forfeit,
-        Some("abandoned") => v1::EndReason::Abandoned,
-        Some(other) => bail!("unknown end reason {other:?}: completed, forfeit or abandoned"),
-    })
+    match name {
+        None => Ok(v1::EndReason::Unspecified),
+        Some(n) => convert::end_reason_by_name(n)
+            .filter(|r| *r != v1::EndReason::Shutdown)
+            .with_context(|| format!("unknown end reason {n:?}: completed, forfeit or abandoned")),
+    }
 }
 
 fn game_text(g: i32) -> &'static str {
-    match v1::Game::try_from(g) {
-        Ok(v1::Game::Calabresella) => "calabresella",
-        Ok(v1::Game::Tressette) => "tressette",
-        Ok(v1::Game::TressetteInDue) => "tressette-in-due",
-        _ => "?",
-    }
+    convert::game_name(g).unwrap_or("?")
 }
 
 /// Runs `records`.
@@ -115,11 +106,7 @@ pub fn records(args: RecordsArgs) -> Result<ExitCode> {
         let mut out = std::io::stdout().lock();
         for r in &found {
             let result = r.result.clone().unwrap_or_default();
-            let reason = v1::EndReason::try_from(r.end_reason)
-                .unwrap_or_default()
-                .as_str_name()
-                .trim_start_matches("END_REASON_")
-                .to_ascii_lowercase();
+            let reason = convert::end_reason_name(r.end_reason).to_ascii_lowercase();
             if args.json {
                 let line = serde_json::json!({
                     "table_id": r.table_id,

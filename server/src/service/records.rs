@@ -1,46 +1,29 @@
 //! Finished matches and results between the store's rows and the wire.
 
-use calabresella_proto::v1;
+use calabresella_proto::{convert, v1};
 
 use crate::error::ServiceError;
 use crate::store::{MatchSummary, PlayerResult, RecordFilter};
 
 /// The store's name of a game ("" for unset).
 pub fn game_name(game: i32) -> Result<&'static str, ServiceError> {
-    Ok(match v1::Game::try_from(game) {
-        Ok(v1::Game::Unspecified) => "",
-        Ok(v1::Game::Calabresella) => "calabresella",
-        Ok(v1::Game::Tressette) => "tressette",
-        Ok(v1::Game::TressetteInDue) => "tressette-in-due",
-        Err(_) => return Err(ServiceError::Invalid("BAD_FILTER", format!("game {game}"))),
-    })
-}
-
-fn game_enum(name: &str) -> v1::Game {
-    match name {
-        "calabresella" => v1::Game::Calabresella,
-        "tressette" => v1::Game::Tressette,
-        "tressette-in-due" => v1::Game::TressetteInDue,
-        _ => v1::Game::Unspecified,
+    match convert::game_name(game) {
+        Some(name) => Ok(name),
+        None if game == v1::Game::Unspecified as i32 => Ok(""),
+        None => Err(ServiceError::Invalid("BAD_FILTER", format!("game {game}"))),
     }
 }
 
 /// The store filter of a request, with the page's offset and size.
 pub fn filter(r: &v1::ListRecordsRequest) -> Result<(RecordFilter, usize, usize), ServiceError> {
     let (offset, size) = super::page(r.page_size, &r.page_token)?;
-    let reason = match v1::EndReason::try_from(r.end_reason) {
-        Ok(v1::EndReason::Unspecified) => "",
-        Ok(v1::EndReason::Completed) => "COMPLETED",
-        Ok(v1::EndReason::Forfeit) => "FORFEIT",
-        Ok(v1::EndReason::Abandoned) => "ABANDONED",
-        Ok(v1::EndReason::Shutdown) => "SHUTDOWN",
-        Err(_) => {
-            return Err(ServiceError::Invalid(
-                "BAD_FILTER",
-                format!("end_reason {}", r.end_reason),
-            ));
-        }
-    };
+    if v1::EndReason::try_from(r.end_reason).is_err() {
+        return Err(ServiceError::Invalid(
+            "BAD_FILTER",
+            format!("end_reason {}", r.end_reason),
+        ));
+    }
+    let reason = convert::end_reason_name(r.end_reason);
     if r.since_unix_ms < 0 || r.until_unix_ms < 0 {
         return Err(ServiceError::Invalid(
             "BAD_FILTER",
@@ -66,8 +49,7 @@ pub fn filter(r: &v1::ListRecordsRequest) -> Result<(RecordFilter, usize, usize)
 
 /// A stored match on the wire.
 pub fn summary(m: MatchSummary) -> v1::RecordSummary {
-    let reason = v1::EndReason::from_str_name(&format!("END_REASON_{}", m.reason))
-        .unwrap_or(v1::EndReason::Unspecified);
+    let reason = convert::end_reason_by_name(&m.reason).unwrap_or(v1::EndReason::Unspecified);
     let result = (reason != v1::EndReason::Abandoned).then(|| v1::MatchResult {
         winners: m.winners.clone(),
         draw: m.draw,
@@ -78,7 +60,7 @@ pub fn summary(m: MatchSummary) -> v1::RecordSummary {
     v1::RecordSummary {
         table_id: m.table_id,
         name: m.name,
-        game: game_enum(&m.game) as i32,
+        game: convert::game_by_name(&m.game).unwrap_or(v1::Game::Unspecified) as i32,
         player_names: m.players,
         end_reason: reason as i32,
         result,

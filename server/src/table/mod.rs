@@ -160,9 +160,7 @@ pub struct Table {
     creator: String,
     /// Names this table's streams in this server run: sequence numbers resume only within it.
     epoch: String,
-    /// Whether the match's end is stored (retried until it is).
-    end_saved: bool,
-    /// When to try storing the end again.
+    /// Set while the match's end is not yet stored: when to try (again).
     end_retry: Option<Instant>,
     /// Called once when the match ends (frees the creator's open-table allowance).
     on_end: Option<Box<dyn FnOnce() + Send>>,
@@ -188,15 +186,18 @@ fn token_hash(token: &[u8; 16]) -> [u8; 32] {
 
 /// Parses a token; anything that is not 32 hex digits matches no seat.
 fn parse_token(t: &str) -> Option<[u8; 16]> {
-    let t = t.trim();
-    if t.len() != 32 {
+    unhex(t.trim())?.try_into().ok()
+}
+
+/// Bytes from hex digits; `None` for anything else.
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
-    let mut out = [0u8; 16];
-    for (i, b) in out.iter_mut().enumerate() {
-        *b = u8::from_str_radix(t.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 /// Compares in time independent of where the tokens differ.
@@ -258,7 +259,6 @@ impl Table {
             timeout_bot: None,
             store,
             creator,
-            end_saved: false,
             end_retry: None,
             on_end: None,
             suspended: false,
@@ -456,7 +456,7 @@ impl Table {
         action: Action,
         timeout: bool,
     ) -> Result<u32, ServiceError> {
-        if !self.session.legal_actions().contains(&action) {
+        if !self.session.is_legal(action) {
             // The engine words the refusal; a copy keeps this table untouched.
             let mut probe = self.session.clone();
             probe.apply(seat, action).map_err(ServiceError::Illegal)?;
@@ -643,7 +643,6 @@ impl Table {
             .await
         {
             Ok(()) => {
-                self.end_saved = true;
                 self.end_retry = None;
             }
             Err(e) => {
@@ -1167,7 +1166,7 @@ impl Table {
             self.save_end().await;
             return;
         }
-        if self.end.is_some() && !self.end_saved && self.end_retry.is_some_and(|t| t <= now) {
+        if self.end_retry.is_some_and(|t| t <= now) {
             self.save_end().await;
             return;
         }

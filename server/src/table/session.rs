@@ -120,6 +120,14 @@ impl Session {
         }
     }
 
+    /// Whether `action` is legal now (no allocation: the check runs on every action).
+    pub fn is_legal(&self, action: Action) -> bool {
+        match self {
+            Session::Calabresella(m) => m.legal_actions().contains(&action),
+            Session::Tressette(m) => m.legal_actions().contains(&action),
+        }
+    }
+
     /// The legal actions now.
     pub fn legal_actions(&self) -> Vec<Action> {
         match self {

@@ -11,19 +11,9 @@ use calabresella_proto::v1;
 use prost::Message;
 use serde_json::{Value, json};
 
-use super::{Table, TableSpec, Taken, hex};
+use super::{Table, TableSpec, Taken, hex, unhex};
 use crate::config::ServerConfig;
 use crate::store::{Store, StoredTable};
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
-}
 
 /// The spec as JSON. The options are the wire message (hex of its protobuf encoding), so
 /// every game option round-trips through the one converter the service already trusts.
