@@ -6,11 +6,13 @@
 //! straight from the engine's hand (no allocation) and `Observation.tensor()` fills from a
 //! [`View`]; a test holds the two equal on every seat of random games.
 
-use calabresella_engine::calabresella::{self, Viewer};
-use calabresella_engine::{Card, CardSet, Contract, Seat, tressette};
+use calabresella_engine::game::{Phase, Viewer};
+use calabresella_engine::{CardSet, Seat};
 use calabresella_proto::v1;
 
-use crate::game::{Game, Inner};
+pub use calabresella_engine::game::Features;
+
+use crate::game::Game;
 use crate::view::View;
 
 /// Version of the tensor layouts; bumped whenever a layout changes.
@@ -56,180 +58,34 @@ pub const INFO_LAYOUT: [(&str, usize, usize); 7] = [
     ("accusi", OBS_SIZE + 348, 160),
 ];
 
-/// Everything the observation tensor encodes, in absolute seats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Features {
-    /// Seats at the table.
-    pub players: u8,
-    /// The viewer (`None`: spectator, encoded as seat 0).
-    pub viewer: Option<Seat>,
-    /// The viewer's cards.
-    pub own: CardSet,
-    /// Other seats' hands the viewer sees, by absolute seat.
-    pub visible: [CardSet; 4],
-    /// The current trick's card of each absolute seat.
-    pub trick: [Option<Card>; 4],
-    /// Cards won in completed tricks (with the monte once the last trick takes it).
-    pub played: CardSet,
-    /// The called card.
-    pub called: Option<Card>,
-    /// Phase index (see [`crate::view::PHASES`]).
-    pub phase: u8,
-    /// The contract.
-    pub contract: Option<Contract>,
-    /// The highest bid.
-    pub highest: Option<(Seat, Contract)>,
-    /// The soloist.
-    pub soloist: Option<Seat>,
-    /// Who decides.
-    pub decider: Option<Seat>,
-    /// Whose turn it is.
-    pub actor: Option<Seat>,
-    /// The dealer.
-    pub dealer: Seat,
-    /// The idle dealer.
-    pub idle: Option<Seat>,
-    /// Cards held per absolute seat.
-    pub hand_sizes: [u8; 4],
-    /// Completed tricks.
-    pub tricks_done: u8,
-    /// Tricks won per side: Calabresella `[soloist, defenders]`, Tressette `[viewer's side,
-    /// other side]`.
-    pub side_tricks: [u32; 2],
-    /// Cards left in the stock.
-    pub stock_left: u8,
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features {
-            players: 0,
-            viewer: None,
-            own: CardSet::EMPTY,
-            visible: [CardSet::EMPTY; 4],
-            trick: [None; 4],
-            played: CardSet::EMPTY,
-            called: None,
-            phase: 0,
-            contract: None,
-            highest: None,
-            soloist: None,
-            decider: None,
-            actor: None,
-            dealer: Seat::ALL[0],
-            idle: None,
-            hand_sizes: [0; 4],
-            tricks_done: 0,
-            side_tricks: [0; 2],
-            stock_left: 0,
-        }
-    }
-}
-
-fn phase_index(p: calabresella::Phase) -> u8 {
-    use calabresella::Phase as P;
-    match p {
-        P::Auction => 0,
-        P::Call => 1,
-        P::Return => 2,
-        P::Discard => 3,
-        P::Take => 4,
-        P::Play => 5,
-        P::Over => 6,
-    }
-}
-
-impl Features {
-    /// The features of `viewer` in a Calabresella hand, read straight from the engine.
-    pub fn of_calabresella(h: &calabresella::Hand, viewer: Option<Seat>) -> Features {
-        let n = h.options().players;
-        let mut f = Features {
-            players: n,
-            viewer,
-            own: viewer.map_or(CardSet::EMPTY, |s| h.hand_of(s)),
-            phase: phase_index(h.phase()),
-            contract: h.contract(),
-            highest: h.highest_bid(),
-            soloist: h.soloist(),
-            called: h.called(),
-            actor: h.actor(),
-            decider: h.actor().map(|a| h.controller(a)),
-            dealer: h.dealer(),
-            idle: h.idle_seat(),
-            tricks_done: h.tricks_done(),
-            side_tricks: h.side_tricks(),
-            ..Features::default()
-        };
-        for (s, cards) in h.visible_hands(viewer.map_or(Viewer::Spectator, Viewer::Seat)) {
-            f.visible[s.index()] = cards;
-        }
-        let mut seat = h.trick().leader();
-        for c in h.trick().cards() {
-            f.trick[seat.index()] = Some(c);
-            seat = h.next_active(seat);
-        }
-        for s in Seat::first_n(n) {
-            f.hand_sizes[s.index()] = h.hand_of(s).len() as u8;
-        }
-        let [a, b] = h.piles();
-        f.played = a | b;
-        f
-    }
-
-    /// The features of `viewer` in a Tressette hand.
-    pub fn of_tressette(h: &tressette::Hand, viewer: Option<Seat>) -> Features {
-        let n = h.players();
-        let mut f = Features {
-            players: n,
-            viewer,
-            own: viewer.map_or(CardSet::EMPTY, |s| h.hand_of(s)),
-            phase: if h.is_over() { 6 } else { 5 },
-            actor: h.actor(),
-            decider: h.actor(),
-            dealer: h.dealer(),
-            tricks_done: h.tricks_done(),
-            stock_left: h.stock().len() as u8,
-            ..Features::default()
-        };
-        let t = h.side_tricks();
-        let mine = viewer.map_or(0, |v| v.index() % 2);
-        f.side_tricks = [t[mine], t[1 - mine]];
-        let mut seat = h.trick().leader();
-        for c in h.trick().cards() {
-            f.trick[seat.index()] = Some(c);
-            seat = seat.next(n);
-        }
-        for s in Seat::first_n(n) {
-            f.hand_sizes[s.index()] = h.hand_of(s).len() as u8;
-        }
-        let [a, b] = h.piles();
-        f.played = a | b;
-        f
-    }
-
-    /// The features of `viewer` in a game's current (or last) hand.
-    pub fn of_game(g: &Game, viewer: Option<Seat>) -> Features {
-        match &g.inner {
-            Inner::Cal(m) => m
-                .hands()
-                .last()
-                .map(|h| Features::of_calabresella(h, viewer))
-                .unwrap_or_default(),
-            Inner::Tre(m) => m
-                .hands()
-                .last()
-                .map(|h| Features::of_tressette(h, viewer))
-                .unwrap_or_default(),
-        }
-    }
-
+/// Features from the engine's hand (the batched environment's path) and from a [`View`]
+/// (`Observation.tensor()`), and the observation tensor written from them.
+pub trait Encode: Sized {
+    /// The features of `viewer` in a game's current (or last) hand, read straight from the
+    /// engine.
+    fn of_game(g: &Game, viewer: Option<Seat>) -> Self;
     /// The features of a view.
-    pub fn of_view(v: &View) -> Features {
+    fn of_view(v: &View) -> Self;
+    /// The seat of `s` relative to the viewer (0 = the viewer).
+    fn rel(&self, s: Seat) -> usize;
+    /// Writes the observation tensor into `out` (at least [`OBS_SIZE`] long).
+    fn encode(&self, out: &mut [f32]);
+}
+
+impl Encode for Features {
+    fn of_game(g: &Game, viewer: Option<Seat>) -> Features {
+        g.inner.features(Viewer::of(viewer))
+    }
+
+    fn of_view(v: &View) -> Features {
         let mut f = Features {
             players: v.players(),
             viewer: v.viewer,
             own: v.hand,
-            phase: v.phase,
+            phase: Phase::ALL
+                .get(usize::from(v.phase))
+                .copied()
+                .unwrap_or(Phase::Over),
             contract: v.contract,
             highest: v.highest_bid,
             soloist: v.soloist,
@@ -243,16 +99,17 @@ impl Features {
             side_tricks: v.side_tricks,
             ..Features::default()
         };
-        if matches!(v.rules, calabresella_proto::convert::Rules::Tressette(_)) {
-            // The wire carries no per-side trick counts for Tressette: count the viewer's
-            // side's tricks from the history.
-            let mine = v.viewer.map_or(0, |s| s.index() % 2);
+        if !v.has_side_tricks {
+            // The wire carries per-side trick counts only in games with a soloist; elsewhere
+            // count the tricks of the viewer's side (or team) and of the others from the history.
+            let side = |s: Seat| v.rules.total_index(s);
+            let mine = side(v.viewer.unwrap_or(Seat::ALL[0]));
             let mut t = [0u32; 2];
             for e in &v.history {
                 if e.kind == v1::EventKind::TrickWon
                     && let Some(w) = e.seat
                 {
-                    t[usize::from(w.index() % 2 != mine)] += 1;
+                    t[usize::from(side(w) != mine)] += 1;
                 }
             }
             f.side_tricks = t;
@@ -276,8 +133,7 @@ impl Features {
         (s.index() + n - me) % n
     }
 
-    /// Writes the observation tensor into `out` (at least [`OBS_SIZE`] long).
-    pub fn encode(&self, out: &mut [f32]) {
+    fn encode(&self, out: &mut [f32]) {
         let out = &mut out[..OBS_SIZE];
         out.fill(0.0);
         set_cards(&mut out[0..40], self.own);
@@ -298,7 +154,7 @@ impl Features {
         if let Some(c) = self.called {
             out[360 + usize::from(c.index())] = 1.0;
         }
-        out[400 + usize::from(self.phase.min(6))] = 1.0;
+        out[400 + self.phase.index()] = 1.0;
         out[407 + self.contract.map_or(0, |c| 1 + c.ordinal())] = 1.0;
         out[413 + self.highest.map_or(0, |(_, c)| 1 + c.ordinal())] = 1.0;
         out[419 + self.soloist.map_or(0, |s| 1 + self.rel(s))] = 1.0;

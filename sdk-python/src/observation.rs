@@ -6,7 +6,7 @@ use pyo3::types::PyDict;
 
 use calabresella_engine::{Action, Card};
 
-use crate::encode::{self, Features};
+use crate::encode::{self, Encode, Features};
 use crate::errors;
 use crate::view::{PHASES, View};
 

@@ -50,9 +50,9 @@ fn wait<T: Send>(
 /// The wire game of a game name.
 fn game_of(name: &str) -> PyResult<v1::Game> {
     convert::game_by_name(name).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown game {name:?}: calabresella, tressette or tressette-in-due"
-        ))
+        PyValueError::new_err(
+            calabresella_engine::game::RulesError::UnknownGame(name.into()).to_string(),
+        )
     })
 }
 

@@ -4,10 +4,10 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use calabresella_engine::game::Rules;
 use calabresella_engine::{Action, Card, Seat};
-use calabresella_proto::convert::Rules;
 
-use crate::encode::{self, Features};
+use crate::encode::{self, Encode, Features};
 use crate::errors;
 use crate::game::Game;
 use crate::observation::{Observation, parse_action};
@@ -33,7 +33,7 @@ pub fn rules_from(game: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<R
         }
     }
     Rules::parse(game, pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .map_err(errors::notation)
+        .map_err(|e| errors::notation(format!("bad options: {e}")))
 }
 
 /// A seat number from Python, checked against the table.
@@ -203,10 +203,7 @@ impl State {
     /// The rules in force, as the text the CLI prints.
     #[getter]
     fn options(&self) -> String {
-        match self.game.rules() {
-            Rules::Calabresella(o) => o.to_string(),
-            Rules::Tressette(o) => o.to_string(),
-        }
+        self.game.rules().to_string()
     }
 
     /// 0-based number of the current (or last) hand.
@@ -417,7 +414,6 @@ impl State {
     #[pyo3(signature = (bot = "heuristic", seat = None, seed = 0))]
     fn bot_action(&self, bot: &str, seat: Option<i64>, seed: u64) -> PyResult<u16> {
         use calabresella_engine::bots;
-        use calabresella_engine::{calabresella, tressette};
         let viewer = self
             .viewer(seat)?
             .ok_or_else(|| errors::illegal("nobody decides now"))?;
@@ -429,19 +425,11 @@ impl State {
         }
         let unknown =
             || errors::notation(format!("unknown built-in bot {bot:?}: random or heuristic"));
-        let action = match self.game.observation(Some(viewer)) {
-            Some(crate::view::EngineObs::Cal(o)) => {
-                bots::by_name::<calabresella::Observation>(bot, seed)
-                    .ok_or_else(unknown)?
-                    .act(&o)
-            }
-            Some(crate::view::EngineObs::Tre(o)) => {
-                bots::by_name::<tressette::Observation>(bot, seed)
-                    .ok_or_else(unknown)?
-                    .act(&o)
-            }
-            None => return Err(errors::illegal("no hand has been dealt yet")),
-        };
+        let obs = self
+            .game
+            .observation(Some(viewer))
+            .ok_or_else(|| errors::illegal("no hand has been dealt yet"))?;
+        let action = bots::by_name(bot, seed).ok_or_else(unknown)?.act(&obs);
         self.game.action_id(action).map_err(errors::notation)
     }
 

@@ -10,26 +10,22 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use calabresella_engine::bots::{self, Bot};
-use calabresella_engine::calabresella;
+use calabresella_engine::game::Rules;
 use calabresella_engine::rng::GameRng;
-use calabresella_engine::{Action, Seat, tressette};
-use calabresella_proto::convert::Rules;
+use calabresella_engine::{Action, Seat};
 
 use crate::errors;
-use crate::game::{Game, Inner};
+use crate::game::Game;
 use crate::observation::{Observation, parse_action};
 use crate::state::rules_from;
-use crate::view::EngineObs;
 
 /// A player in one match.
 enum Player {
     /// Uniformly random legal actions, drawn as the engine's `RandomBot` draws them (from the
     /// legal list, which for the decider is its observation's legal list).
     Random(GameRng),
-    /// A built-in Calabresella bot.
-    Cal(Box<dyn Bot<calabresella::Observation> + Send>),
-    /// A built-in Tressette bot.
-    Tre(Box<dyn Bot<tressette::Observation> + Send>),
+    /// Another built-in bot.
+    BuiltIn(Box<dyn Bot + Send>),
     /// A Python bot: an object with `act(observation)` or a callable.
     Python(Py<PyAny>),
 }
@@ -83,16 +79,11 @@ fn next_seed(rng: &mut GameRng) -> u64 {
     (u64::from(rng.next_half()) << 32) | u64::from(rng.next_half())
 }
 
-fn builtin(name: &str, rules: Rules, seed: u64) -> Option<Player> {
+fn builtin(name: &str, seed: u64) -> Option<Player> {
     if name.eq_ignore_ascii_case("random") {
         return Some(Player::Random(GameRng::from_seed(seed)));
     }
-    match rules {
-        Rules::Calabresella(_) => {
-            bots::by_name::<calabresella::Observation>(name, seed).map(Player::Cal)
-        }
-        Rules::Tressette(_) => bots::by_name::<tressette::Observation>(name, seed).map(Player::Tre),
-    }
+    bots::by_name(name, seed).map(Player::BuiltIn)
 }
 
 /// Chooses an action for the decider. `Err` carries a fault message (the caller plays the first
@@ -105,13 +96,9 @@ fn choose(
 ) -> Result<Action, String> {
     match player {
         Player::Random(rng) => Ok(legal[rng.below(legal.len() as u32) as usize % legal.len()].1),
-        Player::Cal(b) => match game.observation(Some(seat)) {
-            Some(EngineObs::Cal(o)) => Ok(b.act(&o)),
-            _ => Err("no observation".into()),
-        },
-        Player::Tre(b) => match game.observation(Some(seat)) {
-            Some(EngineObs::Tre(o)) => Ok(b.act(&o)),
-            _ => Err("no observation".into()),
+        Player::BuiltIn(b) => match game.observation(Some(seat)) {
+            Some(o) => Ok(b.act(&o)),
+            None => Err("no observation".into()),
         },
         Player::Python(obj) => Python::attach(|py| {
             let view = game
@@ -141,33 +128,18 @@ fn choose(
 /// draws from its own generator exactly as `RandomBot` does (`legal[below(len)]`), so the
 /// matches are the ones the checked path would play.
 fn random_playout(game: &mut Game, players: &mut [Player]) -> u64 {
-    let single = game.single;
     let mut actions = 0u64;
-    macro_rules! run {
-        ($m:expr, $decider:expr) => {{
-            let m = $m;
-            loop {
-                let Some(hand) = m.current() else { break };
-                let Some(seat) = $decider(hand) else { break };
-                let n = hand.num_legal_actions();
-                let Player::Random(rng) = &mut players[seat.index()] else {
-                    break;
-                };
-                let i = rng.below(n as u32) as usize % n.max(1);
-                let Some(a) = hand.legal_action(i) else { break };
-                m.apply_unchecked(a);
-                actions += 1;
-                if single && m.hands().first().is_some_and(|h| h.is_over()) {
-                    break;
-                }
-            }
-        }};
-    }
-    match &mut game.inner {
-        Inner::Cal(m) => run!(m, |h: &calabresella::Hand| h
-            .actor()
-            .map(|a| h.controller(a))),
-        Inner::Tre(m) => run!(m, |h: &tressette::Hand| h.actor()),
+    while let Some(seat) = game.decider() {
+        let n = game.inner.num_legal_actions();
+        let Player::Random(rng) = &mut players[seat.index()] else {
+            break;
+        };
+        let i = rng.below(n as u32) as usize % n.max(1);
+        let Some(a) = game.inner.legal_action(i) else {
+            break;
+        };
+        game.apply_unchecked(a);
+        actions += 1;
     }
     actions
 }
@@ -191,7 +163,7 @@ fn play_one(
         let bot_seed = next_seed(&mut bot_rng);
         players.push(match &specs[b] {
             Spec::BuiltIn(name) => {
-                builtin(name, rules, bot_seed).ok_or_else(|| format!("unknown bot {name:?}"))?
+                builtin(name, bot_seed).ok_or_else(|| format!("unknown bot {name:?}"))?
             }
             Spec::Python => Player::Python(
                 objects[b]
@@ -330,7 +302,7 @@ pub fn play_matches<'py>(
     let mut objects = Vec::new();
     for b in bots.iter() {
         if let Ok(name) = b.extract::<String>() {
-            if builtin(&name, rules, 0).is_none() {
+            if builtin(&name, 0).is_none() {
                 return Err(errors::notation(format!(
                     "unknown built-in bot {name:?}: {}",
                     calabresella_engine::bots::BOT_NAMES.join(", ")

@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Seat};
 
-use crate::encode::{Features, MASK_SIZE, OBS_SIZE};
+use crate::encode::{Encode, Features, MASK_SIZE, OBS_SIZE};
 use crate::errors;
 use crate::game::Game;
 use crate::state::{State, rules_from};
@@ -29,7 +29,7 @@ struct Slot {
 /// `dones` entry and `rewards` row belong to the finished game, its observation to the new one.
 #[pyclass(module = "calabresella._core")]
 pub struct VectorEnv {
-    rules: calabresella_proto::convert::Rules,
+    rules: calabresella_engine::game::Rules,
     single: bool,
     slots: Vec<Slot>,
     rng: GameRng,

@@ -2,29 +2,10 @@
 //! `Observation`. In-process observations go engine -> wire -> view, remote ones arrive as wire
 //! messages, so both kinds are the same Python objects with the same values.
 
-use calabresella_engine::calabresella::{self};
-use calabresella_engine::{Action, Card, CardSet, Contract, Seat, tressette};
-use calabresella_proto::convert::{Rules, WireError};
+use calabresella_engine::game::{AnyObservation, Rules};
+use calabresella_engine::{Action, Card, CardSet, Contract, Seat};
+use calabresella_proto::convert::WireError;
 use calabresella_proto::{convert, v1};
-
-/// The engine's observation of either game (what built-in bots read).
-#[derive(Debug, Clone)]
-pub enum EngineObs {
-    /// Calabresella.
-    Cal(calabresella::Observation),
-    /// Tressette.
-    Tre(tressette::Observation),
-}
-
-impl EngineObs {
-    /// The observation on the wire.
-    pub fn to_wire(&self) -> v1::Observation {
-        match self {
-            EngineObs::Cal(o) => convert::calabresella_observation(o),
-            EngineObs::Tre(o) => convert::tressette_observation(o),
-        }
-    }
-}
 
 /// One public event of the hand's history, as the information-state tensor reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,6 +68,9 @@ pub struct View {
     pub tricks_done: u8,
     /// Tricks won per side.
     pub side_tricks: [u32; 2],
+    /// Whether the wire carried `side_tricks` (games with a soloist do; partnership games
+    /// leave them to be counted from the history).
+    pub has_side_tricks: bool,
     /// Cards left in the stock.
     pub stock_left: u8,
     /// The hand's events as structured values.
@@ -140,19 +124,10 @@ pub const PHASES: [&str; 7] = [
 
 impl View {
     /// The view of an engine observation (through its wire form).
-    pub fn from_engine(o: &EngineObs) -> View {
+    pub fn from_engine(o: &AnyObservation) -> View {
         // The engine's own observations always convert back.
-        View::from_wire(&o.to_wire()).unwrap_or_else(|e| unreachable!("engine observation: {e}"))
-    }
-
-    /// The view of a Calabresella observation.
-    pub fn from_calabresella(o: &calabresella::Observation) -> View {
-        View::from_engine(&EngineObs::Cal(o.clone()))
-    }
-
-    /// The view of a Tressette observation.
-    pub fn from_tressette(o: &tressette::Observation) -> View {
-        View::from_engine(&EngineObs::Tre(o.clone()))
+        View::from_wire(&convert::observation(o))
+            .unwrap_or_else(|e| unreachable!("engine observation: {e}"))
     }
 
     /// Parses a wire observation; a malformed one is an error, never a panic.
@@ -226,6 +201,7 @@ impl View {
             trick,
             tricks_done: w.tricks_done.min(40) as u8,
             side_tricks: [side(&w.side_tricks, 0), side(&w.side_tricks, 1)],
+            has_side_tricks: !w.side_tricks.is_empty(),
             stock_left: w.stock_left.min(40) as u8,
             events: w.events.iter().map(|e| e.text.clone()).collect(),
             history,

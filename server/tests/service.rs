@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use calabresella_client::RemoteSeat;
 use calabresella_engine::Seat;
-use calabresella_engine::calabresella::Viewer;
+use calabresella_engine::game::Rules;
 use calabresella_engine::record::{Record, RecordAction, replay_json};
 use calabresella_proto::convert;
 use calabresella_proto::v1;
@@ -45,17 +45,7 @@ fn configurations() -> Vec<(&'static str, v1::GameOptions)> {
 /// The engine's own view of hand `hand` for `viewer` in `s`, as wire cards.
 fn known_cards(s: &Session, hand: usize, viewer: Option<u32>) -> HashSet<String> {
     let seat = viewer.and_then(|v| Seat::new(v as u8));
-    let obs = match s {
-        Session::Calabresella(m) => m.hands().get(hand).map(|h| {
-            convert::calabresella_observation(
-                &h.observation(seat.map_or(Viewer::Spectator, Viewer::Seat)),
-            )
-        }),
-        Session::Tressette(m) => m
-            .hands()
-            .get(hand)
-            .map(|h| convert::tressette_observation(&h.observation(seat))),
-    };
+    let obs = s.hand_observation(hand, seat);
     let mut out = Vec::new();
     if let Some(o) = obs {
         cards_in_observation(&o, &mut out);
@@ -82,7 +72,7 @@ fn advance(
 /// to the same decision.
 fn check_no_leak(
     label: &str,
-    rules: &convert::Rules,
+    rules: &Rules,
     seed: u64,
     actions: &[(Seat, calabresella_engine::Action)],
     viewer: Option<u32>,

@@ -24,9 +24,17 @@ pub enum DealError {
         /// Cards expected.
         expected: usize,
     },
-    /// The monte (or stock) is missing or of the wrong size.
+    /// The monte is missing or of the wrong size.
     #[error("the monte holds {0} cards, expected 4")]
     WrongMonte(usize),
+    /// The stock is missing or of the wrong size (a game without one was given one).
+    #[error("the stock holds {got} cards, expected {expected}")]
+    WrongStock {
+        /// Cards found.
+        got: usize,
+        /// Cards expected.
+        expected: usize,
+    },
 }
 
 /// Checks that each seat holds `expected(seat)` cards and no card is dealt twice; returns every
@@ -83,7 +91,7 @@ pub enum DealRefused {
     },
     /// The hand cannot be set up.
     #[error(transparent)]
-    Hand(#[from] crate::calabresella::HandError),
+    Hand(#[from] crate::game::HandError),
 }
 
 /// A game's hand, as the shared match scaffolding needs it.
@@ -99,7 +107,7 @@ pub(crate) trait DealtHand: Sized {
         opts: Self::Opts,
         dealer: Seat,
         deal: Self::Deal,
-    ) -> Result<Self, crate::calabresella::HandError>;
+    ) -> Result<Self, crate::game::HandError>;
     /// A new hand dealt from `rng`.
     fn from_rng(opts: Self::Opts, dealer: Seat, rng: &mut GameRng) -> Self;
     /// Who dealt it.
@@ -125,9 +133,9 @@ impl<H: DealtHand> Deals<H> {
     pub(crate) fn new(
         opts: &H::Opts,
         first_dealer: Seat,
-    ) -> Result<Deals<H>, crate::calabresella::HandError> {
+    ) -> Result<Deals<H>, crate::game::HandError> {
         if first_dealer.index() >= H::players(opts) as usize {
-            return Err(crate::calabresella::HandError::Dealer(first_dealer));
+            return Err(crate::game::HandError::Dealer(first_dealer));
         }
         Ok(Deals {
             first_dealer,
@@ -142,7 +150,7 @@ impl<H: DealtHand> Deals<H> {
         opts: H::Opts,
         seed: u64,
         first_dealer: Option<Seat>,
-    ) -> Result<Deals<H>, crate::calabresella::HandError> {
+    ) -> Result<Deals<H>, crate::game::HandError> {
         let mut rng = GameRng::from_seed(seed);
         let drawn = Seat::ALL[rng.below(u32::from(H::players(&opts).clamp(1, 4))) as usize];
         let mut d = Deals::new(&opts, first_dealer.unwrap_or(drawn))?;

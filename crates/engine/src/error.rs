@@ -1,8 +1,8 @@
 //! [`IllegalAction`]: why an action was refused. The state is always left unchanged.
 
 use crate::action::Contract;
-use crate::calabresella::Phase;
 use crate::card::{Card, Rank, Suit};
+use crate::game::Phase;
 use crate::seat::Seat;
 
 /// Why an action is not legal now. `Display` gives the short reason used in replay errors,

@@ -1,17 +1,18 @@
-//! Game records, format v1 (`records.md`): read, validate, write and replay.
+//! Game records, format v1 (`records.md`): read, validate, write and replay, for every
+//! registered game.
 //!
 //! ```
-//! use calabresella_engine::calabresella::{Match, Options};
+//! use calabresella_engine::game::{AnyMatch, Rules};
 //! use calabresella_engine::record::{Record, replay};
 //!
-//! let mut m = Match::seeded(Options::default(), 3, None).unwrap();
-//! while !m.is_over() {
+//! let mut m = AnyMatch::seeded(Rules::parse("tressette", []).unwrap(), 3, None).unwrap();
+//! while let Some(seat) = m.decider() {
 //!     let a = m.legal_actions()[0];
-//!     m.try_apply(a).unwrap();
+//!     m.try_apply_as(seat, a).unwrap();
 //! }
-//! let text = Record::from_match(&m, None).to_json();
+//! let text = m.record(None).to_json();
 //! let (again, report) = replay(&Record::parse(&text).unwrap()).unwrap();
-//! assert_eq!(again.totals(), m.totals());
+//! assert_eq!(again.record(None), m.record(None));
 //! assert!(report.to_json()["match"]["over"].as_bool().unwrap());
 //! ```
 
@@ -21,12 +22,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::action::Action;
-use crate::calabresella::{Deal, HandOutcome, Match, Options};
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::playable::Playable;
+use crate::game::{AnyMatch, Game, GameHand, Rules};
 use crate::seat::{PerSeat, Seat};
-use crate::tressette;
 
 /// The `format` value of version 1.
 pub const FORMAT: &str = "calabresella-record/1";
@@ -37,7 +36,7 @@ pub const FORMAT: &str = "calabresella-record/1";
 pub struct Record {
     /// Always [`FORMAT`].
     pub format: String,
-    /// `calabresella` (later also `tressette`, `tressette-in-due`).
+    /// The registered name of the game (`calabresella`, `tressette`, `tressette-in-due`, ...).
     pub game: String,
     /// Number of seats.
     pub players: u8,
@@ -134,7 +133,7 @@ impl fmt::Display for RecordError {
     }
 }
 
-fn whole(why: impl Into<String>) -> RecordError {
+pub(crate) fn whole(why: impl Into<String>) -> RecordError {
     RecordError {
         hand: None,
         action: None,
@@ -143,7 +142,7 @@ fn whole(why: impl Into<String>) -> RecordError {
     }
 }
 
-fn in_hand(h: usize, why: impl Into<String>) -> RecordError {
+pub(crate) fn in_hand(h: usize, why: impl Into<String>) -> RecordError {
     RecordError {
         hand: Some(h),
         action: None,
@@ -166,75 +165,27 @@ impl Record {
 }
 
 /// What [`replay`] found: per hand and for the match, printable as the replay JSON of
-/// `records.md`.
+/// `records.md`. Each game writes its own hand lines (its scoring differs); the match part is
+/// shared.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplayReport {
-    players: u8,
-    hands: Vec<HandReport>,
+    hands: Vec<Value>,
     over: bool,
-    winners: Vec<Seat>,
+    winners: Vec<usize>,
     draw: bool,
-    totals: PerSeat<u32>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-struct HandReport {
-    dealer: Seat,
-    soloist: Option<Seat>,
-    contract: Option<crate::Contract>,
-    called: Option<Card>,
-    outcome: Option<HandOutcome>,
-    totals: PerSeat<u32>,
+    totals: Vec<u32>,
 }
 
 impl ReplayReport {
     /// The replay output as JSON (`records.md`, "Replaying a record").
     pub fn to_json(&self) -> Value {
-        let n = self.players;
-        let seats = |p: PerSeat<u32>| json!(p.first_n(n));
-        let hands: Vec<Value> = self
-            .hands
-            .iter()
-            .map(|h| {
-                let base = json!({
-                    "dealer": h.dealer.index(),
-                    "void": matches!(h.outcome, Some(HandOutcome::Void)),
-                    "complete": h.outcome.is_some(),
-                    "soloist": h.soloist.map(Seat::index),
-                    "contract": h.contract.map(|c| c.name()),
-                    "called": h.called.map(|c| c.to_string()),
-                });
-                let mut obj = base.as_object().cloned().unwrap_or_default();
-                let detail = match h.outcome {
-                    Some(HandOutcome::Scored(s)) => json!({
-                        "points": {"soloist": s.points[0], "defenders": s.points[1]},
-                        "tricks": {"soloist": s.tricks[0], "defenders": s.tricks[1]},
-                        "last_trick": s.last_trick.name(),
-                        "made": s.made,
-                        "multiplier": s.multiplier,
-                        "award": seats(s.award),
-                    }),
-                    Some(HandOutcome::Void) => json!({
-                        "points": null, "tricks": null, "last_trick": null, "made": null,
-                        "multiplier": null, "award": seats(PerSeat::splat(0)),
-                    }),
-                    None => json!({
-                        "points": null, "tricks": null, "last_trick": null, "made": null,
-                        "multiplier": null, "award": null,
-                    }),
-                };
-                obj.extend(detail.as_object().cloned().unwrap_or_default());
-                obj.insert("totals".into(), seats(h.totals));
-                Value::Object(obj)
-            })
-            .collect();
         json!({
-            "hands": hands,
+            "hands": self.hands,
             "match": {
                 "over": self.over,
-                "winners": self.winners.iter().map(|s| s.index()).collect::<Vec<_>>(),
+                "winners": self.winners,
                 "draw": self.draw,
-                "totals": seats(self.totals),
+                "totals": self.totals,
             }
         })
     }
@@ -252,11 +203,7 @@ fn parse_cards(h: usize, what: &str, cards: &[String]) -> Result<Vec<Card>, Reco
 
 /// Applies one hand's recorded actions to `m`, checking each: the seat of an action object, the
 /// notation, and legality. The first fault is returned with its hand, action and seat.
-fn apply_actions<M: Playable>(
-    m: &mut M,
-    h: usize,
-    actions: &[RecordAction],
-) -> Result<(), RecordError> {
+fn apply_actions(m: &mut AnyMatch, h: usize, actions: &[RecordAction]) -> Result<(), RecordError> {
     for (a, ra) in actions.iter().enumerate() {
         let (Some(actor), Some(decider)) = (m.actor(), m.decider()) else {
             return Err(RecordError {
@@ -279,7 +226,7 @@ fn apply_actions<M: Playable>(
             return Err(err(format!("wrong seat: seat {seat} is not to act")));
         }
         let action: Action = ra.text().parse().map_err(|e| err(format!("{e}")))?;
-        m.act_as(decider, action)
+        m.try_apply_as(decider, action)
             .map_err(|e| err(format!("illegal: {e}")))?;
     }
     Ok(())
@@ -287,48 +234,7 @@ fn apply_actions<M: Playable>(
 
 /// Replays a record of any game and returns the replay JSON (`records.md`).
 pub fn replay_json(record: &Record) -> Result<Value, RecordError> {
-    match tressette::Variant::from_game(&record.game) {
-        Some(_) => replay_tressette(record).map(|(_, r)| r.to_json()),
-        None => replay(record).map(|(_, r)| r.to_json()),
-    }
-}
-
-/// What [`replay_tressette`] found, printable as the replay JSON: `points`, `tricks`, `accusi`,
-/// `award` and `totals` are per partnership (`[team0, team1]`, team 0 is seats 0 and 2) or per
-/// player in Tressette in Due.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TressetteReport {
-    hands: Vec<(Seat, Option<tressette::Outcome>, [u32; 2])>,
-    result: Option<tressette::MatchResult>,
-    totals: [u32; 2],
-}
-
-impl TressetteReport {
-    /// The replay output as JSON.
-    pub fn to_json(&self) -> Value {
-        let hands: Vec<Value> = self
-            .hands
-            .iter()
-            .map(|(dealer, o, totals)| match o {
-                Some(o) => json!({
-                    "dealer": dealer.index(), "void": false, "complete": true,
-                    "points": o.card_points, "tricks": o.tricks, "accusi": o.accusi,
-                    "last_trick": o.last_trick, "award": o.points, "totals": totals,
-                }),
-                None => json!({
-                    "dealer": dealer.index(), "void": false, "complete": false,
-                    "points": null, "tricks": null, "accusi": null, "last_trick": null, "award": null,
-                    "totals": totals,
-                }),
-            })
-            .collect();
-        let (over, winners, draw) = match self.result {
-            Some(tressette::MatchResult::Won(w)) => (true, vec![w], false),
-            Some(tressette::MatchResult::Draw) => (true, vec![], true),
-            None => (false, vec![], false),
-        };
-        json!({"hands": hands, "match": {"over": over, "winners": winners, "draw": draw, "totals": self.totals}})
-    }
+    replay(record).map(|(_, r)| r.to_json())
 }
 
 /// A record's cards, written in their canonical form.
@@ -361,83 +267,38 @@ fn record_hand(
 }
 
 impl Record {
-    fn of(
-        game: &str,
-        players: u8,
-        options: Map<String, Value>,
-        first_dealer: Seat,
-        hands: Vec<RecordHand>,
-        meta: Option<Value>,
-    ) -> Record {
+    /// The record of a match of any game so far.
+    pub fn of_game<G: Game>(m: &G, meta: Option<Value>) -> Record {
+        let n = G::seats(m.options());
+        let hands = m
+            .hands()
+            .iter()
+            .map(|h| {
+                let dealt = h.dealt();
+                record_hand(
+                    h.dealer(),
+                    n,
+                    &dealt.hands,
+                    (!dealt.monte.is_empty()).then_some(&dealt.monte[..]),
+                    (!dealt.stock.is_empty()).then_some(&dealt.stock[..]),
+                    h.action_list().into_iter(),
+                )
+            })
+            .collect();
         Record {
             format: FORMAT.into(),
-            game: game.into(),
-            players,
-            options,
-            first_dealer: first_dealer.index() as u8,
+            game: G::name(m.options()).into(),
+            players: n,
+            options: G::non_default(m.options()),
+            first_dealer: m.first_dealer().index() as u8,
             hands,
             meta,
         }
     }
-
-    /// The record of a Calabresella match so far.
-    pub fn from_match(m: &Match, meta: Option<Value>) -> Record {
-        let n = m.options().players;
-        let hands = m
-            .hands()
-            .iter()
-            .map(|h| {
-                record_hand(
-                    h.dealer(),
-                    n,
-                    &h.deal().hands,
-                    Some(&h.deal().monte),
-                    None,
-                    h.actions(),
-                )
-            })
-            .collect();
-        Record::of(
-            "calabresella",
-            n,
-            m.options().non_default(),
-            m.first_dealer(),
-            hands,
-            meta,
-        )
-    }
-
-    /// The record of a Tressette match so far.
-    pub fn from_tressette(m: &tressette::Match, meta: Option<Value>) -> Record {
-        let v = m.options().variant;
-        let hands = m
-            .hands()
-            .iter()
-            .map(|h| {
-                let stock = h.deal().stock;
-                record_hand(
-                    h.dealer(),
-                    v.players(),
-                    &h.deal().hands,
-                    None,
-                    stock.as_ref().map(|s| &s[..]),
-                    h.actions(),
-                )
-            })
-            .collect();
-        Record::of(
-            v.game(),
-            v.players(),
-            m.options().non_default(),
-            m.first_dealer(),
-            hands,
-            meta,
-        )
-    }
 }
 
 /// Each seat's cards of a recorded deal, refusing unknown cards and cards dealt twice.
-fn parse_hands(
+pub(crate) fn parse_hands(
     h: usize,
     players: u8,
     lists: &[Vec<String>],
@@ -464,7 +325,7 @@ fn parse_hands(
 }
 
 /// A fixed number of cards (the monte, the stock) of a recorded deal.
-fn parse_fixed<const N: usize>(
+pub(crate) fn parse_fixed<const N: usize>(
     h: usize,
     what: &str,
     list: Option<&Vec<String>>,
@@ -481,85 +342,6 @@ fn parse_fixed<const N: usize>(
                 ),
             )
         })
-}
-
-fn parse_deal(h: usize, players: u8, d: &RecordDeal) -> Result<Deal, RecordError> {
-    if d.stock.is_some() {
-        return Err(in_hand(
-            h,
-            "invalid deal: calabresella has a monte, not a stock",
-        ));
-    }
-    Ok(Deal {
-        hands: parse_hands(h, players, &d.hands)?,
-        monte: parse_fixed(h, "monte", d.monte.as_ref())?,
-    })
-}
-
-fn parse_tressette_deal(
-    h: usize,
-    variant: tressette::Variant,
-    d: &RecordDeal,
-) -> Result<tressette::Deal, RecordError> {
-    if d.monte.is_some() {
-        return Err(in_hand(h, "invalid deal: tressette has no monte"));
-    }
-    let stock = match variant {
-        tressette::Variant::Partnership if d.stock.is_some() => {
-            return Err(in_hand(h, "invalid deal: tressette has no stock"));
-        }
-        tressette::Variant::Partnership => None,
-        tressette::Variant::Due => Some(parse_fixed(h, "stock", d.stock.as_ref())?),
-    };
-    Ok(tressette::Deal {
-        hands: parse_hands(h, variant.players(), &d.hands)?,
-        stock,
-    })
-}
-
-/// What the replay loop needs from a game's match beyond [`Playable`].
-trait Replayable: Playable {
-    type Deal;
-    fn players(&self) -> u8;
-    fn over(&self) -> bool;
-    fn awaits_deal(&self) -> bool;
-    fn start(&mut self, dealer: Seat, deal: Self::Deal) -> Result<(), crate::deals::DealRefused>;
-}
-
-impl Replayable for Match {
-    type Deal = Deal;
-    fn players(&self) -> u8 {
-        self.options().players
-    }
-    fn over(&self) -> bool {
-        self.is_over()
-    }
-    fn awaits_deal(&self) -> bool {
-        self.needs_deal()
-    }
-    fn start(&mut self, dealer: Seat, deal: Deal) -> Result<(), crate::deals::DealRefused> {
-        self.start_hand(dealer, deal)
-    }
-}
-
-impl Replayable for tressette::Match {
-    type Deal = tressette::Deal;
-    fn players(&self) -> u8 {
-        self.options().variant.players()
-    }
-    fn over(&self) -> bool {
-        self.is_over()
-    }
-    fn awaits_deal(&self) -> bool {
-        self.next_dealer().is_some()
-    }
-    fn start(
-        &mut self,
-        dealer: Seat,
-        deal: tressette::Deal,
-    ) -> Result<(), crate::deals::DealRefused> {
-        self.start_hand(dealer, deal)
-    }
 }
 
 /// The first check of every record: its format version.
@@ -585,107 +367,39 @@ fn check_header(record: &Record, players: u8) -> Result<Seat, RecordError> {
         })
 }
 
-/// Replays every hand of `record` into `m`: order, dealer, deal and actions checked; `after`
-/// sees the match after each hand.
-fn replay_hands<M: Replayable>(
-    m: &mut M,
-    record: &Record,
-    parse: impl Fn(usize, &RecordDeal) -> Result<M::Deal, RecordError>,
-    mut after: impl FnMut(&M, Seat),
-) -> Result<(), RecordError> {
+/// Replays a record of any registered game through the engine, checking every deal and
+/// action, and returns the match it leads to with the report. The first fault found is
+/// returned as a [`RecordError`].
+pub fn replay(record: &Record) -> Result<(AnyMatch, ReplayReport), RecordError> {
+    check_format(record)?;
+    let rules =
+        Rules::from_record(&record.game, record.players, &record.options).map_err(|e| match e {
+            crate::game::RulesError::UnknownGame(_) => whole(e.to_string()),
+            crate::game::RulesError::Option(e) => whole(format!("options: {e}")),
+        })?;
+    let first = check_header(record, rules.seats())?;
+    let mut m = AnyMatch::new(rules, first).map_err(|e| whole(e.to_string()))?;
+    let mut hands = Vec::with_capacity(record.hands.len());
     for (h, rh) in record.hands.iter().enumerate() {
-        if m.over() {
+        if m.is_over() {
             return Err(in_hand(h, "the match was already over"));
         }
-        if !m.awaits_deal() {
+        if m.next_dealer().is_none() {
             return Err(in_hand(h, "the previous hand is not finished"));
         }
         let dealer = Seat::new(rh.dealer)
-            .filter(|s| s.index() < m.players() as usize)
+            .filter(|s| s.index() < rules.seats() as usize)
             .ok_or_else(|| in_hand(h, format!("dealer {} is not a seat", rh.dealer)))?;
-        let deal = parse(h, &rh.deal)?;
-        m.start(dealer, deal)
-            .map_err(|e| in_hand(h, e.to_string()))?;
-        apply_actions(m, h, &rh.actions)?;
-        after(m, dealer);
+        m.start_recorded_hand(h, dealer, &rh.deal)?;
+        apply_actions(&mut m, h, &rh.actions)?;
+        hands.push(m.replay_hand(h));
     }
-    Ok(())
-}
-
-/// Replays a Calabresella record through the engine, checking every deal and action, and returns
-/// the match it leads to with the report. The first fault found is returned as a [`RecordError`].
-pub fn replay(record: &Record) -> Result<(Match, ReplayReport), RecordError> {
-    check_format(record)?;
-    if record.game != "calabresella" {
-        return Err(whole(format!(
-            "unknown game {:?}: calabresella, tressette or tressette-in-due",
-            record.game
-        )));
-    }
-    let opts = Options::from_record(record.players, &record.options)
-        .map_err(|e| whole(format!("options: {e}")))?;
-    let first = check_header(record, opts.players)?;
-    let mut m = Match::new(opts, first).map_err(|e| whole(e.to_string()))?;
-    let mut hands = Vec::new();
-    replay_hands(
-        &mut m,
-        record,
-        |h, d| parse_deal(h, opts.players, d),
-        |m, dealer| {
-            if let Some(hand) = m.hands().last() {
-                hands.push(HandReport {
-                    dealer,
-                    soloist: hand.soloist(),
-                    contract: hand.contract(),
-                    called: hand.called(),
-                    outcome: hand.outcome().copied(),
-                    totals: m.totals(),
-                });
-            }
-        },
-    )?;
-    let result = m.result().cloned();
+    let result = m.result();
     let report = ReplayReport {
-        players: opts.players,
         hands,
         over: result.is_some(),
-        winners: result
-            .as_ref()
-            .map(|r| r.winners.clone())
-            .unwrap_or_default(),
+        winners: m.replay_winners(),
         draw: result.is_some_and(|r| r.draw),
-        totals: m.totals(),
-    };
-    Ok((m, report))
-}
-
-/// Replays a Tressette or Tressette in Due record, checking every deal and card.
-pub fn replay_tressette(
-    record: &Record,
-) -> Result<(tressette::Match, TressetteReport), RecordError> {
-    check_format(record)?;
-    let variant = tressette::Variant::from_game(&record.game)
-        .ok_or_else(|| whole(format!("unknown game {:?}", record.game)))?;
-    let opts = tressette::Options::from_record(variant, record.players, &record.options)
-        .map_err(|e| whole(format!("options: {e}")))?;
-    let first = check_header(record, variant.players())?;
-    let mut m = tressette::Match::new(opts, first).map_err(|e| whole(e.to_string()))?;
-    let mut hands = Vec::new();
-    replay_hands(
-        &mut m,
-        record,
-        |h, d| parse_tressette_deal(h, variant, d),
-        |m, dealer| {
-            hands.push((
-                dealer,
-                m.hands().last().and_then(|x| x.outcome().copied()),
-                m.totals(),
-            ));
-        },
-    )?;
-    let report = TressetteReport {
-        hands,
-        result: m.result(),
         totals: m.totals(),
     };
     Ok((m, report))

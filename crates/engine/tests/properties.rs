@@ -6,6 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use calabresella_engine::calabresella::{Match, Options};
+use calabresella_engine::game::AnyMatch;
 use calabresella_engine::record::{Record, replay};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Card, CardSet, Contract, NUM_ACTION_IDS, Signal};
@@ -131,21 +132,22 @@ proptest! {
     }
 
     #[test]
-    fn records_round_trip(seed in any::<u64>(), combo in 0usize..40, moves in 0usize..400) {
-        let opts = common::all_option_combos()[combo % common::all_option_combos().len()];
-        let mut m = Match::seeded(opts, seed, None).unwrap();
+    fn records_round_trip_in_every_game(seed in any::<u64>(), set in 0usize..1000, moves in 0usize..400) {
+        let sets = calabresella_engine::game::every_option_set();
+        let rules = sets[set % sets.len()];
+        let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
         let mut rng = GameRng::from_seed(seed);
         for _ in 0..moves {
+            let Some(seat) = m.decider() else { break };
             let legal = m.legal_actions();
-            if legal.is_empty() { break; }
-            m.try_apply(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+            m.try_apply_as(seat, legal[rng.below(legal.len() as u32) as usize]).unwrap();
         }
-        let rec = Record::from_match(&m, Some(serde_json::json!({"seed": seed})));
+        let rec = m.record(Some(serde_json::json!({"seed": seed})));
         let parsed = Record::parse(&rec.to_json()).unwrap();
         prop_assert_eq!(&parsed, &rec);
         let (again, _) = replay(&parsed).unwrap();
-        prop_assert_eq!(again.hands(), m.hands());
-        prop_assert_eq!(again.totals(), m.totals());
+        prop_assert_eq!(again.record(rec.meta.clone()), rec);
+        prop_assert_eq!((again.totals(), again.result()), (m.totals(), m.result()));
     }
 
     #[test]
@@ -155,7 +157,7 @@ proptest! {
             m.try_apply(a).unwrap();
             if m.hands().len() > 2 { break; }
         }
-        let text = Record::from_match(&m, None).to_json();
+        let text = Record::of_game(&m, None).to_json();
         let at = cut.min(text.len());
         let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
         let broken = format!("{}{}{}", &text[..at], junk, &text[at..]);

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::v1;
@@ -63,12 +63,8 @@ struct Stats {
 }
 
 fn game(name: &str) -> Result<v1::Game> {
-    Ok(match name {
-        "calabresella" => v1::Game::Calabresella,
-        "tressette" => v1::Game::Tressette,
-        "tressette-in-due" => v1::Game::TressetteInDue,
-        _ => bail!("unknown game {name:?}: calabresella, tressette or tressette-in-due"),
-    })
+    Ok(calabresella_proto::convert::game_by_name(name)
+        .ok_or_else(|| calabresella_engine::game::RulesError::UnknownGame(name.into()))?)
 }
 
 /// Resident memory of process `pid` in KiB.

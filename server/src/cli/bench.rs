@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
-use calabresella_engine::bots::{Driver, RandomRun, random_hands, random_tressette_hands};
+use calabresella_engine::bots::{Driver, RandomRun, random_hands};
 use serde_json::json;
 
 use super::{GameArgs, Rules};
@@ -44,10 +44,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Medians over `runs` timed runs of one driver: (hands/s, actions/s, per-run details).
 fn measure(args: &BenchArgs, rules: Rules, driver: Driver) -> (f64, f64, Vec<serde_json::Value>) {
-    let play = |seed: u64, n: u64| match rules {
-        Rules::Calabresella(o) => random_hands(o, seed, n, driver),
-        Rules::Tressette(o) => random_tressette_hands(o, seed, n, driver),
-    };
+    let play = |seed: u64, n: u64| random_hands(rules, seed, n, driver);
     play(args.seed, (args.hands / 10).max(1));
     let mut hps = Vec::new();
     let mut aps = Vec::new();
@@ -77,13 +74,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     } else {
         none()
     };
-    let (game, options) = match rules {
-        Rules::Calabresella(o) => ("calabresella", o.to_string()),
-        Rules::Tressette(o) => (o.variant.game(), o.to_string()),
-    };
     let out = json!({
-        "game": game,
-        "options": options,
+        "game": rules.game_name(),
+        "options": rules.to_string(),
         "hands": args.hands,
         "runs": args.runs.max(1),
         "hands_per_sec": hps.round(),

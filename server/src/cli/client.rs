@@ -146,12 +146,11 @@ pub fn create(args: CreateArgs) -> Result<ExitCode> {
     if seats.len() == 1 {
         seats = vec![seats[0]; n];
     }
-    if let convert::Rules::Calabresella(o) = &rules
-        && o.a_due
-        && seats.len() == n
-    {
-        // The dummy seat takes nobody.
-        seats[2] = v1::SeatKind::Open;
+    if seats.len() == n {
+        // A dummy seat takes nobody.
+        for dummy in rules.dummy_seats() {
+            seats[dummy.index()] = v1::SeatKind::Open;
+        }
     }
     let on_timeout = match args.on_timeout.as_str() {
         "bot" => v1::TimeoutPolicy::Bot,

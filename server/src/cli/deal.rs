@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use calabresella_engine::Seat;
+use calabresella_engine::game::AnyMatch;
 use calabresella_engine::rng::GameRng;
-use calabresella_engine::{calabresella, tressette};
 
-use super::{GameArgs, Rules};
+use super::GameArgs;
 
 /// Arguments of `deal`.
 #[derive(Debug, clap::Args)]
@@ -22,37 +22,25 @@ pub struct DealArgs {
     game: GameArgs,
 }
 
-/// Prints one line per seat, then the monte (calabresella) or the stock (tressette-in-due).
+/// Prints one line per seat, then the monte or the stock (for games that have one).
 pub fn run(args: DealArgs) -> Result<ExitCode> {
     let rules = args.game.rules()?;
-    let players = match rules {
-        Rules::Calabresella(o) => o.players,
-        Rules::Tressette(o) => o.variant.players(),
-    };
+    let players = rules.seats();
     let dealer = Seat::new(args.dealer)
         .filter(|s| s.index() < players as usize)
         .with_context(|| format!("--dealer must be a seat below {players}"))?;
     let mut rng = GameRng::from_seed(args.seed);
-    let (hands, rest, label) = match rules {
-        Rules::Calabresella(o) => {
-            let d = calabresella::Deal::shuffled(&mut rng, o.players, dealer);
-            (d.hands, d.monte.to_vec(), "monte")
-        }
-        Rules::Tressette(o) => {
-            let d = tressette::Deal::shuffled(&mut rng, o.variant, dealer);
-            (
-                d.hands,
-                d.stock.map(|s| s.to_vec()).unwrap_or_default(),
-                "stock",
-            )
-        }
-    };
+    let mut m = AnyMatch::new(rules, dealer)?;
+    m.start_hand_from(dealer, &mut rng)?;
+    let dealt = m.dealt(0).context("the hand was just dealt")?;
     for s in Seat::first_n(players) {
-        println!("seat {s}: {}", hands[s]);
+        println!("seat {s}: {}", dealt.hands[s]);
     }
-    if !rest.is_empty() {
-        let cards: Vec<String> = rest.iter().map(|c| c.to_string()).collect();
-        println!("{label}: {}", cards.join(" "));
+    for (label, rest) in [("monte", &dealt.monte), ("stock", &dealt.stock)] {
+        if !rest.is_empty() {
+            let cards: Vec<String> = rest.iter().map(|c| c.to_string()).collect();
+            println!("{label}: {}", cards.join(" "));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

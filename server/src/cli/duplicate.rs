@@ -5,15 +5,14 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use calabresella_engine::Seat;
 use calabresella_engine::bots::{self, BOT_NAMES, Bot};
-use calabresella_engine::calabresella::{Deal, Hand, Options, Viewer};
+use calabresella_engine::game::{AnyMatch, Viewer};
 use calabresella_engine::rng::GameRng;
-use calabresella_engine::tressette;
 use serde_json::json;
 
-use super::{GameArgs, Rules};
+use super::GameArgs;
 
-/// The default `--bots`.
-const DEFAULT_BOTS: &str = "heuristic,random,random";
+/// The default `--bots`: the heuristic against random bots, one per side of the game.
+const DEFAULT_BOTS: &str = "heuristic,random...";
 
 /// Arguments of `duplicate`.
 #[derive(Debug, clap::Args)]
@@ -21,8 +20,8 @@ pub struct DuplicateArgs {
     /// Number of deals; each is played once per seat permutation.
     #[arg(long, default_value_t = 2000)]
     deals: u64,
-    /// One bot per deciding seat, comma-separated; the first is compared with the rest.
-    /// Default: heuristic,random,random (calabresella); heuristic,random (tressette).
+    /// One bot per side (a seat, or a partnership), comma-separated; the first is compared
+    /// with the rest. Default: heuristic, then random for every other side.
     #[arg(long, default_value = DEFAULT_BOTS, value_delimiter = ',')]
     bots: Vec<String>,
     /// Seed for the deals and the bots.
@@ -47,41 +46,36 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// Plays the dealt hand of `fresh` with `team_of[seat]`'s bot (permuted by `perm`) deciding
+/// for each seat; returns each bot's points.
 fn play_hand(
-    opts: Options,
-    dealer: Seat,
-    deal: Deal,
-    seats: &[Seat],
+    fresh: &AnyMatch,
+    teams: &[Vec<Seat>],
     perm: &[usize],
     bots: &mut [Box<dyn Bot + Send>],
 ) -> Vec<u32> {
-    let mut hand = Hand::new_unchecked(opts, dealer, deal);
-    while let Some(actor) = hand.actor() {
-        let decider = hand.controller(actor);
-        let k = seats
+    let mut m = fresh.clone();
+    let bot_of = |seat: Seat| {
+        teams
             .iter()
-            .position(|&s| s == decider)
-            .map_or(0, |i| perm[i]);
-        let obs = hand.observation(Viewer::Seat(decider));
-        let a = bots[k].act(&obs);
-        if hand.try_apply_as(decider, a).is_err() {
-            hand.apply_unchecked(obs.legal_actions[0]);
+            .position(|t| t.contains(&seat))
+            .map_or(0, |i| perm[i])
+    };
+    while let Some(decider) = m.decider() {
+        let Some(obs) = m.observation(Viewer::Seat(decider)) else {
+            break;
+        };
+        let a = bots[bot_of(decider)].act(&obs);
+        if m.try_apply_as(decider, a).is_err() {
+            m.apply_unchecked(obs.legal_actions()[0]);
         }
     }
-    let award = hand.outcome().map(|o| o.award()).unwrap_or_default();
+    let points = m.seat_points(Some(0));
     let mut per_bot = vec![0; bots.len()];
-    for (i, &s) in seats.iter().enumerate() {
-        per_bot[perm[i]] += award[s];
+    for (i, team) in teams.iter().enumerate() {
+        per_bot[perm[i]] += team.first().map_or(0, |&s| points[s]);
     }
     per_bot
-}
-
-/// Runs the comparison and prints JSON.
-pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
-    match args.game.rules()? {
-        Rules::Calabresella(opts) => duplicate_calabresella(&args, opts),
-        Rules::Tressette(opts) => duplicate_tressette(&args, opts),
-    }
 }
 
 /// Mean and 95% interval of per-deal margins.
@@ -93,103 +87,47 @@ fn summary(margins: &[f64]) -> (f64, [f64; 2]) {
     (mean, [mean - half, mean + half])
 }
 
-/// Tressette: the first bot holds one side's seats and the second the other's; every deal is
-/// played twice with the sides swapped.
-fn duplicate_tressette(args: &DuplicateArgs, opts: tressette::Options) -> Result<ExitCode> {
-    let bots_given: Vec<String> = if args.bots.join(",") == DEFAULT_BOTS {
-        vec!["heuristic".into(), "random".into()]
+/// Runs the comparison and prints JSON: every deal is played once per permutation of the bots
+/// over the sides, so each bot holds every side equally often.
+pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
+    let rules = args.game.rules()?;
+    let teams = rules.teams();
+    let names: Vec<String> = if args.bots.join(",") == DEFAULT_BOTS {
+        (0..teams.len())
+            .map(|i| if i == 0 { "heuristic" } else { "random" }.to_owned())
+            .collect()
     } else {
         args.bots.clone()
     };
-    if bots_given.len() != 2 {
+    if names.len() != teams.len() || teams.len() < 2 {
+        let sides: Vec<String> = teams.iter().map(|t| format!("{t:?}")).collect();
         bail!(
-            "--bots needs two bots for {}: the first plays one side, the second the other",
-            opts.variant.game()
-        );
-    }
-    let mut pair: Vec<Box<dyn Bot<tressette::Observation> + Send>> = Vec::new();
-    for (i, name) in bots_given.iter().enumerate() {
-        pair.push(
-            bots::by_name(name, args.seed.wrapping_mul(31).wrapping_add(i as u64)).with_context(
-                || format!("unknown bot {name:?}; known: {}", BOT_NAMES.join(", ")),
-            )?,
-        );
-    }
-    let n = opts.variant.players();
-    let mut rng = GameRng::from_seed(args.seed);
-    let mut points = [0u64; 2];
-    let mut margins = Vec::with_capacity(args.deals as usize);
-    for d in 0..args.deals {
-        let dealer = Seat::ALL[(d % u64::from(n)) as usize];
-        let deal = tressette::Deal::shuffled(&mut rng, opts.variant, dealer);
-        let mut margin = 0.0;
-        for swap in [0usize, 1] {
-            let mut hand = tressette::Hand::new_unchecked(opts, dealer, deal);
-            while let Some(seat) = hand.actor() {
-                let bot = tressette::side_of(seat) ^ swap;
-                let obs = hand.observation(Some(seat));
-                let a = pair[bot].act(&obs);
-                if hand.try_apply_as(seat, a).is_err() {
-                    hand.apply_unchecked(obs.legal_actions[0]);
-                }
-            }
-            let o = hand
-                .outcome()
-                .copied()
-                .context("a played-out hand has an outcome")?;
-            let (first, second) = (o.points[swap], o.points[1 - swap]);
-            points[0] += u64::from(first);
-            points[1] += u64::from(second);
-            margin += (f64::from(first) - f64::from(second)) / 2.0;
-        }
-        margins.push(margin);
-    }
-    let (mean, ci) = summary(&margins);
-    let hands = (args.deals * 2).max(1) as f64;
-    let out = json!({
-        "game": opts.variant.game(),
-        "deals": args.deals,
-        "hands": args.deals * 2,
-        "options": opts.to_string(),
-        "bots": [
-            {"bot": bots_given[0], "points_per_hand": points[0] as f64 / hands},
-            {"bot": bots_given[1], "points_per_hand": points[1] as f64 / hands},
-        ],
-        "margin_per_hand": {"first_minus_second": mean, "ci95": ci},
-    });
-    println!("{}", serde_json::to_string_pretty(&out)?);
-    Ok(ExitCode::SUCCESS)
-}
-
-fn duplicate_calabresella(args: &DuplicateArgs, opts: Options) -> Result<ExitCode> {
-    let seats: Vec<Seat> = Seat::first_n(opts.players)
-        .filter(|&s| !(opts.a_due && s == Options::DUMMY))
-        .collect();
-    if args.bots.len() != seats.len() {
-        bail!(
-            "--bots needs one bot per deciding seat ({}), got {}",
-            seats.len(),
-            args.bots.len()
+            "--bots needs one bot per side of {} ({} sides: {}), got {}",
+            rules.game_name(),
+            teams.len(),
+            sides.join(", "),
+            names.len()
         );
     }
     let mut bots: Vec<Box<dyn Bot + Send>> = Vec::new();
-    for (i, name) in args.bots.iter().enumerate() {
+    for (i, name) in names.iter().enumerate() {
         bots.push(
             bots::by_name(name, args.seed.wrapping_mul(31).wrapping_add(i as u64)).with_context(
                 || format!("unknown bot {name:?}; known: {}", BOT_NAMES.join(", ")),
             )?,
         );
     }
-    let perms = permutations(seats.len());
+    let perms = permutations(teams.len());
     let mut rng = GameRng::from_seed(args.seed);
     let mut totals = vec![0u64; bots.len()];
     let mut margins = Vec::with_capacity(args.deals as usize);
     for d in 0..args.deals {
-        let dealer = Seat::ALL[(d % u64::from(opts.players)) as usize];
-        let deal = Deal::shuffled(&mut rng, opts.players, dealer);
+        let dealer = Seat::ALL[(d % u64::from(rules.seats())) as usize];
+        let mut fresh = AnyMatch::new(rules, dealer)?;
+        fresh.start_hand_from(dealer, &mut rng)?;
         let mut per_deal = vec![0u64; bots.len()];
         for perm in &perms {
-            for (k, pts) in play_hand(opts, dealer, deal, &seats, perm, &mut bots)
+            for (k, pts) in play_hand(&fresh, &teams, perm, &mut bots)
                 .into_iter()
                 .enumerate()
             {
@@ -199,24 +137,24 @@ fn duplicate_calabresella(args: &DuplicateArgs, opts: Options) -> Result<ExitCod
         for (t, p) in totals.iter_mut().zip(&per_deal) {
             *t += p;
         }
-        // Each bot sits every seat equally often, so per-hand margins compare like with like.
+        // Each bot sits every side equally often, so per-hand margins compare like with like.
         let first = per_deal[0] as f64;
         let rest = per_deal[1..].iter().sum::<u64>() as f64 / (bots.len() - 1).max(1) as f64;
         margins.push((first - rest) / perms.len() as f64);
     }
     let (mean, ci) = summary(&margins);
     let hands = args.deals * perms.len() as u64;
-    let per_bot: Vec<_> = args
-        .bots
+    let per_bot: Vec<_> = names
         .iter()
         .zip(&totals)
-        .map(|(name, t)| json!({"bot": name, "award_per_hand": *t as f64 / hands.max(1) as f64}))
+        .map(|(name, t)| json!({"bot": name, "points_per_hand": *t as f64 / hands.max(1) as f64}))
         .collect();
     let out = json!({
+        "game": rules.game_name(),
         "deals": args.deals,
         "permutations": perms.len(),
         "hands": hands,
-        "options": opts.to_string(),
+        "options": rules.to_string(),
         "bots": per_bot,
         "margin_per_hand": {
             "first_minus_others": mean,

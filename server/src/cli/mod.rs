@@ -72,8 +72,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// The rules chosen on the command line (the same type the wire conversions use).
-pub use calabresella_proto::convert::Rules;
+/// The rules chosen on the command line (the engine's any-game rules).
+pub use calabresella_engine::game::Rules;
 
 /// Rule selection shared by the subcommands that create games.
 #[derive(Debug, clap::Args)]

@@ -5,12 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use calabresella_engine::bots::{self, BOT_NAMES, Bot};
-use calabresella_engine::calabresella::{self, HandOutcome, Match};
+use calabresella_engine::game::AnyMatch;
 use calabresella_engine::record::Record;
-use calabresella_engine::tressette;
 use serde_json::json;
 
-use super::{GameArgs, Rules, fresh_seed};
+use super::{GameArgs, fresh_seed};
 
 /// Arguments of `play`.
 #[derive(Debug, clap::Args)]
@@ -49,11 +48,7 @@ fn seat_names(bots: &[String], n: usize) -> Result<Vec<String>> {
 }
 
 /// The bots for `names`, each seeded from `seed` and its seat.
-fn seat_bots<O: 'static>(names: &[String], seed: u64) -> Result<Vec<Box<dyn Bot<O> + Send>>>
-where
-    bots::RandomBot: Bot<O>,
-    bots::HeuristicBot: Bot<O>,
-{
+fn seat_bots(names: &[String], seed: u64) -> Result<Vec<Box<dyn Bot + Send>>> {
     names
         .iter()
         .enumerate()
@@ -99,60 +94,30 @@ fn warn_faults(faults: usize) {
 /// Plays the match and prints a line per hand.
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    match args.game.rules()? {
-        Rules::Calabresella(opts) => play_calabresella(&args, opts, seed),
-        Rules::Tressette(opts) => play_tressette(&args, opts, seed),
-    }
-    .map(|()| ExitCode::SUCCESS)
-}
-
-fn play_calabresella(args: &PlayArgs, opts: calabresella::Options, seed: u64) -> Result<()> {
-    let n = opts.players as usize;
+    let rules = args.game.rules()?;
+    let n = usize::from(rules.seats());
     let names = seat_names(&args.bots, n)?;
-    let mut seated = seat_bots::<calabresella::Observation>(&names, seed)?;
-    let mut m = Match::seeded(opts, seed, None)?;
+    let mut seated = seat_bots(&names, seed)?;
+    let mut m = AnyMatch::seeded(rules, seed, None)?;
     println!(
-        "calabresella match, seed {seed}, {opts}, bots {}",
+        "{} match, seed {seed}, {rules}, bots {}",
+        rules.game_name(),
         names.join(",")
     );
     let faults = bots::play_out(&mut m, &mut seated);
     if !args.quiet {
-        let mut totals = vec![0u32; n];
-        for (i, (hand, outcome)) in m.hands().iter().zip(m.outcomes()).enumerate() {
-            for (t, a) in totals.iter_mut().zip(outcome.award().0) {
-                *t += a;
-            }
-            match outcome {
-                HandOutcome::Void => println!(
-                    "hand {:>3}  dealer {}  void: all passed",
-                    i + 1,
-                    hand.dealer()
-                ),
-                HandOutcome::Scored(s) => println!(
-                    "hand {:>3}  dealer {}  seat {} {:<9} called {:<2}  points {:>2}-{:<2} tricks {:>2}-{:<2} {} x{}  award {}  totals {}",
-                    i + 1,
-                    hand.dealer(),
-                    s.soloist,
-                    s.contract.name(),
-                    s.called.map_or("-".to_string(), |c| c.to_string()),
-                    s.points[0],
-                    s.points[1],
-                    s.tricks[0],
-                    s.tricks[1],
-                    if s.made { "made  " } else { "failed" },
-                    s.multiplier,
-                    list(&s.award.0[..n]),
-                    list(&totals),
-                ),
+        for i in 0..m.hands_dealt() {
+            if let (Some(dealer), Some(line)) = (m.dealer(i), m.hand_summary(i)) {
+                println!("hand {:>3}  dealer {dealer}  {line}", i + 1);
             }
         }
     }
-    let totals = list(&m.totals().0[..n]);
+    let totals = list(&m.totals());
+    let hands = m.hands_dealt();
     match m.result() {
-        Some(r) if r.draw => println!(
-            "match drawn after {} deals (max_deals), totals {totals}",
-            m.hands().len()
-        ),
+        Some(r) if r.draw => {
+            println!("match drawn after {hands} hands (max_deals), totals {totals}")
+        }
         Some(r) => {
             let w: Vec<String> = r
                 .winners
@@ -160,84 +125,13 @@ fn play_calabresella(args: &PlayArgs, opts: calabresella::Options, seed: u64) ->
                 .map(|s| format!("seat {s} ({})", names[s.index()]))
                 .collect();
             println!(
-                "match won by {} after {} deals, totals {totals}",
-                w.join(" and "),
-                m.hands().len()
+                "match won by {} after {hands} hands, totals {totals}",
+                w.join(" and ")
             );
         }
         None => println!("match unfinished, totals {totals}"),
     }
     warn_faults(faults);
-    write_record(args, seed, &names, |meta| {
-        Record::from_match(&m, Some(meta))
-    })
-}
-
-fn play_tressette(args: &PlayArgs, opts: tressette::Options, seed: u64) -> Result<()> {
-    let n = opts.variant.players() as usize;
-    let names = seat_names(&args.bots, n)?;
-    let mut seated = seat_bots::<tressette::Observation>(&names, seed)?;
-    let mut m = tressette::Match::seeded(opts, seed, None)?;
-    println!(
-        "{} match, seed {seed}, {opts}, bots {}",
-        opts.variant.game(),
-        names.join(",")
-    );
-    let faults = bots::play_out(&mut m, &mut seated);
-    if !args.quiet {
-        let mut totals = [0u32; 2];
-        for (i, h) in m.hands().iter().enumerate() {
-            let Some(o) = h.outcome() else { continue };
-            totals = [totals[0] + o.points[0], totals[1] + o.points[1]];
-            let accusi: Vec<String> = h
-                .accusi()
-                .iter()
-                .map(|(s, a)| format!("seat {s} {a}"))
-                .collect();
-            println!(
-                "hand {:>3}  dealer {}  points {:>2}-{:<2} (cards {}-{}, accusi {}-{})  tricks {:>2}-{:<2} last trick {}  totals {}{}",
-                i + 1,
-                h.dealer(),
-                o.points[0],
-                o.points[1],
-                o.card_points[0],
-                o.card_points[1],
-                o.accusi[0],
-                o.accusi[1],
-                o.tricks[0],
-                o.tricks[1],
-                o.last_trick,
-                list(&totals),
-                if accusi.is_empty() {
-                    String::new()
-                } else {
-                    format!("  accusi: {}", accusi.join(", "))
-                }
-            );
-        }
-    }
-    let side = |i: usize| {
-        if n == 4 {
-            format!("team {i} (seats {i} and {})", i + 2)
-        } else {
-            format!("seat {i}")
-        }
-    };
-    let totals = list(&m.totals());
-    match m.result() {
-        Some(tressette::MatchResult::Won(w)) => println!(
-            "match won by {} after {} hands, totals {totals}",
-            side(w),
-            m.hands().len()
-        ),
-        Some(tressette::MatchResult::Draw) => println!(
-            "match drawn after {} hands, totals {totals}",
-            m.hands().len()
-        ),
-        None => println!("match unfinished, totals {totals}"),
-    }
-    warn_faults(faults);
-    write_record(args, seed, &names, |meta| {
-        Record::from_tressette(&m, Some(meta))
-    })
+    write_record(&args, seed, &names, |meta| m.record(Some(meta)))?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use calabresella_engine::game::RulesError;
 use calabresella_proto::{convert, v1};
 
 use super::client::{ServerArg, connect, runtime, status_line};
@@ -62,9 +63,7 @@ pub struct ResultsArgs {
 fn game(name: Option<&str>) -> Result<v1::Game> {
     match name {
         None => Ok(v1::Game::Unspecified),
-        Some(n) => convert::game_by_name(n).with_context(|| {
-            format!("unknown game {n:?}: calabresella, tressette or tressette-in-due")
-        }),
+        Some(n) => Ok(convert::game_by_name(n).ok_or_else(|| RulesError::UnknownGame(n.into()))?),
     }
 }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use calabresella_engine::Seat;
-use calabresella_proto::convert::{self, Rules};
+use calabresella_proto::convert;
 use calabresella_proto::v1;
 
 use crate::config::ServerConfig;
@@ -76,15 +76,15 @@ pub fn table_spec(
             })
             .collect::<Result<Vec<_>, _>>()?
     };
-    if let Rules::Calabresella(o) = &rules
-        && o.a_due
-    {
-        // The dummy never decides: the defending person plays it.
-        let dummy = calabresella_engine::calabresella::Options::DUMMY.index();
+    for dummy in rules.dummy_seats() {
+        // A dummy never decides: another seat plays it.
+        let dummy = dummy.index();
         if seats[dummy] != v1::SeatKind::Open {
             return Err(ServiceError::Invalid(
                 "BAD_SEATS",
-                format!("a due: seat {dummy} is the dummy and takes no player or bot"),
+                format!(
+                    "seat {dummy} is a dummy (another seat plays it) and takes no player or bot"
+                ),
             ));
         }
         seats[dummy] = v1::SeatKind::Unspecified;

@@ -93,10 +93,7 @@ impl Item {
                 hand_number: *hand,
                 dealer: *dealer,
             }),
-            Item::Event { hand, event } => Kind::Event(match event {
-                RawEvent::Calabresella(e) => convert::calabresella_event(*hand, e),
-                RawEvent::Tressette(e) => convert::tressette_event(*hand, e),
-            }),
+            Item::Event { hand, event } => Kind::Event(convert::event(*hand, event)),
             Item::Turn(t) => Kind::Turn(t.to_wire()),
             Item::TimedOut(t) => Kind::TimedOut(*t),
             Item::HandRevealed(r) => Kind::HandRevealed(r.clone()),

@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use calabresella_engine::game::Rules;
 use calabresella_engine::{Action, Seat};
-use calabresella_proto::convert::{self, Rules};
+use calabresella_proto::convert;
 use calabresella_proto::v1;
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
@@ -19,7 +20,7 @@ use tokio::time::Instant;
 
 use self::clock::SeatClock;
 use self::feed::{Feed, Item, TurnItem, UpdateStream};
-use self::session::{RawEvent, SeatBot, Session};
+use self::session::{RawEvent, SeatBot, Session, seat_bot};
 use crate::config::ServerConfig;
 use crate::error::ServiceError;
 use crate::store::{Finished, MatchSummary, ResultRow, Store, StoredAction, Write};
@@ -217,7 +218,7 @@ impl Table {
         created_unix_ms: i64,
     ) -> Result<Table, ServiceError> {
         let session = Session::new(&spec.rules, spec.seed, spec.first_dealer)
-            .map_err(|e| ServiceError::Invalid("BAD_OPTIONS", e))?;
+            .map_err(|e| ServiceError::Invalid("BAD_OPTIONS", e.to_string()))?;
         let n = spec.seats.len();
         let seats = spec
             .seats
@@ -233,7 +234,7 @@ impl Table {
                 },
                 token: None,
                 clock: SeatClock::new(spec.clock.bank_ms),
-                bot: SeatBot::new(
+                bot: seat_bot(
                     kind,
                     spec.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)),
                 ),
@@ -541,7 +542,7 @@ impl Table {
             None
         } else {
             let (winners, draw) = match forfeited_by {
-                Some(s) => (self.session.opponents_of(s, self.seats.len() as u8), false),
+                Some(s) => (self.session.opponents_of(s), false),
                 None => self.session.result().unwrap_or_default(),
             };
             Some(v1::MatchResult {
@@ -590,14 +591,13 @@ impl Table {
             .as_ref()
             .map(|r| (r.winners.clone(), r.draw, r.totals.clone()))
             .unwrap_or_default();
-        let partners = matches!(self.spec.rules, Rules::Tressette(_));
         let results = if end.result.is_some() {
             self.seats
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| s.kind != v1::SeatKind::Unspecified)
                 .map(|(i, s)| {
-                    let side = if partners { i % 2 } else { i };
+                    let side = Seat::new(i as u8).map_or(i, |s| self.spec.rules.total_index(s));
                     ResultRow {
                         seat: i as u8,
                         player: s.name.clone(),
@@ -992,7 +992,7 @@ impl Table {
         }
         let seed = self.spec.seed.rotate_left(17);
         let bot = self.timeout_bot.get_or_insert_with(|| {
-            SeatBot::Heuristic(calabresella_engine::bots::HeuristicBot::new(seed))
+            Box::new(calabresella_engine::bots::HeuristicBot::new(seed)) as SeatBot
         });
         let action = self.session.bot_action(seat, bot);
         match action {

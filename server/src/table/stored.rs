@@ -167,23 +167,16 @@ pub fn restore(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use calabresella_proto::convert::Rules;
+    use calabresella_engine::game::Rules;
 
     fn specs() -> Vec<TableSpec> {
         let mut out = Vec::new();
-        for (i, (game, pairs)) in [
-            ("calabresella", vec![]),
-            ("calabresella", vec![("players", "4"), ("target", "31")]),
-            (
-                "calabresella",
-                vec![("a_due", "true"), ("stramazzo", "false")],
-            ),
-            ("tressette", vec![("accusi", "false"), ("max_deals", "7")]),
-            ("tressette-in-due", vec![("follow_suit_always", "true")]),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        // Every registered game, with its defaults and with options that differ from them.
+        let games = calabresella_engine::game::game_names();
+        let sets = games
+            .iter()
+            .flat_map(|&g| [(g, vec![]), (g, vec![("target", "31"), ("max_deals", "7")])]);
+        for (i, (game, pairs)) in sets.enumerate() {
             let rules = Rules::parse(game, pairs).expect("rules");
             let n = usize::from(rules.seats());
             out.push(TableSpec {

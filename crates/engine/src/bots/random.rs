@@ -4,7 +4,7 @@ use crate::action::Action;
 use crate::rng::GameRng;
 
 use super::{Bot, View};
-use crate::playable::Rollout;
+use crate::game::{Game, GameHand, Rules};
 
 /// Picks uniformly among the legal actions with its own seeded generator.
 #[derive(Debug, Clone)]
@@ -46,69 +46,49 @@ pub struct RandomRun {
 /// How [`random_hands`] drives each hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Driver {
-    /// The per-action public API: [`Hand::num_legal_actions`], [`Hand::legal_action`] and
-    /// [`Hand::apply_unchecked`], as a bot or search loop outside the engine would.
-    ///
-    /// [`Hand::num_legal_actions`]: crate::calabresella::Hand::num_legal_actions
-    /// [`Hand::legal_action`]: crate::calabresella::Hand::legal_action
-    /// [`Hand::apply_unchecked`]: crate::calabresella::Hand::apply_unchecked
+    /// The per-action public API: [`Rollout::num_legal_actions`](crate::game::Rollout::num_legal_actions), [`Rollout::legal_action`](crate::game::Rollout::legal_action)
+    /// and [`Rollout::apply_unchecked`](crate::game::Rollout::apply_unchecked), as a bot or search loop outside the engine would.
     Api,
-    /// The engine's rollout, [`Hand::playout_random`]: the same draws and the same result.
-    ///
-    /// [`Hand::playout_random`]: crate::calabresella::Hand::playout_random
+    /// The engine's rollout, [`Rollout::playout_random`](crate::game::Rollout::playout_random): the same draws and the same result.
     Playout,
 }
 
-/// Plays `n` full Calabresella hands (auction to scoring) with uniformly random legal actions,
-/// dealing each from one generator seeded with `seed`; the dealer rotates every hand. Both
-/// drivers give the same hands and counts.
-pub fn random_hands(
-    opts: crate::calabresella::Options,
-    seed: u64,
-    n: u64,
-    driver: Driver,
-) -> RandomRun {
-    use crate::calabresella::{Deal, Hand};
-    run_hands(
-        seed,
-        n,
-        driver,
-        |rng, i| {
-            let dealer = crate::seat::Seat::ALL[(i % u64::from(opts.players)) as usize];
-            Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.players, dealer))
-        },
-        |hand| {
-            hand.outcome()
-                .map_or(0, |o| o.award().0.iter().map(|&x| u64::from(x)).sum())
-        },
-    )
+/// Plays `n` full hands of the game of `rules` with uniformly random legal actions, dealing
+/// each from one generator seeded with `seed`; the dealer rotates every hand. Both drivers give
+/// the same hands and counts.
+pub fn random_hands(rules: Rules, seed: u64, n: u64, driver: Driver) -> RandomRun {
+    random_hands_of(rules, seed, n, driver)
 }
 
-/// [`random_hands`] for Tressette and Tressette in Due.
-pub fn random_tressette_hands(
-    opts: crate::tressette::Options,
-    seed: u64,
-    n: u64,
-    driver: Driver,
-) -> RandomRun {
-    use crate::tressette::{Deal, Hand};
+macro_rules! random_hands_dispatch {
+    ($($V:ident => $m:ident),* $(,)?) => {
+        fn random_hands_of(rules: Rules, seed: u64, n: u64, driver: Driver) -> RandomRun {
+            match rules {
+                $(Rules::$V(o) => run_game::<crate::$m::Match>(o, seed, n, driver),)*
+            }
+        }
+    };
+}
+crate::for_each_game!(random_hands_dispatch);
+
+/// [`random_hands`] for one game: each hand is dealt by the next seat, and the checksum is the
+/// sum of every seat's points of the hand.
+fn run_game<G: Game>(opts: G::Options, seed: u64, n: u64, driver: Driver) -> RandomRun {
+    let seats = u64::from(G::seats(&opts));
     run_hands(
         seed,
         n,
         driver,
         |rng, i| {
-            let dealer = crate::seat::Seat::ALL[(i % u64::from(opts.variant.players())) as usize];
-            Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.variant, dealer))
+            let dealer = crate::seat::Seat::ALL[(i % seats) as usize];
+            G::seeded_hand(&opts, dealer, rng)
         },
-        |hand| {
-            hand.outcome()
-                .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
-        },
+        |hand| hand.award_sum(),
     )
 }
 
 /// The loop every game's random run shares: deal, play out with the chosen driver, count.
-fn run_hands<H: Rollout>(
+fn run_hands<H: GameHand>(
     seed: u64,
     n: u64,
     driver: Driver,

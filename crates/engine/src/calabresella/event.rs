@@ -4,6 +4,7 @@
 use crate::action::{Contract, Signal};
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::Viewer;
 use crate::seat::Seat;
 
 use super::score::HandOutcome;
@@ -132,15 +133,6 @@ pub enum Event {
     },
     /// The hand is over and scored (public).
     Scored(HandOutcome),
-}
-
-/// Who looks at the events: a seat, or a spectator who sees only the public view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Viewer {
-    /// A player's seat.
-    Seat(Seat),
-    /// The public view: every private detail blanked.
-    Spectator,
 }
 
 /// Facts about the hand that decide visibility: in Calabresella a due the defending person sees

@@ -7,23 +7,15 @@ use crate::error::IllegalAction;
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
-pub use crate::deals::DealRefused;
+use crate::deals::DealRefused;
 
 use super::deal::Deal;
-use super::event::{Event, Viewer};
-use super::hand::{ActionList, Hand, HandError};
+use super::event::Event;
+use super::hand::Hand;
 use super::observation::Observation;
 use super::options::{MatchEnd, Options};
 use super::score::{HandOutcome, Score};
-
-/// How a match ended.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct MatchResult {
-    /// The winning seats (one, or two defenders together under the pooled rule); empty for a draw.
-    pub winners: Vec<Seat>,
-    /// Whether the deal cap ended the match with no winner.
-    pub draw: bool,
-}
+use crate::game::{ActionList, HandError, MatchResult, Viewer};
 
 impl DealtHand for Hand {
     type Opts = Options;
@@ -221,15 +213,9 @@ impl Match {
             HandOutcome::Void => None,
         };
         if let Some(winners) = winners {
-            self.result = Some(MatchResult {
-                winners,
-                draw: false,
-            });
+            self.result = Some(MatchResult::won(winners));
         } else if self.deals.hands.len() as u64 >= u64::from(self.opts.max_deals) {
-            self.result = Some(MatchResult {
-                winners: Vec::new(),
-                draw: true,
-            });
+            self.result = Some(MatchResult::draw());
         } else {
             self.deals.deal_next(self.opts, false);
         }

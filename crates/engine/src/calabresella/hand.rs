@@ -9,17 +9,12 @@ use crate::error::IllegalAction;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{LAST_TRICK_THIRDS, Trick, follow_mask, follow_suit};
 
-use super::deal::{Deal, DealError, active_seats};
-use super::event::{Event, Viewer, VisibilityContext};
+use super::deal::{Deal, active_seats};
+use super::event::{Event, VisibilityContext};
 use super::options::Options;
 use super::score::{HandOutcome, Side, Tally, score};
+use crate::game::{ActionList, HandError, Phase, Viewer};
 use crate::sink::{EventSink, NoEvents};
-
-/// The most legal actions any state has (a Chiamo call: 28 cards).
-pub const MAX_LEGAL: usize = 32;
-
-/// Legal actions without heap allocation.
-pub type ActionList = ArrayVec<Action, MAX_LEGAL>;
 
 /// The most actions one hand can take (auction 3, chiamo 6, 36 cards).
 const MAX_HISTORY: usize = 48;
@@ -29,26 +24,6 @@ const PLAY_ID: u16 = 142;
 
 /// Tricks in every Calabresella hand (C-D12).
 pub const TRICKS: u8 = 12;
-
-/// What the hand is waiting for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// A bid or a pass (C-D3).
-    Auction,
-    /// Chiamo: the soloist names a card (C-D5).
-    Call,
-    /// Chiamo: the soloist gives a card back to the holder (C-D6).
-    Return,
-    /// Someone discards into the set-aside monte (the soloist, or a defender in dividete and
-    /// scegliete).
-    Discard,
-    /// Scegliete: the first defender chooses monte cards (C-D10).
-    Take,
-    /// A card to the trick.
-    Play,
-    /// The hand is over.
-    Over,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Step {
@@ -989,18 +964,4 @@ impl Hand {
             sink.push(Event::Scored(HandOutcome::Scored(result)));
         }
     }
-}
-
-/// A hand that cannot be set up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HandError {
-    /// The options are not valid.
-    #[error("invalid options: {0}")]
-    Options(#[from] super::options::OptionError),
-    /// The dealer is not a seat of this table.
-    #[error("dealer {0} is not a seat at this table")]
-    Dealer(Seat),
-    /// The deal is not a deal of this game.
-    #[error("invalid deal: {0}")]
-    Deal(#[from] DealError),
 }

@@ -2,19 +2,20 @@
 //! of five contracts, one soloist against two defenders. Decision IDs C-D1 to C-D24 are in
 //! `docs/RULES.md`.
 
+mod bot;
 mod deal;
 mod event;
 mod game;
 mod hand;
+mod impl_game;
 mod observation;
 mod options;
 mod score;
 
 pub use deal::{Deal, DealError, HAND_SIZE, active_seats};
-pub use event::{Event, Viewer};
-pub use game::{DealRefused, Match, MatchResult};
-pub use hand::{ActionList, Hand, HandError, MAX_LEGAL, Phase, TRICKS};
+pub use event::Event;
+pub use game::Match;
+pub use hand::{Hand, TRICKS};
 pub use observation::Observation;
-pub(crate) use options::json_option_text;
-pub use options::{MatchEnd, OptionError, Options};
+pub use options::{MatchEnd, Options};
 pub use score::{HandOutcome, Score, Side};

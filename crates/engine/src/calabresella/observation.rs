@@ -6,10 +6,11 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::seat::{PerSeat, Seat};
 
-use super::event::{Event, Viewer};
-use super::hand::{Hand, Phase};
+use super::event::Event;
+use super::hand::Hand;
 use super::options::Options;
 use super::score::HandOutcome;
+use crate::game::{Phase, Viewer};
 
 /// One seat's view of the game: public history, its own cards, what the rules let it see of
 /// others, and its legal actions when it must decide.

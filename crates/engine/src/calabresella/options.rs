@@ -4,21 +4,8 @@
 use std::fmt;
 
 use serde_json::{Map, Value};
-use thiserror::Error;
 
-/// The text of a JSON option value (a string, number or boolean), for every game's `set`.
-pub(crate) fn json_option_text(key: &str, value: &Value) -> Result<String, OptionError> {
-    match value {
-        Value::String(s) => Ok(s.clone()),
-        Value::Bool(b) => Ok(b.to_string()),
-        Value::Number(n) => Ok(n.to_string()),
-        other => Err(OptionError::BadValue {
-            key: key.into(),
-            value: other.to_string(),
-            expected: "a string, number or boolean",
-        }),
-    }
-}
+use crate::game::{OptionError, json_option_text};
 
 /// How the match ends (C-D16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,29 +64,6 @@ impl Default for Options {
             max_deals: 1000,
         }
     }
-}
-
-/// An option name or value that is not understood, or a combination that makes no sense.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum OptionError {
-    /// The option name is unknown.
-    #[error(
-        "unknown option {0:?}; known: players, target, match_end, stramazzo, only_chiamo, chiamo_threes_only, aperta, a_due, max_deals, preset"
-    )]
-    Unknown(String),
-    /// The value does not fit the option.
-    #[error("option {key}: bad value {value:?} ({expected})")]
-    BadValue {
-        /// The option.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What the option takes.
-        expected: &'static str,
-    },
-    /// The options conflict.
-    #[error("{0}")]
-    Conflict(&'static str),
 }
 
 fn parse_bool(key: &str, v: &str) -> Result<bool, OptionError> {
@@ -180,7 +144,12 @@ impl Options {
                     });
                 }
             },
-            _ => return Err(OptionError::Unknown(key.into())),
+            _ => {
+                return Err(OptionError::Unknown {
+                    key: key.into(),
+                    known: "players, target, match_end, stramazzo, only_chiamo, chiamo_threes_only, aperta, a_due, max_deals, preset",
+                });
+            }
         }
         Ok(())
     }

@@ -46,8 +46,14 @@ impl Deal {
         let mut seen = check_hands(&self.hands, |s| if s.index() < n { HAND_SIZE } else { 0 })?;
         match (variant, &self.stock) {
             (Variant::Due, Some(stock)) => check_more(&mut seen, stock),
-            (Variant::Due, None) => Err(DealError::WrongMonte(0)),
-            (Variant::Partnership, Some(_)) => Err(DealError::WrongMonte(20)),
+            (Variant::Due, None) => Err(DealError::WrongStock {
+                got: 0,
+                expected: 20,
+            }),
+            (Variant::Partnership, Some(_)) => Err(DealError::WrongStock {
+                got: 20,
+                expected: 0,
+            }),
             (Variant::Partnership, None) => Ok(()),
         }
     }

@@ -5,6 +5,7 @@ use std::fmt;
 use crate::action::Signal;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::Viewer;
 use crate::seat::Seat;
 
 use super::accusi::Accuso;
@@ -57,11 +58,11 @@ pub enum Event {
 }
 
 impl Event {
-    /// The event as `viewer` (a seat, or `None` for a spectator) may see it.
-    pub(crate) fn seen_by(&self, viewer: Option<Seat>) -> Option<Event> {
+    /// The event as `viewer` may see it.
+    pub(crate) fn seen_by(&self, viewer: Viewer) -> Option<Event> {
         match self {
             // A partner's hand stays hidden: only the seat sees its own cards.
-            Event::Dealt { seat, .. } if viewer != Some(*seat) => None,
+            Event::Dealt { seat, .. } if viewer != Viewer::Seat(*seat) => None,
             _ => Some(self.clone()),
         }
     }

@@ -8,20 +8,11 @@ use crate::seat::Seat;
 
 use super::deal::Deal;
 use super::event::Event;
-use super::hand::{ActionList, Hand, HandError};
+use super::hand::{Hand, side_of};
 use super::observation::Observation;
 use super::options::Options;
 use super::score::Outcome;
-
-/// How a match ended: the winning side (partnership 0 = seats 0+2, 1 = seats 1+3, or the player
-/// in Due), or a draw at the deal cap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MatchResult {
-    /// This side won.
-    Won(usize),
-    /// The deal cap ended the match with no winner.
-    Draw,
-}
+use crate::game::{ActionList, HandError, MatchResult, Viewer};
 
 /// T-D4, checked after each hand: the side at or above the target wins; both: the higher total
 /// wins, and equal totals mean another hand.
@@ -124,9 +115,9 @@ impl Match {
         self.deals.current()
     }
 
-    /// The result once over.
-    pub fn result(&self) -> Option<MatchResult> {
-        self.result
+    /// The result once over: the seats of the winning side, or a draw.
+    pub fn result(&self) -> Option<&MatchResult> {
+        self.result.as_ref()
     }
 
     /// Whether the match is over.
@@ -207,16 +198,17 @@ impl Match {
         self.totals[0] += o.points[0];
         self.totals[1] += o.points[1];
         if let Some(w) = winner(self.totals, self.opts.target) {
-            self.result = Some(MatchResult::Won(w));
+            let seats = Seat::first_n(self.opts.variant.players()).filter(|s| side_of(*s) == w);
+            self.result = Some(MatchResult::won(seats.collect()));
         } else if self.deals.hands.len() as u64 >= u64::from(self.opts.max_deals) {
-            self.result = Some(MatchResult::Draw);
+            self.result = Some(MatchResult::draw());
         } else {
             self.deals.deal_next(self.opts, false);
         }
     }
 
-    /// The view of `viewer` (`None`: a spectator), with match totals and earlier results.
-    pub fn observation(&self, viewer: Option<Seat>) -> Option<Observation> {
+    /// The view of `viewer`, with match totals and earlier results.
+    pub fn observation(&self, viewer: Viewer) -> Option<Observation> {
         let (hand, earlier) = self.deals.hands.split_last()?;
         let mut obs = hand.observation(viewer);
         obs.hand_number = earlier.len() as u32;

@@ -16,9 +16,6 @@ use super::options::{Options, Variant};
 use super::score::Outcome;
 use crate::sink::{EventSink, NoEvents};
 
-/// Legal actions without heap allocation (a lead: 10 cards x 4 signal choices).
-pub type ActionList = ArrayVec<Action, 40>;
-
 /// The side of a seat: partnership 0 (seats 0 and 2) or 1 (seats 1 and 3); in Due the player.
 #[inline]
 pub const fn side_of(seat: Seat) -> usize {
@@ -46,8 +43,7 @@ pub struct Hand {
     outcome: Option<Outcome>,
 }
 
-/// A hand that cannot be set up.
-pub use crate::calabresella::HandError;
+use crate::game::{ActionList, HandError, Viewer};
 
 impl Hand {
     /// A new hand dealt by `dealer`; checks the options and the deal.
@@ -253,7 +249,7 @@ impl Hand {
         }
         let Action::Play(card, signal) = *action else {
             return Err(IllegalAction::WrongPhase {
-                phase: crate::calabresella::Phase::Play,
+                phase: crate::game::Phase::Play,
             });
         };
         if signal.is_some() && !self.signals_allowed() {
@@ -315,9 +311,9 @@ impl Hand {
         }
     }
 
-    /// What `viewer` (`None`: a spectator) may see of `event`, an event of this hand. The one
-    /// visibility filter: observations use it too.
-    pub fn visible_to(&self, event: &Event, viewer: Option<Seat>) -> Option<Event> {
+    /// What `viewer` may see of `event`, an event of this hand. The one visibility filter:
+    /// observations use it too.
+    pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
         event.seen_by(viewer)
     }
 

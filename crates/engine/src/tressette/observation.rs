@@ -3,6 +3,7 @@
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::Viewer;
 use crate::seat::{PerSeat, Seat};
 
 use super::event::Event;
@@ -14,8 +15,8 @@ use super::score::Outcome;
 /// tricks, cards drawn in Due), counts, and its legal actions when it must play.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observation {
-    /// Whose view this is (`None`: a spectator's public view).
-    pub viewer: Option<Seat>,
+    /// Whose view this is.
+    pub viewer: Viewer,
     /// The rules in force.
     pub options: Options,
     /// Hand number in the match, 0-based.
@@ -60,14 +61,14 @@ impl Observation {
 }
 
 impl Hand {
-    /// The view of `viewer` (`None` for a spectator). Partners see nothing of each other's
+    /// The view of `viewer`. Partners see nothing of each other's
     /// hands; the stock's order stays hidden; drawn cards are public.
-    pub fn observation(&self, viewer: Option<Seat>) -> Observation {
+    pub fn observation(&self, viewer: Viewer) -> Observation {
         let n = self.players();
         let hand_sizes = PerSeat::from_fn(n, |s| self.hand_of(s).len() as u8);
         let trick = self.trick().seated(|s| s.next(n));
         let legal_actions = match (viewer, self.actor()) {
-            (Some(v), Some(a)) if v == a => self.legal_actions().to_vec(),
+            (Viewer::Seat(v), Some(a)) if v == a => self.legal_actions().to_vec(),
             _ => Vec::new(),
         };
         Observation {
@@ -78,7 +79,7 @@ impl Hand {
             totals: [0; 2],
             previous: Vec::new(),
             actor: self.actor(),
-            hand: viewer.map_or(CardSet::EMPTY, |v| self.hand_of(v)),
+            hand: viewer.seat().map_or(CardSet::EMPTY, |v| self.hand_of(v)),
             hand_sizes,
             stock_left: self.stock().len() as u8,
             trick,

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-pub use crate::calabresella::OptionError;
+use crate::game::OptionError;
 
 /// Which Tressette is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -108,7 +108,12 @@ impl Options {
             "follow_suit_always" => {
                 self.follow_suit_always = flag(value).ok_or_else(|| bad("true or false"))?;
             }
-            _ => return Err(OptionError::Unknown(key.into())),
+            _ => {
+                return Err(OptionError::Unknown {
+                    key: key.into(),
+                    known: "target, accusi, follow_suit_always, max_deals",
+                });
+            }
         }
         Ok(())
     }
@@ -156,7 +161,7 @@ impl Options {
         }
         let mut o = Options::new(variant);
         for (k, v) in options {
-            let text = crate::calabresella::json_option_text(k, v)?;
+            let text = crate::game::json_option_text(k, v)?;
             o.set(k, &text)?;
         }
         o.validate()?;

@@ -1,7 +1,7 @@
 //! Helpers shared by the engine's integration tests.
 #![allow(dead_code)]
 
-use calabresella_engine::calabresella::{Deal, Event, Hand, MatchEnd, Observation, Options};
+use calabresella_engine::calabresella::{Deal, Event, Hand, Observation, Options};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Card, CardSet, PerSeat, Seat};
 
@@ -90,32 +90,9 @@ impl Play {
     }
 }
 
-/// Every valid combination of the rule options (targets vary too).
+/// Every valid combination of the rule options (targets vary too): the engine's own list.
 pub fn all_option_combos() -> Vec<Options> {
-    let mut out = Vec::new();
-    for players in [3u8, 4] {
-        for bits in 0u32..64 {
-            let o = Options {
-                players,
-                target: [21, 31, 5][(bits as usize) % 3],
-                match_end: if bits & 1 != 0 {
-                    MatchEnd::Individual
-                } else {
-                    MatchEnd::Pooled
-                },
-                stramazzo: bits & 2 == 0,
-                only_chiamo: bits & 4 != 0,
-                chiamo_threes_only: bits & 8 != 0,
-                aperta: bits & 16 != 0,
-                a_due: bits & 32 != 0,
-                max_deals: 200,
-            };
-            if o.validate().is_ok() {
-                out.push(o);
-            }
-        }
-    }
-    out
+    <calabresella_engine::calabresella::Match as calabresella_engine::game::Game>::option_sets()
 }
 
 /// Every card an observation mentions anywhere.

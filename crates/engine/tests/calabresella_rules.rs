@@ -5,8 +5,9 @@
 mod common;
 
 use calabresella_engine::calabresella::{
-    Deal, Event, HandOutcome, Match, MatchEnd, Options, Phase, Score, Viewer,
+    Deal, Event, HandOutcome, Match, MatchEnd, Options, Score,
 };
+use calabresella_engine::game::{Phase, Viewer};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, CardSet, Contract};
 use common::{Play, cards, deal, seat};

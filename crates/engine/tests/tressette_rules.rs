@@ -8,9 +8,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use calabresella_engine::bots::{Bot, HeuristicBot};
-use calabresella_engine::record::{Record, replay_tressette};
+use calabresella_engine::game::{MatchResult, Viewer};
+use calabresella_engine::record::{Record, replay};
 use calabresella_engine::rng::GameRng;
-use calabresella_engine::tressette::{Deal, Event, Hand, Match, MatchResult, Options, Variant};
+use calabresella_engine::tressette::{Deal, Event, Hand, Match, Options, Variant};
 use calabresella_engine::{Action, Card, CardSet, NUM_ACTION_IDS, PerSeat, Seat, Signal};
 use common::{cards, map_action, seat};
 
@@ -140,7 +141,7 @@ fn t_d1_t_d2_points_per_partnership_with_accusi() {
 #[test]
 fn t_d2_accusi_are_public() {
     let h = Hand::new(Options::new(Variant::Partnership), seat(0), one_suit_each()).unwrap();
-    let spectator = h.observation(None);
+    let spectator = h.observation(Viewer::Spectator);
     let declared = spectator
         .events
         .iter()
@@ -171,7 +172,7 @@ fn t_d3_signals_on_leads_only_public_and_harmless() {
         "a signal may only accompany a Tressette lead",
     );
     act(&mut h, "play 4c");
-    let seen = h.observation(Some(seat(3)));
+    let seen = h.observation(Viewer::Seat(seat(3)));
     assert!(seen.events.contains(&Event::Played {
         seat: seat(1),
         card: "4b".parse().unwrap(),
@@ -200,7 +201,7 @@ fn t_d4_match_to_the_target() {
     assert_eq!(m.totals(), [6, 17]);
     assert_eq!(
         m.result(),
-        Some(MatchResult::Won(1)),
+        Some(&MatchResult::won(vec![seat(1), seat(3)])),
         "both reached 5: the higher total wins"
     );
 }
@@ -235,7 +236,7 @@ fn t_d5_in_due_draws_free_play_then_follow_suit() {
         h.hand_of(seat(0)).contains("2d".parse().unwrap()),
         "the loser the second"
     );
-    let seen_by_0 = h.observation(Some(seat(0)));
+    let seen_by_0 = h.observation(Viewer::Seat(seat(0)));
     assert!(
         seen_by_0.events.contains(&Event::Drew {
             seat: seat(1),
@@ -380,10 +381,13 @@ fn random_play_sweep_both_variants() {
                     played += 1;
                 }
             }
-            let rec = Record::from_tressette(&m, None);
-            let (again, _) = replay_tressette(&Record::parse(&rec.to_json()).unwrap()).unwrap();
-            assert_eq!(again.hands(), m.hands());
-            assert_eq!((again.totals(), again.result()), (m.totals(), m.result()));
+            let rec = Record::of_game(&m, None);
+            let (again, _) = replay(&Record::parse(&rec.to_json()).unwrap()).unwrap();
+            let m = calabresella_engine::game::AnyMatch::from(m.clone());
+            assert_eq!(
+                (again.record(None), again.totals(), again.result()),
+                (m.record(None), m.totals(), m.result())
+            );
         }
         hands += played;
     }
@@ -444,16 +448,16 @@ fn observations_do_not_depend_on_unseen_cards() {
         let now = states.last().unwrap();
         for viewer in Seat::first_n(n).map(Some).chain([None]) {
             let known = allowed(now, viewer);
-            let all_shown = states
-                .iter()
-                .fold(CardSet::EMPTY, |acc, h| acc | shown(&h.observation(viewer)));
+            let all_shown = states.iter().fold(CardSet::EMPTY, |acc, h| {
+                acc | shown(&h.observation(Viewer::of(viewer)))
+            });
             assert!(
                 known.is_superset(all_shown),
                 "{viewer:?} was shown {} beyond the rules",
                 all_shown - known
             );
             let hidden = CardSet::ALL - known;
-            let expected = now.observation(viewer);
+            let expected = now.observation(Viewer::of(viewer));
             for _ in 0..3 {
                 let map = common::permutation(hidden, false, &mut rng);
                 let f = |c: Card| Card::from_index(map[c.index() as usize]).unwrap();
@@ -477,7 +481,7 @@ fn observations_do_not_depend_on_unseen_cards() {
                 {
                     compared += 1;
                     assert_eq!(
-                        world.observation(viewer),
+                        world.observation(Viewer::of(viewer)),
                         expected,
                         "{viewer:?} tells apart worlds differing in unseen cards"
                     );
@@ -512,7 +516,7 @@ fn transcript(opts: Options, seed: u64) -> String {
     loop {
         let hand = &m.hands()[0];
         for (i, v) in viewers.iter().enumerate() {
-            let o = hand.observation(*v);
+            let o = hand.observation(Viewer::of(*v));
             let who = v.map_or("public".to_string(), |s| format!("seat {s}"));
             let legal: Vec<String> = o.legal_actions.iter().map(|a| a.to_string()).collect();
             let _ = write!(out, "  {who}: hand {} | stock {}", o.hand, o.stock_left);
@@ -529,7 +533,7 @@ fn transcript(opts: Options, seed: u64) -> String {
             break;
         }
         let actor = m.actor().unwrap();
-        let a = bots[actor.index()].act(&m.observation(Some(actor)).unwrap());
+        let a = bots[actor.index()].act(&m.observation(Viewer::Seat(actor)).unwrap());
         let _ = writeln!(out, "  => seat {actor}: {a}");
         m.try_apply_as(actor, a).unwrap();
     }

@@ -7,7 +7,8 @@
 
 mod common;
 
-use calabresella_engine::calabresella::{Deal, Event, Hand, Options, Viewer};
+use calabresella_engine::calabresella::{Deal, Event, Hand, Options};
+use calabresella_engine::game::Viewer;
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Card, CardSet, PerSeat, Seat};
 use common::{all_option_combos, cards_in, map_action, permutation};

@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use calabresella_engine::bots::{Bot, HeuristicBot};
-use calabresella_engine::calabresella::{Hand, Observation, Options, Viewer};
+use calabresella_engine::calabresella::{Hand, Observation, Options};
+use calabresella_engine::game::Viewer;
 use calabresella_engine::record::Record;
 use calabresella_engine::{CardSet, Seat};
 
@@ -104,11 +105,7 @@ fn transcript(name: &str, opts: Options, seed: u64) -> String {
             break;
         }
     }
-    let _ = writeln!(
-        out,
-        "\n## record\n{}",
-        Record::from_match(&m, None).to_json()
-    );
+    let _ = writeln!(out, "\n## record\n{}", Record::of_game(&m, None).to_json());
     out
 }
 

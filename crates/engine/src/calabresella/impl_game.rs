@@ -1,0 +1,401 @@
+//! Calabresella behind the one game interface: [`Game`] for [`Match`], [`GameHand`] and
+//! [`Rollout`] for [`Hand`], [`View`] for [`Observation`], and the game's record lines (the
+//! deal with its monte, the replay output's hand line).
+
+use serde_json::{Map, Value, json};
+
+use crate::action::{Action, Contract};
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::deals::DealRefused;
+use crate::error::IllegalAction;
+use crate::game::{
+    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult, OptionError, Rollout,
+    View, Viewer,
+};
+use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+
+use super::deal::Deal;
+use super::event::Event;
+use super::game::Match;
+use super::hand::Hand;
+use super::observation::Observation;
+use super::options::{MatchEnd, Options};
+use super::score::HandOutcome;
+
+/// The registered name.
+const NAME: &str = "calabresella";
+
+impl Rollout for Hand {
+    fn is_over(&self) -> bool {
+        Hand::is_over(self)
+    }
+    fn num_legal_actions(&self) -> usize {
+        Hand::num_legal_actions(self)
+    }
+    fn legal_action(&self, i: usize) -> Option<Action> {
+        Hand::legal_action(self, i)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
+        Hand::apply_unchecked(self, action)
+    }
+    fn playout_random(&mut self, rng: &mut GameRng) -> usize {
+        Hand::playout_random(self, rng)
+    }
+}
+
+impl GameHand for Hand {
+    type Event = Event;
+    fn dealer(&self) -> Seat {
+        Hand::dealer(self)
+    }
+    fn dealt(&self) -> DealtCards {
+        DealtCards {
+            hands: self.deal().hands,
+            monte: self.deal().monte.to_vec(),
+            stock: Vec::new(),
+        }
+    }
+    fn award_sum(&self) -> u64 {
+        self.outcome()
+            .map_or(0, |o| o.award().0.iter().map(|&x| u64::from(x)).sum())
+    }
+    fn action_list(&self) -> Vec<Action> {
+        self.actions().collect()
+    }
+    fn cards_of(&self, seat: Seat) -> CardSet {
+        self.hand_of(seat)
+    }
+    fn card_places(&self) -> CardPlaces {
+        let [a, b] = self.piles();
+        CardPlaces {
+            hands: PerSeat::from_fn(self.options().players, |s| self.hand_of(s)),
+            trick: self.trick().card_set(),
+            won: [a, b],
+            aside: self.setaside(),
+        }
+    }
+    fn trick_cards(&self) -> Vec<Card> {
+        self.trick().cards().collect()
+    }
+    fn all_events(&self) -> Vec<Event> {
+        self.events()
+    }
+    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        self.visible_to(event, viewer)
+    }
+    fn features(&self, viewer: Viewer) -> Features {
+        let n = self.options().players;
+        let mut f = Features {
+            players: n,
+            viewer: viewer.seat(),
+            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
+            phase: self.phase(),
+            contract: self.contract(),
+            highest: self.highest_bid(),
+            soloist: self.soloist(),
+            called: self.called(),
+            actor: self.actor(),
+            decider: self.actor().map(|a| self.controller(a)),
+            dealer: Hand::dealer(self),
+            idle: self.idle_seat(),
+            tricks_done: self.tricks_done(),
+            side_tricks: self.side_tricks(),
+            ..Features::default()
+        };
+        for (s, cards) in self.visible_hands(viewer) {
+            f.visible[s.index()] = cards;
+        }
+        let mut seat = self.trick().leader();
+        for c in self.trick().cards() {
+            f.trick[seat.index()] = Some(c);
+            seat = self.next_active(seat);
+        }
+        for s in Seat::first_n(n) {
+            f.hand_sizes[s.index()] = self.hand_of(s).len() as u8;
+        }
+        let [a, b] = self.piles();
+        f.played = a | b;
+        f
+    }
+    fn phase_text(&self) -> Option<String> {
+        Some(format!("{:?}", self.phase()))
+    }
+}
+
+impl View for Observation {
+    fn legal_actions(&self) -> &[Action] {
+        &self.legal_actions
+    }
+}
+
+impl Game for Match {
+    type Options = Options;
+    type Deal = Deal;
+    type Hand = Hand;
+    type Event = Event;
+    type Observation = Observation;
+
+    const NAMES: &'static [&'static str] = &[NAME];
+
+    /// Three and four players, every flag, both match ends, targets 5, 21 and 31: every valid
+    /// combination.
+    fn option_sets() -> Vec<Options> {
+        let mut out = Vec::new();
+        for players in [3u8, 4] {
+            for bits in 0u32..64 {
+                let o = Options {
+                    players,
+                    target: [21, 31, 5][(bits as usize) % 3],
+                    match_end: if bits & 1 != 0 {
+                        MatchEnd::Individual
+                    } else {
+                        MatchEnd::Pooled
+                    },
+                    stramazzo: bits & 2 == 0,
+                    only_chiamo: bits & 4 != 0,
+                    chiamo_threes_only: bits & 8 != 0,
+                    aperta: bits & 16 != 0,
+                    a_due: bits & 32 != 0,
+                    max_deals: 200,
+                };
+                if o.validate().is_ok() {
+                    out.push(o);
+                }
+            }
+        }
+        out
+    }
+    fn default_options(name: &str) -> Option<Options> {
+        (name == NAME).then(Options::default)
+    }
+    fn name(_: &Options) -> &'static str {
+        NAME
+    }
+    fn seats(opts: &Options) -> u8 {
+        opts.players
+    }
+    fn total_index(_: &Options, seat: Seat) -> usize {
+        seat.index()
+    }
+    /// A due: the dummy is played by the defending person (C-D19).
+    fn dummy_seats(opts: &Options) -> Vec<Seat> {
+        if opts.a_due {
+            vec![Options::DUMMY]
+        } else {
+            Vec::new()
+        }
+    }
+    fn teams(opts: &Options) -> Vec<Vec<Seat>> {
+        let dummies = Self::dummy_seats(opts);
+        Seat::first_n(opts.players)
+            .filter(|s| !dummies.contains(s))
+            .map(|s| vec![s])
+            .collect()
+    }
+    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
+        opts.set(key, value)
+    }
+    fn validate(opts: &Options) -> Result<(), OptionError> {
+        opts.validate()
+    }
+    fn non_default(opts: &Options) -> Map<String, Value> {
+        opts.non_default()
+    }
+    fn options_from_record(
+        _: &str,
+        players: u8,
+        options: &Map<String, Value>,
+    ) -> Result<Options, OptionError> {
+        Options::from_record(players, options)
+    }
+
+    fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
+        Match::new(opts, first_dealer)
+    }
+    fn seeded(opts: Options, seed: u64, first_dealer: Option<Seat>) -> Result<Match, HandError> {
+        Match::seeded(opts, seed, first_dealer)
+    }
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.players, dealer)
+    }
+    fn seeded_hand(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Hand {
+        Hand::new_unchecked(*opts, dealer, Deal::shuffled(rng, opts.players, dealer))
+    }
+    fn deal_from_cards(
+        _: &Options,
+        hands: PerSeat<CardSet>,
+        rest: &[Card],
+    ) -> Result<Deal, String> {
+        let monte: [Card; 4] = rest
+            .try_into()
+            .map_err(|_| format!("the monte has 4 cards, got {}", rest.len()))?;
+        Ok(Deal { hands, monte })
+    }
+    fn deal_from_record(opts: &Options, h: usize, d: &RecordDeal) -> Result<Deal, RecordError> {
+        if d.stock.is_some() {
+            return Err(in_hand(
+                h,
+                "invalid deal: calabresella has a monte, not a stock",
+            ));
+        }
+        Ok(Deal {
+            hands: parse_hands(h, opts.players, &d.hands)?,
+            monte: parse_fixed(h, "monte", d.monte.as_ref())?,
+        })
+    }
+    fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
+        Match::start_hand(self, dealer, deal)
+    }
+    fn next_dealer(&self) -> Option<Seat> {
+        Match::next_dealer(self)
+    }
+
+    fn options(&self) -> &Options {
+        Match::options(self)
+    }
+    fn first_dealer(&self) -> Seat {
+        Match::first_dealer(self)
+    }
+    fn hands(&self) -> &[Hand] {
+        Match::hands(self)
+    }
+    fn actor(&self) -> Option<Seat> {
+        Match::actor(self)
+    }
+    fn decider(&self) -> Option<Seat> {
+        Match::decider(self)
+    }
+    fn legal_actions(&self) -> ActionList {
+        Match::legal_actions(self)
+    }
+    fn is_legal(&self, action: &Action) -> bool {
+        self.current().is_some_and(|h| h.is_legal(action))
+    }
+    fn id_monte(&self) -> Option<[Card; 4]> {
+        self.current()
+            .filter(|h| h.contract() == Some(Contract::Scegliete))
+            .map(|h| h.deal().monte)
+    }
+    fn is_over(&self) -> bool {
+        Match::is_over(self)
+    }
+    fn result(&self) -> Option<MatchResult> {
+        Match::result(self).cloned()
+    }
+    fn totals(&self) -> Vec<u32> {
+        Match::totals(self).first_n(self.options().players).to_vec()
+    }
+    fn seat_points(&self, hand: Option<usize>) -> PerSeat<u32> {
+        match hand {
+            Some(i) => self
+                .outcomes()
+                .get(i)
+                .map(HandOutcome::award)
+                .unwrap_or_default(),
+            None => Match::totals(self),
+        }
+    }
+    fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
+        let opts = self.options();
+        // A due: the dummy is nobody's; the other person wins.
+        Seat::first_n(opts.players)
+            .filter(|&s| s != seat && !(opts.a_due && s == Options::DUMMY))
+            .collect()
+    }
+
+    fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        Match::try_apply_as(self, seat, action)
+    }
+    fn try_apply_logged(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        Match::try_apply_logged(self, seat, action, log)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
+        Match::apply_unchecked(self, action)
+    }
+
+    fn observation(&self, viewer: Viewer) -> Option<Observation> {
+        Match::observation(self, viewer)
+    }
+    fn hand_observation(&self, i: usize, viewer: Viewer) -> Option<Observation> {
+        Match::hands(self).get(i).map(|h| h.observation(viewer))
+    }
+    fn hand_summary(&self, i: usize) -> Option<String> {
+        let n = usize::from(self.options().players);
+        let outcome = self.outcomes().get(i)?;
+        let mut totals = vec![0u32; n];
+        for o in &self.outcomes()[..=i] {
+            for (t, a) in totals.iter_mut().zip(o.award().0) {
+                *t += a;
+            }
+        }
+        Some(match outcome {
+            HandOutcome::Void => "void: all passed".to_owned(),
+            HandOutcome::Scored(s) => format!(
+                "seat {} {:<9} called {:<2}  points {:>2}-{:<2} tricks {:>2}-{:<2} {} x{}  award {:?}  totals {:?}",
+                s.soloist,
+                s.contract.name(),
+                s.called.map_or("-".to_string(), |c| c.to_string()),
+                s.points[0],
+                s.points[1],
+                s.tricks[0],
+                s.tricks[1],
+                if s.made { "made  " } else { "failed" },
+                s.multiplier,
+                &s.award.0[..n],
+                totals,
+            ),
+        })
+    }
+    fn replay_hand(&self, i: usize) -> Value {
+        let Some(hand) = Match::hands(self).get(i) else {
+            return Value::Null;
+        };
+        let n = self.options().players;
+        let seats = |p: PerSeat<u32>| json!(p.first_n(n));
+        let outcome = hand.outcome().copied();
+        let mut line = json!({
+            "dealer": hand.dealer().index(),
+            "void": matches!(outcome, Some(HandOutcome::Void)),
+            "complete": outcome.is_some(),
+            "soloist": hand.soloist().map(Seat::index),
+            "contract": hand.contract().map(|c| c.name()),
+            "called": hand.called().map(|c| c.to_string()),
+        });
+        let detail = match outcome {
+            Some(HandOutcome::Scored(s)) => json!({
+                "points": {"soloist": s.points[0], "defenders": s.points[1]},
+                "tricks": {"soloist": s.tricks[0], "defenders": s.tricks[1]},
+                "last_trick": s.last_trick.name(),
+                "made": s.made,
+                "multiplier": s.multiplier,
+                "award": seats(s.award),
+            }),
+            Some(HandOutcome::Void) => json!({
+                "points": null, "tricks": null, "last_trick": null, "made": null,
+                "multiplier": null, "award": seats(PerSeat::splat(0)),
+            }),
+            None => json!({
+                "points": null, "tricks": null, "last_trick": null, "made": null,
+                "multiplier": null, "award": null,
+            }),
+        };
+        if let (Some(obj), Value::Object(detail)) = (line.as_object_mut(), detail) {
+            obj.extend(detail);
+            obj.insert("totals".into(), seats(Match::totals(self)));
+        }
+        line
+    }
+    fn replay_winners(&self) -> Vec<usize> {
+        Match::result(self)
+            .map(|r| r.winners.iter().map(|s| s.index()).collect())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,35 @@
+//! The game-neutral side of the engine: the shared vocabulary ([`Viewer`], [`Phase`],
+//! [`MatchResult`], option and set-up errors), the one interface each game implements
+//! ([`Game`], [`GameHand`], [`Rollout`], [`View`]), and the registry of games by name with the
+//! any-game types every surface holds ([`Rules`], [`AnyMatch`], [`AnyObservation`],
+//! [`AnyEvent`]).
+//!
+//! ```
+//! use calabresella_engine::game::{AnyMatch, Rules, Viewer};
+//!
+//! for name in calabresella_engine::game::game_names() {
+//!     let rules = Rules::parse(name, []).unwrap();
+//!     let mut m = AnyMatch::seeded(rules, 7, None).unwrap();
+//!     while let Some(seat) = m.decider() {
+//!         // Each seat sees only its own view; here it plays its first legal action.
+//!         let obs = m.observation(Viewer::Seat(seat)).unwrap();
+//!         m.try_apply_as(seat, obs.legal_actions()[0]).unwrap();
+//!     }
+//!     assert!(m.result().is_some());
+//! }
+//! ```
+
+mod features;
+mod registry;
+mod traits;
+mod vocab;
+
+pub use features::Features;
+pub use registry::{
+    AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,
+};
+pub use traits::{Game, GameHand, Rollout, View};
+pub(crate) use vocab::json_option_text;
+pub use vocab::{
+    ActionList, CardPlaces, DealtCards, HandError, MAX_LEGAL, MatchResult, OptionError, Phase, Viewer,
+};

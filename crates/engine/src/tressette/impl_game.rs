@@ -1,0 +1,383 @@
+//! Tressette and Tressette in Due behind the one game interface: [`Game`] for [`Match`],
+//! [`GameHand`] and [`Rollout`] for [`Hand`], [`View`] for [`Observation`], and the games'
+//! record lines (the deal with its stock, the replay output's hand line per partnership).
+
+use serde_json::{Map, Value, json};
+
+use crate::action::Action;
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::deals::DealRefused;
+use crate::error::IllegalAction;
+use crate::game::{
+    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult, OptionError, Phase,
+    Rollout, View, Viewer,
+};
+use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+
+use super::deal::Deal;
+use super::event::Event;
+use super::game::Match;
+use super::hand::{Hand, side_of};
+use super::observation::Observation;
+use super::options::{Options, Variant};
+
+impl Rollout for Hand {
+    fn is_over(&self) -> bool {
+        Hand::is_over(self)
+    }
+    fn num_legal_actions(&self) -> usize {
+        Hand::num_legal_actions(self)
+    }
+    fn legal_action(&self, i: usize) -> Option<Action> {
+        Hand::legal_action(self, i)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
+        Hand::apply_unchecked(self, action)
+    }
+    fn playout_random(&mut self, rng: &mut GameRng) -> usize {
+        Hand::playout_random(self, rng)
+    }
+}
+
+impl GameHand for Hand {
+    type Event = Event;
+    fn dealer(&self) -> Seat {
+        Hand::dealer(self)
+    }
+    fn dealt(&self) -> DealtCards {
+        DealtCards {
+            hands: self.deal().hands,
+            monte: Vec::new(),
+            stock: self.deal().stock.map(|s| s.to_vec()).unwrap_or_default(),
+        }
+    }
+    fn award_sum(&self) -> u64 {
+        self.outcome()
+            .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
+    }
+    fn action_list(&self) -> Vec<Action> {
+        self.actions().collect()
+    }
+    fn cards_of(&self, seat: Seat) -> CardSet {
+        self.hand_of(seat)
+    }
+    fn card_places(&self) -> CardPlaces {
+        let [a, b] = self.piles();
+        CardPlaces {
+            hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
+            trick: self.trick().card_set(),
+            won: [a, b],
+            aside: self.stock().iter().copied().collect(),
+        }
+    }
+    fn trick_cards(&self) -> Vec<Card> {
+        self.trick().cards().collect()
+    }
+    fn all_events(&self) -> Vec<Event> {
+        self.events()
+    }
+    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        self.visible_to(event, viewer)
+    }
+    fn features(&self, viewer: Viewer) -> Features {
+        let n = self.players();
+        let mut f = Features {
+            players: n,
+            viewer: viewer.seat(),
+            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
+            phase: if Hand::is_over(self) {
+                Phase::Over
+            } else {
+                Phase::Play
+            },
+            actor: self.actor(),
+            decider: self.actor(),
+            dealer: Hand::dealer(self),
+            tricks_done: self.tricks_done(),
+            stock_left: self.stock().len() as u8,
+            ..Features::default()
+        };
+        let t = self.side_tricks();
+        let mine = viewer.seat().map_or(0, side_of);
+        f.side_tricks = [t[mine], t[1 - mine]];
+        let mut seat = self.trick().leader();
+        for c in self.trick().cards() {
+            f.trick[seat.index()] = Some(c);
+            seat = seat.next(n);
+        }
+        for s in Seat::first_n(n) {
+            f.hand_sizes[s.index()] = self.hand_of(s).len() as u8;
+        }
+        let [a, b] = self.piles();
+        f.played = a | b;
+        f
+    }
+}
+
+impl View for Observation {
+    fn legal_actions(&self) -> &[Action] {
+        &self.legal_actions
+    }
+}
+
+impl Game for Match {
+    type Options = Options;
+    type Deal = Deal;
+    type Hand = Hand;
+    type Event = Event;
+    type Observation = Observation;
+
+    const NAMES: &'static [&'static str] = &[Variant::Partnership.game(), Variant::Due.game()];
+
+    /// Both variants, with and without accusi, in Due with and without the strict follow rule,
+    /// targets 5 and 21.
+    fn option_sets() -> Vec<Options> {
+        let mut out = Vec::new();
+        for variant in [Variant::Partnership, Variant::Due] {
+            for bits in 0u32..8 {
+                let o = Options {
+                    variant,
+                    target: if bits & 4 != 0 { 5 } else { 21 },
+                    accusi: bits & 1 == 0,
+                    follow_suit_always: bits & 2 != 0,
+                    max_deals: 200,
+                };
+                if o.validate().is_ok() {
+                    out.push(o);
+                }
+            }
+        }
+        out
+    }
+    fn default_options(name: &str) -> Option<Options> {
+        Variant::from_game(name).map(Options::new)
+    }
+    fn name(opts: &Options) -> &'static str {
+        opts.variant.game()
+    }
+    fn seats(opts: &Options) -> u8 {
+        opts.variant.players()
+    }
+    fn total_index(_: &Options, seat: Seat) -> usize {
+        side_of(seat)
+    }
+    /// The partnerships (seats 0+2 and 1+3), or the two players in Due.
+    fn teams(opts: &Options) -> Vec<Vec<Seat>> {
+        (0..2)
+            .map(|side| {
+                Seat::first_n(opts.variant.players())
+                    .filter(|&s| side_of(s) == side)
+                    .collect()
+            })
+            .collect()
+    }
+    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
+        if key.trim().eq_ignore_ascii_case("players") {
+            // The number of players is the variant's; saying it again is allowed.
+            let players = opts.variant.players();
+            if value.trim() != players.to_string() {
+                return Err(OptionError::Players {
+                    game: opts.variant.game(),
+                    players,
+                    given: value.into(),
+                });
+            }
+            return Ok(());
+        }
+        opts.set(key, value)
+    }
+    fn validate(opts: &Options) -> Result<(), OptionError> {
+        opts.validate()
+    }
+    fn non_default(opts: &Options) -> Map<String, Value> {
+        opts.non_default()
+    }
+    fn options_from_record(
+        name: &str,
+        players: u8,
+        options: &Map<String, Value>,
+    ) -> Result<Options, OptionError> {
+        let variant =
+            Variant::from_game(name).ok_or(OptionError::Conflict("not a tressette game"))?;
+        Options::from_record(variant, players, options)
+    }
+
+    fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
+        Match::new(opts, first_dealer)
+    }
+    fn seeded(opts: Options, seed: u64, first_dealer: Option<Seat>) -> Result<Match, HandError> {
+        Match::seeded(opts, seed, first_dealer)
+    }
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.variant, dealer)
+    }
+    fn seeded_hand(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Hand {
+        Hand::new_unchecked(*opts, dealer, Deal::shuffled(rng, opts.variant, dealer))
+    }
+    fn deal_from_cards(
+        _: &Options,
+        hands: PerSeat<CardSet>,
+        rest: &[Card],
+    ) -> Result<Deal, String> {
+        let stock = if rest.is_empty() {
+            None
+        } else {
+            Some(
+                <[Card; 20]>::try_from(rest)
+                    .map_err(|_| format!("the stock has 20 cards, got {}", rest.len()))?,
+            )
+        };
+        Ok(Deal { hands, stock })
+    }
+    fn deal_from_record(opts: &Options, h: usize, d: &RecordDeal) -> Result<Deal, RecordError> {
+        if d.monte.is_some() {
+            return Err(in_hand(h, "invalid deal: tressette has no monte"));
+        }
+        let stock = match opts.variant {
+            Variant::Partnership if d.stock.is_some() => {
+                return Err(in_hand(h, "invalid deal: tressette has no stock"));
+            }
+            Variant::Partnership => None,
+            Variant::Due => Some(parse_fixed(h, "stock", d.stock.as_ref())?),
+        };
+        Ok(Deal {
+            hands: parse_hands(h, opts.variant.players(), &d.hands)?,
+            stock,
+        })
+    }
+    fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
+        Match::start_hand(self, dealer, deal)
+    }
+    fn next_dealer(&self) -> Option<Seat> {
+        Match::next_dealer(self)
+    }
+
+    fn options(&self) -> &Options {
+        Match::options(self)
+    }
+    fn first_dealer(&self) -> Seat {
+        Match::first_dealer(self)
+    }
+    fn hands(&self) -> &[Hand] {
+        Match::hands(self)
+    }
+    fn actor(&self) -> Option<Seat> {
+        Match::actor(self)
+    }
+    fn decider(&self) -> Option<Seat> {
+        Match::actor(self)
+    }
+    fn legal_actions(&self) -> ActionList {
+        Match::legal_actions(self)
+    }
+    fn is_legal(&self, action: &Action) -> bool {
+        self.current().is_some_and(|h| h.is_legal(action))
+    }
+    fn is_over(&self) -> bool {
+        Match::is_over(self)
+    }
+    fn result(&self) -> Option<MatchResult> {
+        Match::result(self).cloned()
+    }
+    fn totals(&self) -> Vec<u32> {
+        Match::totals(self).to_vec()
+    }
+    fn seat_points(&self, hand: Option<usize>) -> PerSeat<u32> {
+        let sides = match hand {
+            Some(i) => Match::hands(self)
+                .get(i)
+                .and_then(Hand::outcome)
+                .map_or([0, 0], |o| o.points),
+            None => Match::totals(self),
+        };
+        PerSeat::from_fn(self.options().variant.players(), |s| sides[side_of(s)])
+    }
+    fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
+        Seat::first_n(self.options().variant.players())
+            .filter(|&s| side_of(s) != side_of(seat))
+            .collect()
+    }
+
+    fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        Match::try_apply_as(self, seat, action)
+    }
+    fn try_apply_logged(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        Match::try_apply_logged(self, seat, action, log)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
+        Match::apply_unchecked(self, action)
+    }
+
+    fn observation(&self, viewer: Viewer) -> Option<Observation> {
+        Match::observation(self, viewer)
+    }
+    fn hand_observation(&self, i: usize, viewer: Viewer) -> Option<Observation> {
+        Match::hands(self).get(i).map(|h| h.observation(viewer))
+    }
+    fn hand_summary(&self, i: usize) -> Option<String> {
+        let hands = Match::hands(self);
+        let o = hands.get(i)?.outcome()?;
+        let mut totals = [0u32; 2];
+        for p in hands[..=i].iter().filter_map(Hand::outcome) {
+            totals = [totals[0] + p.points[0], totals[1] + p.points[1]];
+        }
+        let accusi: Vec<String> = hands[i]
+            .accusi()
+            .iter()
+            .map(|(s, a)| format!("seat {s} {a}"))
+            .collect();
+        Some(format!(
+            "points {:>2}-{:<2} (cards {}-{}, accusi {}-{})  tricks {:>2}-{:<2} last trick {}  totals {:?}{}",
+            o.points[0],
+            o.points[1],
+            o.card_points[0],
+            o.card_points[1],
+            o.accusi[0],
+            o.accusi[1],
+            o.tricks[0],
+            o.tricks[1],
+            o.last_trick,
+            totals,
+            if accusi.is_empty() {
+                String::new()
+            } else {
+                format!("  accusi: {}", accusi.join(", "))
+            }
+        ))
+    }
+    /// Points, tricks, accusi, award and totals per partnership (`[team0, team1]`, team 0 is
+    /// seats 0 and 2), or per player in Tressette in Due.
+    fn replay_hand(&self, i: usize) -> Value {
+        let Some(hand) = Match::hands(self).get(i) else {
+            return Value::Null;
+        };
+        let (dealer, totals) = (hand.dealer().index(), Match::totals(self));
+        match hand.outcome() {
+            Some(o) => json!({
+                "dealer": dealer, "void": false, "complete": true,
+                "points": o.card_points, "tricks": o.tricks, "accusi": o.accusi,
+                "last_trick": o.last_trick, "award": o.points, "totals": totals,
+            }),
+            None => json!({
+                "dealer": dealer, "void": false, "complete": false,
+                "points": null, "tricks": null, "accusi": null, "last_trick": null, "award": null,
+                "totals": totals,
+            }),
+        }
+    }
+    /// The winning side (0 or 1), as the replay output has always given it.
+    fn replay_winners(&self) -> Vec<usize> {
+        Match::result(self)
+            .and_then(|r| r.winners.first())
+            .map(|&s| vec![side_of(s)])
+            .unwrap_or_default()
+    }
+}

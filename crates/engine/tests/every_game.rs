@@ -1,0 +1,247 @@
+//! The generic game tests, run for every registered game and every option set the game lists
+//! (`Game::option_sets`), the way OpenSpiel's basic tests run for every game: a seeded
+//! random-play sweep that checks the interface's invariants at every step, refused actions
+//! that change nothing, record round trips, replay determinism, and logged events equal to the
+//! replayed ones. A new game gets all of them by registering.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
+
+use calabresella_engine::game::{AnyMatch, Rules, Viewer, every_option_set, game_names};
+use calabresella_engine::record::{Record, replay};
+use calabresella_engine::rng::GameRng;
+use calabresella_engine::{Action, CardSet, NUM_ACTION_IDS, Seat};
+
+/// Hands to play in the sweep, at least, in every game.
+const HANDS_PER_GAME: usize = 12_000;
+
+/// The option sets of every registered game, grouped by game.
+fn sets_by_game() -> Vec<(&'static str, Vec<Rules>)> {
+    let all = every_option_set();
+    game_names()
+        .into_iter()
+        .map(|g| (g, all.iter().copied().filter(|r| r.game_name() == g).collect()))
+        .collect()
+}
+
+/// The interface's invariants in one state of hand `i`.
+fn check_step(m: &AnyMatch, i: usize, rng: &mut GameRng, label: &str) {
+    // Cards are conserved: every card is in exactly one place.
+    let p = m.card_places(i).unwrap();
+    let mut places = vec![p.trick, p.won[0], p.won[1], p.aside];
+    places.extend(Seat::ALL.iter().map(|&s| p.hands[s]));
+    let union = places.iter().fold(CardSet::EMPTY, |a, &b| a | b);
+    let total: usize = places.iter().map(|s| s.len()).sum();
+    assert_eq!((union, total), (CardSet::ALL, 40), "{label}: cards not conserved");
+
+    let in_play = i + 1 == m.hands_dealt() && !m.hand_over(i);
+    let legal = m.legal_actions();
+    assert_eq!(legal.is_empty(), m.decider().is_none(), "{label}: legal set empty exactly between decisions");
+    assert!(!in_play || m.decider().is_some(), "{label}: someone decides in play");
+    assert_eq!(m.is_over(), m.decider().is_none(), "{label}: decisions until the match ends");
+    assert_eq!(m.decider().is_some(), m.actor().is_some());
+    assert_eq!(m.num_legal_actions(), legal.len(), "{label}: the fast count");
+    let monte = m.id_monte();
+    for (k, a) in legal.iter().enumerate() {
+        assert_eq!(m.legal_action(k), Some(*a), "{label}: legal_action({k})");
+        assert_eq!(a.to_string().parse::<Action>().as_ref(), Ok(a), "{label}: notation of {a}");
+        let id = a.to_id(monte.as_ref()).expect("legal actions have ids");
+        assert_eq!(Action::from_id(id, monte.as_ref()), Ok(*a), "{label}: id of {a}");
+    }
+    assert_eq!(m.legal_action(legal.len()), None);
+
+    // is_legal agrees with the list for every action id, and a refused action (as the decider,
+    // and as another seat) leaves the match untouched.
+    for id in 0..NUM_ACTION_IDS {
+        let Ok(a) = Action::from_id(id, monte.as_ref()) else {
+            continue;
+        };
+        let listed = legal.contains(&a);
+        assert_eq!(m.is_legal(&a), listed, "{label}: is_legal({a})");
+        if rng.below(25) == 0 {
+            for seat in Seat::first_n(m.seats()) {
+                if listed && Some(seat) == m.decider() {
+                    continue;
+                }
+                let mut copy = m.clone();
+                assert!(copy.try_apply_as(seat, a).is_err(), "{label}: {a} by {seat} accepted");
+                assert_eq!(&copy, m, "{label}: a refused {a} changed the match");
+            }
+        }
+    }
+
+    // Every viewer has a view; only the decider is offered actions, and exactly the legal ones.
+    let viewers = Seat::first_n(m.seats()).map(Viewer::Seat).chain([Viewer::Spectator]);
+    for v in viewers {
+        let obs = m.observation(v).unwrap();
+        if v.seat().is_some() && v.seat() == m.decider() {
+            assert_eq!(obs.legal_actions(), &legal[..], "{label}: the decider's actions");
+        } else {
+            assert!(obs.legal_actions().is_empty(), "{label}: {v:?} offered actions");
+        }
+    }
+}
+
+/// At the end of a hand every card was won (or, in a void deal, none was played).
+fn check_finished(m: &AnyMatch, i: usize, label: &str) {
+    let p = m.card_places(i).unwrap();
+    let won = p.won[0] | p.won[1];
+    assert!(
+        won == CardSet::ALL || (won.is_empty() && p.trick.is_empty()),
+        "{label}: every card won at the end, or none played"
+    );
+    assert!(m.hand_summary(i).is_some(), "{label}: a finished hand has a summary");
+}
+
+#[test]
+fn random_play_sweep_over_every_game_and_option_set() {
+    for (game, sets) in sets_by_game() {
+        assert!(!sets.is_empty(), "{game} lists no option set");
+        let per_set = HANDS_PER_GAME.div_ceil(sets.len());
+        let mut hands = 0;
+        for (si, rules) in sets.iter().enumerate() {
+            let mut rng = GameRng::from_seed(1000 + si as u64);
+            let mut played = 0;
+            let mut seed = si as u64 * 7919;
+            while played < per_set {
+                seed += 1;
+                let mut m = AnyMatch::seeded(*rules, seed, None).expect("valid options");
+                while let Some(seat) = m.decider() {
+                    let i = m.hands_dealt() - 1;
+                    let label = format!("{rules}, seed {seed}, hand {i}");
+                    check_step(&m, i, &mut rng, &label);
+                    let legal = m.legal_actions();
+                    let a = legal[rng.below(legal.len() as u32) as usize];
+                    m.try_apply_as(seat, a).expect("a listed action is legal");
+                    if m.hand_over(i) {
+                        check_step(&m, i, &mut rng, &label);
+                        check_finished(&m, i, &label);
+                        played += 1;
+                    }
+                }
+                assert!(m.is_over(), "{rules}: the match ended");
+                let result = m.result().unwrap();
+                assert_eq!(result.draw, result.winners.is_empty(), "{rules}: a draw has no winner");
+
+                // The record replays to the same match, and writing it again gives the same
+                // record.
+                let text = m.record(Some(serde_json::json!({"seed": seed}))).to_json();
+                let (again, report) = replay(&Record::parse(&text).unwrap()).unwrap();
+                assert_eq!(again.record(Some(serde_json::json!({"seed": seed}))).to_json(), text);
+                assert_eq!((again.totals(), again.result()), (m.totals(), m.result()));
+                assert_eq!(report.to_json()["match"]["over"], true);
+            }
+            hands += played;
+        }
+        assert!(hands >= HANDS_PER_GAME, "{game}: only {hands} hands");
+    }
+}
+
+#[test]
+fn seeded_matches_are_deterministic_and_records_replay_mid_hand() {
+    for rules in every_option_set() {
+        for seed in [1u64, 99] {
+            let mut a = AnyMatch::seeded(rules, seed, None).unwrap();
+            let mut b = AnyMatch::seeded(rules, seed, None).unwrap();
+            assert_eq!(a, b, "{rules}: the same seed, the same match");
+            let mut rng = GameRng::from_seed(seed);
+            for step in 0..60 {
+                let Some(seat) = a.decider() else { break };
+                let legal = a.legal_actions();
+                let act = legal[rng.below(legal.len() as u32) as usize];
+                a.try_apply_as(seat, act).unwrap();
+                b.try_apply_as(seat, act).unwrap();
+                assert_eq!(a, b);
+                if step % 17 == 0 {
+                    let rec = a.record(None);
+                    let (again, _) = replay(&Record::parse(&rec.to_json()).unwrap()).unwrap();
+                    assert_eq!(again.record(None), rec, "{rules}: mid-hand record round trip");
+                    for v in Seat::first_n(a.seats()).map(Viewer::Seat).chain([Viewer::Spectator]) {
+                        assert_eq!(again.observation(v), a.observation(v), "{rules}: {v:?} after replay");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn logged_events_equal_the_replayed_events_in_every_game() {
+    for (si, rules) in every_option_set().into_iter().enumerate() {
+        let seed = si as u64;
+        let mut rng = GameRng::from_seed(seed ^ 0xabcd);
+        let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+        let mut log = m.hand_events(0);
+        let mut hand = 0;
+        while let Some(seat) = m.decider() {
+            let legal = m.legal_actions();
+            let action = legal[rng.below(legal.len() as u32) as usize];
+            // A wrong seat is refused with nothing logged.
+            let other = seat.next(m.seats());
+            let before = log.len();
+            if other != seat {
+                assert!(m.clone().try_apply_logged(other, action, &mut log).is_err());
+            }
+            assert_eq!(log.len(), before);
+            m.try_apply_logged(seat, action, &mut log).unwrap();
+            if m.hand_over(hand) {
+                assert_eq!(log, m.hand_events(hand), "{rules}: hand {hand}");
+                hand = m.hands_dealt() - 1;
+                log = m.hand_events(hand);
+            }
+            if hand > 3 {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn every_viewer_sees_its_events_through_the_one_filter() {
+    for rules in every_option_set() {
+        let mut m = AnyMatch::seeded(rules, 5, None).unwrap();
+        let mut rng = GameRng::from_seed(5);
+        for _ in 0..30 {
+            let Some(seat) = m.decider() else { break };
+            let legal = m.legal_actions();
+            m.try_apply_as(seat, legal[rng.below(legal.len() as u32) as usize]).unwrap();
+        }
+        let i = m.hands_dealt() - 1;
+        for v in Seat::first_n(m.seats()).map(Viewer::Seat).chain([Viewer::Spectator]) {
+            let filtered: Vec<String> = m
+                .hand_events(i)
+                .iter()
+                .filter_map(|e| m.visible(i, e, v))
+                .map(|e| e.to_string())
+                .collect();
+            assert!(
+                filtered.len() <= m.hand_events(i).len(),
+                "{rules}: the filter only removes or blanks"
+            );
+            // The spectator sees no hand as dealt.
+            if v == Viewer::Spectator {
+                let obs = m.hand_observation(i, v).unwrap();
+                let f = m.features(v);
+                assert_eq!(f.own, CardSet::EMPTY, "{rules}: a spectator holds no cards");
+                assert!(obs.legal_actions().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn every_registered_name_parses_with_its_defaults_and_unknown_names_are_refused() {
+    for name in game_names() {
+        let rules = Rules::parse(name, []).unwrap();
+        assert_eq!(rules.game_name(), name);
+        assert_eq!(Rules::defaults(name), Some(rules));
+        assert!(rules.seats() >= 2);
+        let teams = rules.teams();
+        assert!(teams.len() >= 2, "{name}: at least two sides");
+        for s in Seat::first_n(rules.seats()) {
+            let in_teams = teams.iter().filter(|t| t.contains(&s)).count();
+            let dummy = rules.dummy_seats().contains(&s);
+            assert_eq!(in_teams, usize::from(!dummy), "{name}: seat {s} in one side unless a dummy");
+        }
+    }
+    let e = Rules::parse("skat", []).unwrap_err().to_string();
+    assert!(e.contains("unknown game \"skat\"") && e.contains(game_names()[0]), "{e}");
+}

@@ -1,0 +1,205 @@
+//! The wire side of the engine's registry: [`WireGame`], which every game's wire module
+//! implements, and the any-game conversions (rules, observations, events, game names) that
+//! dispatch over the registered games without naming one.
+
+use calabresella_engine::game::{AnyEvent, AnyObservation, Game, Rules};
+
+use super::WireError;
+use crate::v1;
+
+/// What a game needs on the wire. Implemented once per registered game (in `games/`);
+/// the registry's [`calabresella_engine::for_each_game!`] makes a missing one a compile error.
+pub trait WireGame: Game {
+    /// The wire `Game` values of the variants this game module plays, with their registered
+    /// names.
+    const WIRE_GAMES: &'static [(v1::Game, &'static str)];
+    /// The options on the wire, every field set.
+    fn options_to_wire(opts: &Self::Options) -> v1::GameOptions;
+    /// The options of wire game `game` when it is one of this module's (`None` otherwise):
+    /// unset fields take the defaults; the result is validated.
+    fn options_from_wire(
+        game: v1::Game,
+        rules: Option<&v1::game_options::Rules>,
+    ) -> Option<Result<Self::Options, WireError>>;
+    /// An observation on the wire.
+    fn observation_to_wire(o: &Self::Observation) -> v1::Observation;
+    /// An event (already filtered for its viewer) of hand `hand_number` on the wire.
+    fn event_to_wire(hand_number: u32, e: &Self::Event) -> v1::Event;
+}
+
+macro_rules! wire_dispatch {
+    ($($V:ident => $m:ident),* $(,)?) => {
+        /// Every wire game with its registered name, in registration order.
+        pub(crate) fn wire_games() -> impl Iterator<Item = (v1::Game, &'static str)> {
+            std::iter::empty()
+                $(.chain(
+                    <calabresella_engine::$m::Match as WireGame>::WIRE_GAMES.iter().copied()
+                ))*
+        }
+
+        /// The rules on the wire, every option set.
+        pub fn rules(r: &Rules) -> v1::GameOptions {
+            match r {
+                $(Rules::$V(o) => {
+                    <calabresella_engine::$m::Match as WireGame>::options_to_wire(o)
+                })*
+            }
+        }
+
+        /// The rules a client asked for: unset options take the engine defaults; the result is
+        /// validated.
+        pub fn rules_from_wire(w: &v1::GameOptions) -> Result<Rules, WireError> {
+            let game = v1::Game::try_from(w.game)
+                .map_err(|_| WireError::Options(format!("game {}", w.game)))?;
+            if game == v1::Game::Unspecified {
+                return Err(WireError::Options("the game is not set".into()));
+            }
+            $(
+                if let Some(o) = <calabresella_engine::$m::Match as WireGame>::options_from_wire(
+                    game,
+                    w.rules.as_ref(),
+                ) {
+                    return o.map(Rules::$V);
+                }
+            )*
+            Err(WireError::Options(format!("game {}", w.game)))
+        }
+
+        /// An observation of any game on the wire.
+        pub fn observation(o: &AnyObservation) -> v1::Observation {
+            match o {
+                $(AnyObservation::$V(o) => {
+                    <calabresella_engine::$m::Match as WireGame>::observation_to_wire(o)
+                })*
+            }
+        }
+
+        /// An event of any game (already filtered for its viewer) on the wire.
+        pub fn event(hand_number: u32, e: &AnyEvent) -> v1::Event {
+            match e {
+                $(AnyEvent::$V(e) => {
+                    <calabresella_engine::$m::Match as WireGame>::event_to_wire(hand_number, e)
+                })*
+            }
+        }
+    };
+}
+
+calabresella_engine::for_each_game!(wire_dispatch);
+
+/// The wire game named `name` (a registered name: `calabresella`, `tressette`, ...).
+pub fn game_by_name(name: &str) -> Option<v1::Game> {
+    wire_games().find(|(_, n)| *n == name).map(|(g, _)| g)
+}
+
+/// The registered name of a wire game (`None` for unset or unknown values).
+pub fn game_name(game: i32) -> Option<&'static str> {
+    wire_games()
+        .find(|(g, _)| *g as i32 == game)
+        .map(|(_, n)| n)
+}
+
+/// The end reason named `name`, any case (`completed`, `forfeit`, `abandoned`, `shutdown`).
+pub fn end_reason_by_name(name: &str) -> Option<v1::EndReason> {
+    v1::EndReason::from_str_name(&format!("END_REASON_{}", name.to_ascii_uppercase()))
+        .filter(|r| *r != v1::EndReason::Unspecified)
+}
+
+/// The short upper-case name of an end reason (`COMPLETED`, ...; "" for unset).
+pub fn end_reason_name(reason: i32) -> &'static str {
+    v1::EndReason::try_from(reason)
+        .ok()
+        .filter(|r| *r != v1::EndReason::Unspecified)
+        .map_or("", |r| r.as_str_name().trim_start_matches("END_REASON_"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_game_has_a_wire_game_and_round_trips_its_defaults() {
+        let names: Vec<&str> = wire_games().map(|(_, n)| n).collect();
+        assert_eq!(names, calabresella_engine::game::game_names());
+        for (g, n) in wire_games() {
+            assert_eq!(game_by_name(n), Some(g));
+            assert_eq!(game_name(g as i32), Some(n));
+            let r = rules_from_wire(&v1::GameOptions {
+                game: g as i32,
+                rules: None,
+            })
+            .expect("defaults");
+            assert_eq!(r, Rules::defaults(n).expect("registered"));
+            assert_eq!(rules_from_wire(&rules(&r)), Ok(r));
+        }
+        assert_eq!(game_by_name("skat"), None);
+        assert_eq!(game_name(v1::Game::Unspecified as i32), None);
+    }
+
+    #[test]
+    fn end_reason_names_round_trip() {
+        for r in [
+            v1::EndReason::Completed,
+            v1::EndReason::Forfeit,
+            v1::EndReason::Abandoned,
+            v1::EndReason::Shutdown,
+        ] {
+            let name = end_reason_name(r as i32);
+            assert_eq!(end_reason_by_name(name), Some(r));
+            assert_eq!(end_reason_by_name(&name.to_ascii_lowercase()), Some(r));
+        }
+        assert_eq!(end_reason_name(0), "");
+        assert_eq!(end_reason_by_name("unspecified"), None);
+        assert_eq!(end_reason_by_name("resigned"), None);
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        for bad in [
+            v1::GameOptions::default(),
+            v1::GameOptions {
+                game: 42,
+                rules: None,
+            },
+            v1::GameOptions {
+                game: v1::Game::Calabresella as i32,
+                rules: Some(v1::game_options::Rules::Calabresella(
+                    v1::CalabresellaOptions {
+                        players: Some(5),
+                        ..Default::default()
+                    },
+                )),
+            },
+            v1::GameOptions {
+                game: v1::Game::Calabresella as i32,
+                rules: Some(v1::game_options::Rules::Calabresella(
+                    v1::CalabresellaOptions {
+                        a_due: Some(true),
+                        aperta: Some(true),
+                        ..Default::default()
+                    },
+                )),
+            },
+            v1::GameOptions {
+                game: v1::Game::Tressette as i32,
+                rules: Some(v1::game_options::Rules::Tressette(v1::TressetteOptions {
+                    follow_suit_always: Some(true),
+                    ..Default::default()
+                })),
+            },
+            v1::GameOptions {
+                game: v1::Game::Tressette as i32,
+                rules: Some(v1::game_options::Rules::Calabresella(Default::default())),
+            },
+            v1::GameOptions {
+                game: v1::Game::Calabresella as i32,
+                rules: Some(v1::game_options::Rules::Tressette(Default::default())),
+            },
+        ] {
+            assert!(
+                matches!(rules_from_wire(&bad), Err(WireError::Options(_))),
+                "{bad:?}"
+            );
+        }
+    }
+}
