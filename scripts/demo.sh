@@ -38,7 +38,7 @@ echo
 echo
 grpc_record="target/demo-record.json"
 echo "record of $table:"
-"$bin" record --server "$server" "$table" >"$grpc_record"
+"$bin" table-record --server "$server" "$table" >"$grpc_record"
 "$bin" replay "$grpc_record" | python3 -c '
 import json, sys
 report = json.load(sys.stdin)

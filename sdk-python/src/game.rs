@@ -2,8 +2,10 @@
 //! batched environment and the tournament runner drive it. Pure Rust, no Python types; it
 //! names no game (everything goes through the engine's [`AnyMatch`]).
 
-use calabresella_engine::game::{AnyMatch, AnyObservation, Rules, Viewer};
-use calabresella_engine::record::{self, Record};
+use calabresella_engine::action::ActionIdError;
+use calabresella_engine::deals::DealRefused;
+use calabresella_engine::game::{AnyMatch, AnyObservation, HandError, Rules, Viewer};
+use calabresella_engine::record::{self, Record, RecordError};
 use calabresella_engine::{Action, Card, CardSet, IllegalAction, PerSeat, Seat};
 
 use crate::view::View;
@@ -17,12 +19,46 @@ pub struct Game {
     pub single: bool,
 }
 
+/// Why a game cannot be set up, dealt, read or asked for an action id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The options, the dealer or the deal are not valid.
+    #[error(transparent)]
+    Setup(#[from] HandError),
+    /// The hand cannot be dealt now, or the deal is not one of this game.
+    #[error(transparent)]
+    Deal(#[from] DealRefused),
+    /// The record is malformed or does not replay.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// The action has no id now, or the id names no action.
+    #[error(transparent)]
+    ActionId(#[from] ActionIdError),
+    /// No hand is due: one is in play, or the match is over.
+    #[error("no hand is due now")]
+    NoHandDue,
+    /// An explicit deal with the wrong number of hands.
+    #[error("a deal has {expected} hands, got {got}")]
+    HandCount {
+        /// Seats at the table.
+        expected: usize,
+        /// Hands given.
+        got: usize,
+    },
+    /// A seat's hand names a card twice.
+    #[error("seat {0}'s hand repeats a card")]
+    RepeatedCard(usize),
+    /// Not an episode kind.
+    #[error("episode is \"hand\" or \"match\", not {0:?}")]
+    Episode(String),
+}
+
 /// Whether an `episode` argument (`"hand"` or `"match"`) means single-hand episodes.
-pub fn single_hand(episode: &str) -> Result<bool, String> {
+pub fn single_hand(episode: &str) -> Result<bool, GameError> {
     match episode {
         "hand" => Ok(true),
         "match" => Ok(false),
-        other => Err(format!("episode is \"hand\" or \"match\", not {other:?}")),
+        other => Err(GameError::Episode(other.to_owned())),
     }
 }
 
@@ -34,32 +70,30 @@ impl Game {
         seed: u64,
         dealer: Option<Seat>,
         single: bool,
-    ) -> Result<Game, String> {
+    ) -> Result<Game, GameError> {
         if single {
             // The same draws as the engine's seeded match: the first dealer, then the deal.
             let mut rng = calabresella_engine::rng::GameRng::from_seed(seed);
             let drawn = Seat::ALL[rng.below(u32::from(rules.seats())) as usize];
             let dealer = dealer.unwrap_or(drawn);
             let mut game = Game::undealt(rules, dealer, true)?;
-            game.inner
-                .start_hand_from(dealer, &mut rng)
-                .map_err(|e| e.to_string())?;
+            game.inner.start_hand_from(dealer, &mut rng)?;
             return Ok(game);
         }
-        let inner = AnyMatch::seeded(rules, seed, dealer).map_err(|e| e.to_string())?;
+        let inner = AnyMatch::seeded(rules, seed, dealer)?;
         Ok(Game { inner, single })
     }
 
     /// A match whose hands the caller deals; `dealer` deals first.
-    pub fn undealt(rules: Rules, dealer: Seat, single: bool) -> Result<Game, String> {
-        let inner = AnyMatch::new(rules, dealer).map_err(|e| e.to_string())?;
+    pub fn undealt(rules: Rules, dealer: Seat, single: bool) -> Result<Game, GameError> {
+        let inner = AnyMatch::new(rules, dealer)?;
         Ok(Game { inner, single })
     }
 
     /// The match a record leads to (every deal and action checked).
-    pub fn from_record(text: &str) -> Result<Game, String> {
-        let r = Record::parse(text).map_err(|e| e.to_string())?;
-        let (inner, _) = record::replay(&r).map_err(|e| e.to_string())?;
+    pub fn from_record(text: &str) -> Result<Game, GameError> {
+        let r = Record::parse(text)?;
+        let (inner, _) = record::replay(&r)?;
         Ok(Game {
             inner,
             single: false,
@@ -107,20 +141,23 @@ impl Game {
     /// Starts the next hand with an explicit deal: one list of cards per seat (the idle dealer's
     /// empty in four-player Calabresella), plus the cards dealt apart in deal order (the monte,
     /// or the stock; empty when the game has none).
-    pub fn start_hand(&mut self, hands: &[Vec<Card>], rest: &[Card]) -> Result<(), String> {
-        let dealer = self.next_dealer().ok_or("no hand is due now")?;
+    pub fn start_hand(&mut self, hands: &[Vec<Card>], rest: &[Card]) -> Result<(), GameError> {
+        let dealer = self.next_dealer().ok_or(GameError::NoHandDue)?;
         let n = self.players() as usize;
         if hands.len() != n {
-            return Err(format!("a deal has {n} hands, got {}", hands.len()));
+            return Err(GameError::HandCount {
+                expected: n,
+                got: hands.len(),
+            });
         }
         let mut per = PerSeat::splat(CardSet::EMPTY);
         for (i, h) in hands.iter().enumerate() {
             per[Seat::ALL[i]] = h.iter().copied().collect();
             if per[Seat::ALL[i]].len() != h.len() {
-                return Err(format!("seat {i}'s hand repeats a card"));
+                return Err(GameError::RepeatedCard(i));
             }
         }
-        self.inner.start_hand_cards(dealer, per, rest)
+        Ok(self.inner.start_hand_cards(dealer, per, rest)?)
     }
 
     /// The seat whose decision it is (in a due, possibly the dummy's).
@@ -196,15 +233,13 @@ impl Game {
     }
 
     /// The action a numeric id names now.
-    pub fn action_from_id(&self, id: u16) -> Result<Action, String> {
-        Action::from_id(id, self.monte().as_ref()).map_err(|e| e.to_string())
+    pub fn action_from_id(&self, id: u16) -> Result<Action, GameError> {
+        Ok(Action::from_id(id, self.monte().as_ref())?)
     }
 
     /// The numeric id of `action` now.
-    pub fn action_id(&self, action: Action) -> Result<u16, String> {
-        action
-            .to_id(self.monte().as_ref())
-            .map_err(|e| e.to_string())
+    pub fn action_id(&self, action: Action) -> Result<u16, GameError> {
+        Ok(action.to_id(self.monte().as_ref())?)
     }
 
     /// Applies `action` for the seat that must decide; on error nothing changes.

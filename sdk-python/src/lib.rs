@@ -37,6 +37,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBSERVATION_LAYOUT", encode::OBS_LAYOUT.to_vec())?;
     m.add("INFORMATION_STATE_LAYOUT", encode::INFO_LAYOUT.to_vec())?;
     m.add("BOT_NAMES", calabresella_engine::bots::BOT_NAMES.to_vec())?;
+    m.add("GAME_NAMES", calabresella_engine::game::game_names())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -10,20 +10,20 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tokio::runtime::Runtime;
-use tokio_stream::StreamExt;
+use tonic::Status;
 use tonic::transport::{Channel, Endpoint};
-use tonic::{Code, Status};
 
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use calabresella_proto::{convert, v1};
+
+use calabresella_client::{
+    Answer, PlayError, PlayReport, RemoteError, RetryPolicy, Strategy, requests,
+};
 
 use crate::errors::{self, BotError, ConnectionLostError};
 use crate::observation::{Observation, parse_action};
 use crate::state::rules_from;
 use crate::view::View;
-
-/// How long a dropped stream may take to come back before `play` gives up.
-const RECONNECT_FOR: Duration = Duration::from_secs(30);
 
 /// Runs `fut` on the runtime with the GIL released, checking for Ctrl-C every 100 ms.
 fn wait<T: Send>(
@@ -47,13 +47,9 @@ fn wait<T: Send>(
     out?.map_err(|s| Python::attach(|py| errors::status(py, &s)))
 }
 
-/// The wire game of a game name.
-fn game_of(name: &str) -> PyResult<v1::Game> {
-    convert::game_by_name(name).ok_or_else(|| {
-        PyValueError::new_err(
-            calabresella_engine::game::RulesError::UnknownGame(name.into()).to_string(),
-        )
-    })
+/// A wrong name in a filter, as the `ValueError` it always was.
+fn bad_filter(e: requests::NameError) -> PyErr {
+    PyValueError::new_err(e.to_string())
 }
 
 fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict>> {
@@ -103,16 +99,9 @@ fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict
 }
 
 fn seat_kind(name: &str) -> PyResult<i32> {
-    Ok(match name.trim().to_ascii_lowercase().as_str() {
-        "open" | "human" | "player" => v1::SeatKind::Open,
-        "random" | "bot" => v1::SeatKind::BotRandom,
-        "heuristic" => v1::SeatKind::BotHeuristic,
-        other => {
-            return Err(errors::notation(format!(
-                "seat kind {other:?}: open, random or heuristic"
-            )));
-        }
-    } as i32)
+    requests::seat_kind(name)
+        .map(|k| k as i32)
+        .map_err(|e| errors::notation(e.to_string()))
 }
 
 /// A connection to a calabresella server.
@@ -217,34 +206,14 @@ impl Client {
         py: Python<'py>,
         state: Option<&str>,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let state = match state {
-            None => v1::TableState::Unspecified,
-            Some(s) => {
-                v1::TableState::from_str_name(&format!("TABLE_STATE_{}", s.to_ascii_uppercase()))
-                    .ok_or_else(|| {
-                        errors::notation(format!(
-                            "state {s:?}: waiting, playing, finished or abandoned"
-                        ))
-                    })?
-            }
-        } as i32;
-        let mut out = Vec::new();
-        let mut token = String::new();
-        loop {
-            let mut c = self.client.clone();
-            let req = v1::ListTablesRequest {
-                state,
-                page_size: 100,
-                page_token: token.clone(),
-            };
-            let r = wait(py, &self.rt, async move { c.list_tables(req).await })?.into_inner();
-            for t in &r.tables {
-                out.push(table_dict(py, t)?);
-            }
-            if r.next_page_token.is_empty() {
-                break;
-            }
-            token = r.next_page_token;
+        let state = requests::table_state(state).map_err(|e| errors::notation(e.to_string()))?;
+        let mut c = self.client.clone();
+        let tables = wait(py, &self.rt, async move {
+            requests::list_all_tables(&mut c, state).await
+        })?;
+        let mut out = Vec::with_capacity(tables.len());
+        for t in &tables {
+            out.push(table_dict(py, t)?);
         }
         Ok(out)
     }
@@ -286,28 +255,19 @@ impl Client {
         draws_only: bool,
         limit: u32,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let end_reason = match reason {
-            None => v1::EndReason::Unspecified,
-            Some(r) => convert::end_reason_by_name(r)
-                .filter(|r| *r != v1::EndReason::Shutdown)
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "unknown end reason {r:?}: completed, forfeit or abandoned"
-                    ))
-                })?,
-        };
-        let mut c = self.client.clone();
-        let req = v1::ListRecordsRequest {
-            player_name: player.unwrap_or_default(),
-            winner_name: winner.unwrap_or_default(),
-            game: game.map_or(Ok(v1::Game::Unspecified), game_of)? as i32,
-            end_reason: end_reason as i32,
-            since_unix_ms: since_ms.unwrap_or(0),
-            until_unix_ms: until_ms.unwrap_or(0),
+        let req = requests::RecordQuery {
+            player,
+            winner,
+            game: game.map(str::to_owned),
+            reason: reason.map(str::to_owned),
+            since_ms,
+            until_ms,
             draws_only,
-            page_size: limit,
-            page_token: String::new(),
-        };
+            limit,
+        }
+        .request()
+        .map_err(bad_filter)?;
+        let mut c = self.client.clone();
         let r = wait(py, &self.rt, async move { c.list_records(req).await })?;
         r.into_inner()
             .records
@@ -344,10 +304,7 @@ impl Client {
         people_only: bool,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let mut c = self.client.clone();
-        let req = v1::GetResultsRequest {
-            game: game.map_or(Ok(v1::Game::Unspecified), game_of)? as i32,
-            people_only,
-        };
+        let req = requests::results_request(game, people_only).map_err(bad_filter)?;
         let r = wait(py, &self.rt, async move { c.get_results(req).await })?;
         r.into_inner()
             .players
@@ -400,39 +357,51 @@ pub struct RemoteSeat {
     inner: calabresella_client::RemoteSeat,
 }
 
-/// What `play` saw: the end of the match and how the seat did.
-struct Ended {
-    ended: v1::MatchEnded,
-    decisions: u64,
-    faults: u64,
-    reconnects: u64,
+/// A Python bot as the play loop's strategy: it reads the seat's full observation as the same
+/// `Observation` objects as everywhere else.
+struct PyBot {
+    bot: Py<PyAny>,
 }
 
-impl RemoteSeat {
-    async fn fetch(
-        inner: &mut calabresella_client::RemoteSeat,
-    ) -> Result<v1::GetObservationResponse, Status> {
-        Ok(inner
-            .client
-            .get_observation(v1::GetObservationRequest {
-                table_id: inner.table_id.clone(),
-                seat_token: inner.token.clone(),
-            })
-            .await?
-            .into_inner())
+impl Strategy for PyBot {
+    type Error = PyErr;
+
+    fn wants_observation(&self) -> bool {
+        true
     }
-}
 
-/// Whether a stream error is worth reconnecting after.
-fn transient(s: &Status) -> bool {
-    matches!(
-        s.code(),
-        Code::Unavailable
-            | Code::Unknown
-            | Code::Internal
-            | Code::ResourceExhausted
-            | Code::Cancelled
-    )
+    fn choose(
+        &mut self,
+        _: &v1::Turn,
+        observation: Option<&v1::Observation>,
+        _: Option<&Status>,
+    ) -> Result<Answer, PyErr> {
+        let view = View::from_wire(observation.unwrap_or(&v1::Observation::default()))
+            .map_err(|e| errors::notation(format!("server sent {e}")))?;
+        let monte = view.monte;
+        Python::attach(|py| {
+            let o = Observation { view };
+            let b = self.bot.bind(py);
+            let answer = if b.hasattr("act")? {
+                b.call_method1("act", (o,))
+            } else {
+                b.call1((o,))
+            };
+            let answer = answer.map_err(|e| {
+                let err = BotError::new_err(format!("the bot raised: {e}"));
+                err.set_cause(py, Some(e));
+                err
+            })?;
+            Ok(match parse_action(&answer, monte.as_ref()) {
+                Ok(a) => Answer::Act(convert::action(a, monte.as_ref())),
+                Err(_) => Answer::Invalid,
+            })
+        })
+    }
+
+    fn idle(&mut self) -> Result<(), PyErr> {
+        Python::attach(|py| py.check_signals())
+    }
 }
 
 #[pymethods]
@@ -453,7 +422,7 @@ impl RemoteSeat {
     /// `(observation, decision)`.
     fn observation(&mut self, py: Python<'_>) -> PyResult<(Observation, u64)> {
         let inner = &mut self.inner;
-        let r = wait(py, &self.rt, RemoteSeat::fetch(inner))?;
+        let r = wait(py, &self.rt, inner.fetch())?;
         let view = View::from_wire(&r.observation.unwrap_or_default())
             .map_err(|e| errors::notation(format!("server sent {e}")))?;
         Ok((Observation { view }, r.decision))
@@ -476,200 +445,29 @@ impl RemoteSeat {
     }
 
     /// Plays the seat with `bot` (an object with `act(observation)` or a callable returning an
-    /// action id or string) until the match ends; returns a summary dict. The stream is
-    /// followed in order and resumed after a drop (for up to 30 s of outage). An answer the
-    /// server refuses is asked again up to 3 times, then the first legal action is played and
-    /// counted in `faults`. An exception from the bot stops play and is raised as `BotError`
-    /// (the seat stays taken; the table's clock decides for it).
+    /// action id or string) until the match ends; returns a summary dict. The one play loop of
+    /// `calabresella_client` does it: the stream is followed in order and resumed after a drop
+    /// (an outage may last 30 s in all). An answer the server refuses is asked again up to 3
+    /// times, then the first legal action is played and counted in `faults`. An exception from
+    /// the bot stops play and is raised as `BotError` (the seat stays taken; the table's clock
+    /// decides for it).
     fn play<'py>(&mut self, py: Python<'py>, bot: Py<PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let rt = self.rt.clone();
         let inner = &mut self.inner;
-        let result: Result<Ended, PyErr> = py.detach(|| {
-            rt.block_on(async {
-                let mut reconnects = 0u64;
-                let mut decisions = 0u64;
-                let mut faults = 0u64;
-                let mut answered: Option<u64> = None;
-                let mut stream = inner
-                    .observe()
-                    .await
-                    .map_err(|s| Python::attach(|py| errors::status(py, &s)))?;
-                let mut down_since: Option<tokio::time::Instant> = None;
-                // A turn whose answer failed on the transport: answered again (after a short
-                // wait) before the stream is read, since a resumed stream does not repeat it.
-                let mut unsettled: Option<v1::Turn> = None;
-                loop {
-                    let turn = if let Some(t) = unsettled.take() {
-                        let since = *down_since.get_or_insert_with(tokio::time::Instant::now);
-                        if since.elapsed() > RECONNECT_FOR {
-                            return Err(ConnectionLostError::new_err(
-                                "the server could not be reached for 30 s",
-                            ));
-                        }
-                        Python::attach(|py| py.check_signals())?;
-                        tokio::time::sleep(Duration::from_millis(200)).await;
-                        Some(t)
-                    } else {
-                        let next = tokio::select! {
-                            n = stream.next() => n,
-                            () = tokio::time::sleep(Duration::from_millis(100)) => {
-                                Python::attach(|py| py.check_signals())?;
-                                continue;
-                            }
-                        };
-                        let update = match next {
-                            Some(Ok(r)) => r.update.unwrap_or_default(),
-                            other => {
-                                if let Some(Err(s)) = &other
-                                    && !transient(s)
-                                {
-                                    return Err(Python::attach(|py| errors::status(py, s)));
-                                }
-                                let since =
-                                    *down_since.get_or_insert_with(tokio::time::Instant::now);
-                                loop {
-                                    if since.elapsed() > RECONNECT_FOR {
-                                        return Err(ConnectionLostError::new_err(
-                                            "the stream broke and did not come back within 30 s",
-                                        ));
-                                    }
-                                    Python::attach(|py| py.check_signals())?;
-                                    tokio::time::sleep(Duration::from_millis(200)).await;
-                                    match inner.observe().await {
-                                        Ok(s) => {
-                                            stream = s;
-                                            reconnects += 1;
-                                            break;
-                                        }
-                                        Err(s) if transient(&s) => continue,
-                                        Err(s) => {
-                                            return Err(Python::attach(|py| {
-                                                errors::status(py, &s)
-                                            }));
-                                        }
-                                    }
-                                }
-                                continue;
-                            }
-                        };
-                        down_since = None;
-                        inner
-                            .accept(&update)
-                            .map_err(|e| ConnectionLostError::new_err(e.to_string()))?;
-                        match &update.kind {
-                            Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
-                            Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
-                            Some(v1::update::Kind::MatchEnded(m)) => {
-                                return Ok(Ended {
-                                    ended: m.as_ref().clone(),
-                                    decisions,
-                                    faults,
-                                    reconnects,
-                                });
-                            }
-                            _ => update.next_turn.as_deref().cloned(),
-                        }
-                    };
-                    let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) else {
-                        continue;
-                    };
-                    if answered == Some(t.decision) {
-                        continue;
-                    }
-                    // Set when the decision is settled (answered, refused for good, or taken by
-                    // the clock); a transport error leaves it open, to be answered again from the
-                    // snapshot that follows the reconnection.
-                    let mut settled = true;
-                    let mut attempts = 0;
-                    loop {
-                        let obs = match RemoteSeat::fetch(inner).await {
-                            Ok(o) => o,
-                            Err(s) if transient(&s) => {
-                                settled = false;
-                                break;
-                            }
-                            Err(s) => return Err(Python::attach(|py| errors::status(py, &s))),
-                        };
-                        if obs.decision != t.decision {
-                            // The clock answered first; the stream will say so.
-                            break;
-                        }
-                        let view = View::from_wire(&obs.observation.unwrap_or_default())
-                            .map_err(|e| errors::notation(format!("server sent {e}")))?;
-                        let monte = view.monte;
-                        let first_legal = view.legal.first().map(|&(_, a)| a);
-                        let action = if attempts < 3 {
-                            Python::attach(|py| -> PyResult<_> {
-                                let o = Observation { view };
-                                let b = bot.bind(py);
-                                let answer = if b.hasattr("act")? {
-                                    b.call_method1("act", (o,))
-                                } else {
-                                    b.call1((o,))
-                                };
-                                let answer = answer.map_err(|e| {
-                                    let err = BotError::new_err(format!("the bot raised: {e}"));
-                                    err.set_cause(py, Some(e));
-                                    err
-                                })?;
-                                Ok(parse_action(&answer, monte.as_ref()).ok())
-                            })?
-                        } else {
-                            faults += 1;
-                            first_legal
-                        };
-                        let action = match action {
-                            Some(a) => Some(a),
-                            None => {
-                                // Not an action string or id: counted, and the first legal
-                                // action is played instead.
-                                faults += 1;
-                                first_legal
-                            }
-                        };
-                        let Some(action) = action else {
-                            break;
-                        };
-                        let wire = convert::action(action, monte.as_ref());
-                        match inner.act(t.decision, wire).await {
-                            Ok(_) => {
-                                decisions += 1;
-                                break;
-                            }
-                            Err(s) if s.code() == Code::Aborted => break,
-                            Err(s)
-                                if matches!(
-                                    s.code(),
-                                    Code::InvalidArgument | Code::FailedPrecondition
-                                ) && attempts < 3 =>
-                            {
-                                attempts += 1;
-                            }
-                            Err(s)
-                                if matches!(
-                                    s.code(),
-                                    Code::InvalidArgument | Code::FailedPrecondition
-                                ) =>
-                            {
-                                break;
-                            }
-                            Err(s) if transient(&s) => {
-                                settled = false;
-                                break;
-                            }
-                            Err(s) => return Err(Python::attach(|py| errors::status(py, &s))),
-                        }
-                    }
-                    if settled {
-                        answered = Some(t.decision);
-                        down_since = None;
-                    } else {
-                        unsettled = Some(t);
-                    }
-                }
-            })
+        let mut strategy = PyBot { bot };
+        let result: Result<PlayReport, PlayError<PyErr>> = py.detach(|| {
+            rt.block_on(calabresella_client::play::play(
+                inner,
+                &mut strategy,
+                RetryPolicy::default(),
+            ))
         });
-        let e = result?;
+        let e = result.map_err(|e| match e {
+            PlayError::Strategy(e) => e,
+            PlayError::ConnectionLost(why) => ConnectionLostError::new_err(why),
+            PlayError::Remote(RemoteError::Status(s)) => errors::status(py, &s),
+            PlayError::Remote(e) => ConnectionLostError::new_err(e.to_string()),
+        })?;
         let d = PyDict::new(py);
         let r = e.ended.result.unwrap_or_default();
         d.set_item("table_id", &self.inner.table_id)?;

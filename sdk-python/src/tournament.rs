@@ -155,7 +155,7 @@ fn play_one(
     objects: &[Option<Py<PyAny>>],
     keep_record: bool,
 ) -> Result<Played, String> {
-    let mut game = Game::seeded(rules, seed, None, single)?;
+    let mut game = Game::seeded(rules, seed, None, single).map_err(|e| e.to_string())?;
     let n = usize::from(rules.seats());
     let mut bot_rng = GameRng::from_seed(seed ^ 0x005e_ed0f_b075);
     let mut players = Vec::with_capacity(n);

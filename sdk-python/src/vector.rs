@@ -57,7 +57,7 @@ pub struct VectorEnv {
 }
 
 impl VectorEnv {
-    fn fresh(&mut self) -> Result<Game, String> {
+    fn fresh(&mut self) -> Result<Game, crate::game::GameError> {
         let seed = next_seed(&mut self.rng);
         Game::seeded(self.rules, seed, None, self.single)
     }

@@ -11,12 +11,174 @@ use crate::store::StoreError;
 /// The `ErrorInfo` domain of every error this service returns.
 pub const ERROR_DOMAIN: &str = "calabresella.v1";
 
+/// Every machine-readable reason an error carries in its `google.rpc.ErrorInfo` (`docs/API.md`
+/// lists them): one enum, so a reason cannot be misspelt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The forms of an action (notation, id, typed fields) disagree.
+    ActionMismatch,
+    /// The action does not parse, names no card, or is empty.
+    BadAction,
+    /// The bot delay is out of range.
+    BadBotDelay,
+    /// The clock is out of the server's range.
+    BadClock,
+    /// A record or results filter names no game or end reason, or has negative times.
+    BadFilter,
+    /// The table metadata is too large or malformed.
+    BadMetadata,
+    /// A name is empty, too long or malformed.
+    BadName,
+    /// The game or its rule options are not valid.
+    BadOptions,
+    /// The page token is not one this server gave.
+    BadPageToken,
+    /// The seat number is not a seat of the table.
+    BadSeat,
+    /// The seat kinds do not fit the game.
+    BadSeats,
+    /// The table-state filter is not a state.
+    BadState,
+    /// The table id is malformed.
+    BadTableId,
+    /// The seat token is not one of this table's.
+    BadToken,
+    /// The decision quoted is not due yet.
+    FutureDecision,
+    /// The action is not legal now.
+    IllegalAction,
+    /// The match is over.
+    MatchOver,
+    /// The match has not started.
+    NotStarted,
+    /// Another seat decides now, or no decision is due.
+    NotYourTurn,
+    /// Every seat is taken.
+    NoOpenSeat,
+    /// No seat token was given.
+    NoToken,
+    /// The client calls faster than its budget allows.
+    RateLimited,
+    /// The seat is taken.
+    SeatTaken,
+    /// A stream fell behind and was cut off.
+    SlowConsumer,
+    /// The decision quoted was answered or timed out.
+    StaleDecision,
+    /// The store failed; nothing changed.
+    StoreFailed,
+    /// The store is full; nothing changed.
+    StoreFull,
+    /// The store is read-only; nothing changed.
+    StoreReadOnly,
+    /// Another server instance runs the table.
+    TableElsewhere,
+    /// The table's match is over.
+    TableFinished,
+    /// The table's action log is at its limit.
+    TableLogFull,
+    /// No such table.
+    TableNotFound,
+    /// The table has as many streams open as it allows.
+    TooManyStreams,
+    /// The server has as many tables as it allows.
+    TooManyTables,
+    /// The client has as many open tables as it may.
+    TooManyTablesForClient,
+    /// The server is shutting down or the table's task is gone.
+    Unavailable,
+}
+
+impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 36] = [
+        Reason::ActionMismatch,
+        Reason::BadAction,
+        Reason::BadBotDelay,
+        Reason::BadClock,
+        Reason::BadFilter,
+        Reason::BadMetadata,
+        Reason::BadName,
+        Reason::BadOptions,
+        Reason::BadPageToken,
+        Reason::BadSeat,
+        Reason::BadSeats,
+        Reason::BadState,
+        Reason::BadTableId,
+        Reason::BadToken,
+        Reason::FutureDecision,
+        Reason::IllegalAction,
+        Reason::MatchOver,
+        Reason::NotStarted,
+        Reason::NotYourTurn,
+        Reason::NoOpenSeat,
+        Reason::NoToken,
+        Reason::RateLimited,
+        Reason::SeatTaken,
+        Reason::SlowConsumer,
+        Reason::StaleDecision,
+        Reason::StoreFailed,
+        Reason::StoreFull,
+        Reason::StoreReadOnly,
+        Reason::TableElsewhere,
+        Reason::TableFinished,
+        Reason::TableLogFull,
+        Reason::TableNotFound,
+        Reason::TooManyStreams,
+        Reason::TooManyTables,
+        Reason::TooManyTablesForClient,
+        Reason::Unavailable,
+    ];
+
+    /// The reason as the wire has it (`BAD_OPTIONS`, ...).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::ActionMismatch => "ACTION_MISMATCH",
+            Reason::BadAction => "BAD_ACTION",
+            Reason::BadBotDelay => "BAD_BOT_DELAY",
+            Reason::BadClock => "BAD_CLOCK",
+            Reason::BadFilter => "BAD_FILTER",
+            Reason::BadMetadata => "BAD_METADATA",
+            Reason::BadName => "BAD_NAME",
+            Reason::BadOptions => "BAD_OPTIONS",
+            Reason::BadPageToken => "BAD_PAGE_TOKEN",
+            Reason::BadSeat => "BAD_SEAT",
+            Reason::BadSeats => "BAD_SEATS",
+            Reason::BadState => "BAD_STATE",
+            Reason::BadTableId => "BAD_TABLE_ID",
+            Reason::BadToken => "BAD_TOKEN",
+            Reason::FutureDecision => "FUTURE_DECISION",
+            Reason::IllegalAction => "ILLEGAL_ACTION",
+            Reason::MatchOver => "MATCH_OVER",
+            Reason::NotStarted => "NOT_STARTED",
+            Reason::NotYourTurn => "NOT_YOUR_TURN",
+            Reason::NoOpenSeat => "NO_OPEN_SEAT",
+            Reason::NoToken => "NO_TOKEN",
+            Reason::RateLimited => "RATE_LIMITED",
+            Reason::SeatTaken => "SEAT_TAKEN",
+            Reason::SlowConsumer => "SLOW_CONSUMER",
+            Reason::StaleDecision => "STALE_DECISION",
+            Reason::StoreFailed => "STORE_FAILED",
+            Reason::StoreFull => "STORE_FULL",
+            Reason::StoreReadOnly => "STORE_READ_ONLY",
+            Reason::TableElsewhere => "TABLE_ELSEWHERE",
+            Reason::TableFinished => "TABLE_FINISHED",
+            Reason::TableLogFull => "TABLE_LOG_FULL",
+            Reason::TableNotFound => "TABLE_NOT_FOUND",
+            Reason::TooManyStreams => "TOO_MANY_STREAMS",
+            Reason::TooManyTables => "TOO_MANY_TABLES",
+            Reason::TooManyTablesForClient => "TOO_MANY_TABLES_FOR_CLIENT",
+            Reason::Unavailable => "UNAVAILABLE",
+        }
+    }
+}
+
 /// Why a call failed. Messages never name a card the caller may not see.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ServiceError {
     /// Malformed input: the reason code and what is wrong.
     #[error("{1}")]
-    Invalid(&'static str, String),
+    Invalid(Reason, String),
     /// No seat token given.
     #[error("a seat token is required")]
     NoToken,
@@ -34,13 +196,13 @@ pub enum ServiceError {
     NotYourTurn(String),
     /// A state that makes the call impossible: reason code and explanation.
     #[error("{1}")]
-    Precondition(&'static str, String),
+    Precondition(Reason, String),
     /// The decision quoted was already answered (differently) or timed out.
     #[error("decision {0} is stale: {1}")]
     Stale(u64, String),
     /// A server limit: reason code and which limit.
     #[error("{1}")]
-    Exhausted(&'static str, String),
+    Exhausted(Reason, String),
     /// The server is shutting down or the table's task is gone.
     #[error("the table is unavailable: {0}")]
     Unavailable(String),
@@ -71,9 +233,9 @@ impl From<StoreError> for ServiceError {
 impl From<WireError> for ServiceError {
     fn from(e: WireError) -> Self {
         let reason = match e {
-            WireError::Mismatch(_) => "ACTION_MISMATCH",
-            WireError::Options(_) => "BAD_OPTIONS",
-            WireError::Card(_) | WireError::Action(_) => "BAD_ACTION",
+            WireError::Mismatch(_) => Reason::ActionMismatch,
+            WireError::Options(_) => Reason::BadOptions,
+            WireError::Card(_) | WireError::Action(_) => Reason::BadAction,
         };
         ServiceError::Invalid(reason, e.to_string())
     }
@@ -81,22 +243,26 @@ impl From<WireError> for ServiceError {
 
 impl ServiceError {
     /// The status code and the `ErrorInfo` reason.
-    pub fn code_and_reason(&self) -> (Code, &'static str) {
+    pub fn code_and_reason(&self) -> (Code, Reason) {
         match self {
-            ServiceError::Invalid(r, _) => (Code::InvalidArgument, r),
-            ServiceError::NoToken => (Code::Unauthenticated, "NO_TOKEN"),
-            ServiceError::BadToken => (Code::PermissionDenied, "BAD_TOKEN"),
-            ServiceError::TableNotFound(_) => (Code::NotFound, "TABLE_NOT_FOUND"),
-            ServiceError::Elsewhere(..) => (Code::NotFound, "TABLE_ELSEWHERE"),
-            ServiceError::Illegal(_) => (Code::FailedPrecondition, "ILLEGAL_ACTION"),
-            ServiceError::NotYourTurn(_) => (Code::FailedPrecondition, "NOT_YOUR_TURN"),
-            ServiceError::Precondition(r, _) => (Code::FailedPrecondition, r),
-            ServiceError::Stale(..) => (Code::Aborted, "STALE_DECISION"),
-            ServiceError::Exhausted(r, _) => (Code::ResourceExhausted, r),
-            ServiceError::Unavailable(_) => (Code::Unavailable, "UNAVAILABLE"),
-            ServiceError::Store(StoreError::Full(_)) => (Code::ResourceExhausted, "STORE_FULL"),
-            ServiceError::Store(StoreError::ReadOnly(_)) => (Code::Unavailable, "STORE_READ_ONLY"),
-            ServiceError::Store(_) => (Code::Unavailable, "STORE_FAILED"),
+            ServiceError::Invalid(r, _) => (Code::InvalidArgument, *r),
+            ServiceError::NoToken => (Code::Unauthenticated, Reason::NoToken),
+            ServiceError::BadToken => (Code::PermissionDenied, Reason::BadToken),
+            ServiceError::TableNotFound(_) => (Code::NotFound, Reason::TableNotFound),
+            ServiceError::Elsewhere(..) => (Code::NotFound, Reason::TableElsewhere),
+            ServiceError::Illegal(_) => (Code::FailedPrecondition, Reason::IllegalAction),
+            ServiceError::NotYourTurn(_) => (Code::FailedPrecondition, Reason::NotYourTurn),
+            ServiceError::Precondition(r, _) => (Code::FailedPrecondition, *r),
+            ServiceError::Stale(..) => (Code::Aborted, Reason::StaleDecision),
+            ServiceError::Exhausted(r, _) => (Code::ResourceExhausted, *r),
+            ServiceError::Unavailable(_) => (Code::Unavailable, Reason::Unavailable),
+            ServiceError::Store(StoreError::Full(_)) => {
+                (Code::ResourceExhausted, Reason::StoreFull)
+            }
+            ServiceError::Store(StoreError::ReadOnly(_)) => {
+                (Code::Unavailable, Reason::StoreReadOnly)
+            }
+            ServiceError::Store(_) => (Code::Unavailable, Reason::StoreFailed),
         }
     }
 }
@@ -108,7 +274,7 @@ impl From<ServiceError> for Status {
         if let ServiceError::Elsewhere(_, instance) = &e {
             metadata.insert("instance".into(), instance.clone());
         }
-        let details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata);
+        let details = ErrorDetails::with_error_info(reason.as_str(), ERROR_DOMAIN, metadata);
         Status::with_error_details(code, e.to_string(), details)
     }
 }
@@ -133,7 +299,7 @@ mod tests {
                 "STALE_DECISION",
             ),
             (
-                ServiceError::Exhausted("TOO_MANY_TABLES", "limit".into()),
+                ServiceError::Exhausted(Reason::TooManyTables, "limit".into()),
                 Code::ResourceExhausted,
                 "TOO_MANY_TABLES",
             ),
@@ -154,11 +320,24 @@ mod tests {
             ),
         ];
         for (e, code, reason) in cases {
+            assert_eq!(e.code_and_reason().1.as_str(), reason);
             let status = Status::from(e.clone());
             assert_eq!(status.code(), code, "{e}");
             let info = status.get_details_error_info().expect("ErrorInfo");
             assert_eq!(info.reason, reason);
             assert_eq!(info.domain, ERROR_DOMAIN);
+        }
+    }
+
+    #[test]
+    fn reasons_are_distinct_upper_case_and_documented() {
+        let api = include_str!("../../docs/API.md");
+        let mut seen = std::collections::HashSet::new();
+        for r in Reason::ALL {
+            let s = r.as_str();
+            assert!(seen.insert(s), "{s} twice");
+            assert!(s.chars().all(|c| c.is_ascii_uppercase() || c == '_'), "{s}");
+            assert!(api.contains(&format!("`{s}`")), "{s} is not in docs/API.md");
         }
     }
 }

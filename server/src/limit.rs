@@ -9,7 +9,7 @@ use std::time::Instant;
 use tonic::service::Interceptor;
 use tonic::{Request, Status};
 
-use crate::error::ServiceError;
+use crate::error::{Reason, ServiceError};
 
 /// Buckets kept before idle ones are dropped.
 const MAX_CLIENTS: usize = 100_000;
@@ -70,7 +70,7 @@ impl Interceptor for RateLimiter {
             Ok(request)
         } else {
             Err(ServiceError::Exhausted(
-                "RATE_LIMITED",
+                Reason::RateLimited,
                 format!("more than {} calls per second", self.per_second),
             )
             .into())

@@ -9,7 +9,7 @@ use calabresella_proto::v1;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::config::ServerConfig;
-use crate::error::ServiceError;
+use crate::error::{Reason, ServiceError};
 use crate::store::Store;
 use crate::table::session::os_random;
 use crate::table::{Command, Table, TableHandle, TableSpec};
@@ -127,7 +127,7 @@ impl Registry {
             .unwrap_or(0);
         if limit > 0 && open >= limit {
             return Err(ServiceError::Exhausted(
-                "TOO_MANY_TABLES_FOR_CLIENT",
+                Reason::TooManyTablesForClient,
                 format!("this client has {open} unfinished tables, the limit per client"),
             ));
         }
@@ -142,7 +142,7 @@ impl Registry {
             let mut tables = self.write();
             if tables.len() >= self.config.max_tables {
                 return Err(ServiceError::Exhausted(
-                    "TOO_MANY_TABLES",
+                    Reason::TooManyTables,
                     format!("the server holds {} tables, its limit", tables.len()),
                 ));
             }

@@ -321,7 +321,11 @@ fn play_rejects_bad_arguments_clearly() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown bot \"genius\""));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("invalid value 'genius'") && err.contains("heuristic"),
+        "{err}"
+    );
     let out = bin()
         .args(["play", "--option", "target", "--no-record"])
         .output()
@@ -331,7 +335,12 @@ fn play_rejects_bad_arguments_clearly() {
         .args(["play", "--game", "briscola", "--no-record"])
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for name in calabresella_engine::game::game_names() {
+        assert!(err.contains(name), "the allowed games are listed: {err}");
+    }
+    assert!(err.contains("invalid value 'briscola'"), "{err}");
 }
 
 #[test]

@@ -1,9 +1,16 @@
 //! The client side of the `calabresella.v1` service shared by every Rust program that plays a
 //! seat: the `calabresella` CLI, the load generator, the service tests and the Python package.
 //!
-//! [`RemoteSeat`] joins a table, follows the seat's observe stream (checking that sequence
-//! numbers never skip or repeat), resumes after a dropped stream and answers each turn.
+//! [`RemoteSeat`] holds a joined seat and its calls; [`play::play`] is the one play loop (stream
+//! order, resume after a drop, one answer per decision, one retry policy) with a [`Strategy`]
+//! choosing the answers and a [`PlayReport`] out. [`requests`] builds calls from names (seat
+//! kinds, games, end reasons, table states, record filters) for the CLI and Python alike.
 
+pub mod play;
 pub mod remote;
+pub mod requests;
 
-pub use remote::{MAX_ATTEMPTS, RECONNECT_FOR, RemoteError, RemoteSeat};
+pub use play::{
+    Answer, FnStrategy, MAX_REFUSALS, PlayError, PlayReport, RECONNECT_FOR, RetryPolicy, Strategy,
+};
+pub use remote::{RemoteError, RemoteSeat};

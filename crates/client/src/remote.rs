@@ -1,17 +1,16 @@
-//! [`RemoteSeat`]: a seat played by a program over gRPC. It follows the seat's stream, checks
-//! that sequence numbers never skip or repeat, resumes after a dropped stream, and answers each
-//! turn with a strategy's choice. Used by `calabresella sit`, the load generator and the tests.
+//! [`RemoteSeat`]: a joined seat's calls over gRPC: open or resume its stream (checking that
+//! sequence numbers never skip or repeat), fetch its observation, answer a decision
+//! idempotently. [`crate::play`] is the loop that plays it to the end.
 
 use std::time::Duration;
 
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
-use tokio_stream::StreamExt;
+use tokio::time::Instant;
+use tonic::Status;
 use tonic::transport::Channel;
-use tonic::{Code, Status};
 
-/// Answers `play` tries for one turn before it moves on and lets the clock decide.
-pub const MAX_ATTEMPTS: usize = 10;
+use crate::play::{FnStrategy, PlayError, RECONNECT_FOR, RetryPolicy, backoff_delay, transient};
 
 /// A joined seat.
 #[derive(Debug, Clone)]
@@ -34,26 +33,9 @@ pub struct RemoteSeat {
     pub reconnect_for: Duration,
 }
 
-/// Default of [`RemoteSeat::reconnect_for`].
-pub const RECONNECT_FOR: Duration = Duration::from_secs(30);
-
-/// Whether a failed call may succeed when simply tried again: the server is unreachable,
-/// restarting, or its store refused a write without changing anything.
-fn retryable(s: &Status) -> bool {
-    // CANCELLED, or UNKNOWN carrying a transport error, is what a call gets when its
-    // connection breaks under it (the server died); the server never sends those itself.
-    let transport = std::error::Error::source(s).is_some_and(|e| e.is::<tonic::transport::Error>());
-    match s.code() {
-        Code::Unavailable => true,
-        Code::Cancelled | Code::Unknown => transport || s.code() == Code::Cancelled,
-        _ => false,
-    }
-}
-
-/// Waits before the `n`th retry: 50 ms doubling up to 1 s.
+/// Waits before the `n`th retry (the policy's backoff).
 async fn backoff(n: u32) {
-    let ms = 50u64.saturating_mul(1 << n.min(5)).min(1000);
-    tokio::time::sleep(Duration::from_millis(ms)).await;
+    tokio::time::sleep(backoff_delay(n)).await;
 }
 
 /// Why playing a seat stopped early.
@@ -65,6 +47,9 @@ pub enum RemoteError {
     /// The stream broke the ordering promise.
     #[error("stream order broken: {0}")]
     Order(String),
+    /// The server stayed unreachable longer than the retry policy allows.
+    #[error("{0}")]
+    ConnectionLost(String),
 }
 
 impl RemoteSeat {
@@ -95,31 +80,46 @@ impl RemoteSeat {
         })
     }
 
+    /// Opens (or resumes, after [`RemoteSeat::last_seq`]) the seat's stream, once.
+    pub async fn observe_once(&mut self) -> Result<tonic::Streaming<v1::ObserveResponse>, Status> {
+        let resume = (self.last_seq > 0).then_some(self.last_seq);
+        self.client
+            .observe(v1::ObserveRequest {
+                table_id: self.table_id.clone(),
+                seat_token: self.token.clone(),
+                resume_after: resume,
+                stream_epoch: self.epoch.clone(),
+            })
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
     /// Opens (or resumes) the seat's stream; while the server is unreachable, keeps trying
     /// for [`RemoteSeat::reconnect_for`].
     pub async fn observe(&mut self) -> Result<tonic::Streaming<v1::ObserveResponse>, Status> {
-        let resume = (self.last_seq > 0).then_some(self.last_seq);
-        let until = std::time::Instant::now() + self.reconnect_for;
+        let until = Instant::now() + self.reconnect_for;
         let mut n = 0;
         loop {
-            let r = self
-                .client
-                .observe(v1::ObserveRequest {
-                    table_id: self.table_id.clone(),
-                    seat_token: self.token.clone(),
-                    resume_after: resume,
-                    stream_epoch: self.epoch.clone(),
-                })
-                .await;
-            match r {
-                Ok(s) => return Ok(s.into_inner()),
-                Err(s) if retryable(&s) && std::time::Instant::now() < until => {
+            match self.observe_once().await {
+                Ok(s) => return Ok(s),
+                Err(s) if transient(&s) && Instant::now() < until => {
                     backoff(n).await;
                     n += 1;
                 }
                 Err(s) => return Err(s),
             }
         }
+    }
+
+    /// The seat's full observation now, with the number of the decision due.
+    pub async fn fetch(&mut self) -> Result<v1::GetObservationResponse, Status> {
+        self.client
+            .get_observation(v1::GetObservationRequest {
+                table_id: self.table_id.clone(),
+                seat_token: self.token.clone(),
+            })
+            .await
+            .map(tonic::Response::into_inner)
     }
 
     /// Checks an update's number against the last one and records it.
@@ -144,9 +144,19 @@ impl RemoteSeat {
         decision: u64,
         action: v1::Action,
     ) -> Result<v1::ActResponse, Status> {
+        let until = Instant::now() + self.reconnect_for;
+        self.act_until(decision, action, until).await
+    }
+
+    /// [`RemoteSeat::act`], retrying until `until` at the latest.
+    pub async fn act_until(
+        &mut self,
+        decision: u64,
+        action: v1::Action,
+        until: Instant,
+    ) -> Result<v1::ActResponse, Status> {
         let mut tries = 0;
-        let started = std::time::Instant::now();
-        let until = started + self.reconnect_for;
+        let started = Instant::now();
         loop {
             let r = self
                 .client
@@ -158,7 +168,7 @@ impl RemoteSeat {
                 })
                 .await;
             match r {
-                Err(s) if retryable(&s) && std::time::Instant::now() < until => {
+                Err(s) if transient(&s) && Instant::now() < until => {
                     backoff(tries).await;
                     tries += 1;
                 }
@@ -172,72 +182,25 @@ impl RemoteSeat {
         }
     }
 
-    /// Plays the seat to the end of the match. `choose` picks an action for a turn; when the
-    /// server refuses it, `choose` is asked again with the refusal (at most
-    /// [`MAX_ATTEMPTS`] times a turn). `on_update` sees every update in order. Returns how the match ended. Reconnects once per
-    /// broken stream, resuming after the last update seen.
+    /// Plays the seat to the end of the match with `choose` and `on_update` (see
+    /// [`crate::play::play`], the one play loop): `choose` picks an action for a turn, and is
+    /// asked again with the server's refusal ([`crate::play::MAX_REFUSALS`] times, then the
+    /// first legal action is played); `on_update` sees every update in order. Returns how the
+    /// match ended.
     pub async fn play(
         &mut self,
-        mut choose: impl FnMut(&v1::Turn, Option<&Status>) -> v1::Action,
-        mut on_update: impl FnMut(&v1::Update),
+        choose: impl FnMut(&v1::Turn, Option<&Status>) -> v1::Action,
+        on_update: impl FnMut(&v1::Update),
     ) -> Result<v1::MatchEnded, RemoteError> {
-        let mut stream = self.observe().await?;
-        let mut answered: Option<u64> = None;
-        loop {
-            let u = match stream.next().await {
-                Some(Ok(r)) => r.update.unwrap_or_default(),
-                Some(Err(s))
-                    if matches!(
-                        s.code(),
-                        Code::ResourceExhausted
-                            | Code::Unavailable
-                            | Code::Cancelled
-                            | Code::Unknown
-                            | Code::Internal
-                    ) =>
-                {
-                    stream = self.observe().await?;
-                    continue;
-                }
-                Some(Err(s)) => return Err(s.into()),
-                None => {
-                    return Err(RemoteError::Order(
-                        "the stream ended before MatchEnded".into(),
-                    ));
-                }
-            };
-            self.accept(&u)?;
-            on_update(&u);
-            let turn = match &u.kind {
-                Some(v1::update::Kind::Turn(t)) => Some(t),
-                Some(v1::update::Kind::Snapshot(s)) => s.turn.as_ref(),
-                Some(v1::update::Kind::MatchEnded(m)) => return Ok(m.as_ref().clone()),
-                _ => u.next_turn.as_deref(),
-            };
-            if let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) {
-                if answered == Some(t.decision) {
-                    continue;
-                }
-                let mut rejected: Option<Status> = None;
-                for _ in 0..MAX_ATTEMPTS {
-                    let action = choose(t, rejected.as_ref());
-                    match self.act(t.decision, action).await {
-                        Ok(_) => break,
-                        // The clock ran out first: the stream says what happened instead.
-                        Err(s) if s.code() == Code::Aborted => break,
-                        Err(s)
-                            if matches!(
-                                s.code(),
-                                Code::InvalidArgument | Code::FailedPrecondition
-                            ) =>
-                        {
-                            rejected = Some(s);
-                        }
-                        Err(s) => return Err(s.into()),
-                    }
-                }
-                answered = Some(t.decision);
-            }
+        let policy = RetryPolicy {
+            reconnect_for: self.reconnect_for,
+        };
+        let mut strategy = FnStrategy { choose, on_update };
+        match crate::play::play(self, &mut strategy, policy).await {
+            Ok(report) => Ok(report.ended),
+            Err(PlayError::Remote(e)) => Err(e),
+            Err(PlayError::ConnectionLost(why)) => Err(RemoteError::ConnectionLost(why)),
+            Err(PlayError::Strategy(never)) => match never {},
         }
     }
 }

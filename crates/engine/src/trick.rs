@@ -1,5 +1,6 @@
-//! The trick-taking core shared by every game here: follow suit, no trumps, the highest card of
-//! the led suit wins, and card points in thirds with truncation.
+//! The trick-taking core shared by every game here: follow suit, the highest card of the led
+//! suit wins (or the game's own ranking, for trumps), card points in thirds with truncation,
+//! and [`Tricks`], the bookkeeping of a hand's tricks every game repeats.
 
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
@@ -104,6 +105,23 @@ impl Trick {
         self.len += 1;
     }
 
+    /// Adds the next card, ranked by the game's own rule: `rank` gives each card's strength in
+    /// this trick (0: it cannot win, like an off-suit card without trumps), and a card wins if
+    /// it ranks above the card winning so far. The first card always leads. For games with
+    /// trumps or without the duty to follow suit.
+    #[inline]
+    pub fn push_ranked(&mut self, card: Card, rank: impl Fn(Card) -> u16) {
+        let pos = self.len as usize & 3;
+        if pos == 0 {
+            self.led = CardSet::suit(card.suit());
+        } else if rank(card) > rank(self.cards[self.winner_pos as usize & 3]) {
+            self.winner_pos = pos as u8;
+        }
+        self.cards[pos] = card;
+        self.set.insert(card);
+        self.len += 1;
+    }
+
     /// Play position (0 = the leader) of the card now winning.
     #[inline]
     pub const fn winner_pos(&self) -> usize {
@@ -139,6 +157,114 @@ impl Trick {
     }
 }
 
+/// A hand's tricks: the trick in progress with the seat of each card, how many tricks are
+/// complete, and for each of two sides the tricks, thirds and cards it won. The game says which
+/// side a seat is on (it may change with the auction) and adds what else a side takes (the last
+/// trick's bonus, a monte); [`Trick::push_ranked`] serves games with trumps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Tricks {
+    trick: Trick,
+    /// Who played each position of the trick in progress.
+    seats: [Seat; 4],
+    done: u8,
+    side_tricks: [u32; 2],
+    side_thirds: [u32; 2],
+    won: [CardSet; 2],
+}
+
+impl Tricks {
+    /// No trick played yet; `leader` leads the first.
+    pub const fn new(leader: Seat) -> Tricks {
+        Tricks {
+            trick: Trick::new(leader),
+            seats: [leader; 4],
+            done: 0,
+            side_tricks: [0; 2],
+            side_thirds: [0; 2],
+            won: [CardSet::EMPTY; 2],
+        }
+    }
+
+    /// The trick in progress.
+    #[inline]
+    pub const fn current(&self) -> &Trick {
+        &self.trick
+    }
+
+    /// Completed tricks.
+    #[inline]
+    pub const fn done(&self) -> u8 {
+        self.done
+    }
+
+    /// Tricks won per side.
+    #[inline]
+    pub const fn side_tricks(&self) -> [u32; 2] {
+        self.side_tricks
+    }
+
+    /// Thirds won per side (with whatever [`Tricks::credit`] added).
+    #[inline]
+    pub const fn side_thirds(&self) -> [u32; 2] {
+        self.side_thirds
+    }
+
+    /// Cards won per side (with whatever [`Tricks::credit`] added).
+    #[inline]
+    pub const fn won(&self) -> [CardSet; 2] {
+        self.won
+    }
+
+    /// Starts the trick in progress afresh, led by `leader` (before the first card of a hand).
+    #[inline]
+    pub fn lead_by(&mut self, leader: Seat) {
+        self.trick = Trick::new(leader);
+    }
+
+    /// `seat` plays `card` to the trick (following suit is the caller's business); the highest
+    /// card of the led suit wins.
+    #[inline]
+    pub fn play(&mut self, seat: Seat, card: Card) {
+        self.seats[self.trick.len() & 3] = seat;
+        self.trick.push(card);
+    }
+
+    /// [`Tricks::play`] with the game's own ranking (see [`Trick::push_ranked`]).
+    #[inline]
+    pub fn play_ranked(&mut self, seat: Seat, card: Card, rank: impl Fn(Card) -> u16) {
+        self.seats[self.trick.len() & 3] = seat;
+        self.trick.push_ranked(card, rank);
+    }
+
+    /// The seat whose card is winning the trick in progress.
+    #[inline]
+    pub fn winner(&self) -> Seat {
+        self.seats[self.trick.winner_pos() & 3]
+    }
+
+    /// Closes the trick in progress for `side` (the winner's): counts it, credits its thirds and
+    /// cards, and lets the winner lead the next. Returns the winner and the trick's cards.
+    pub fn close(&mut self, side: usize) -> (Seat, CardSet) {
+        let winner = self.winner();
+        let cards = self.trick.card_set();
+        let side = side & 1;
+        self.side_tricks[side] += 1;
+        self.side_thirds[side] += cards.thirds();
+        self.won[side] |= cards;
+        self.done += 1;
+        self.trick = Trick::new(winner);
+        (winner, cards)
+    }
+
+    /// Adds `thirds` and `cards` to `side`: the last trick's bonus, a monte (whose own thirds
+    /// the caller includes in `thirds` when they count).
+    pub fn credit(&mut self, side: usize, thirds: u32, cards: CardSet) {
+        let side = side & 1;
+        self.side_thirds[side] += thirds;
+        self.won[side] |= cards;
+    }
+}
+
 /// Thirds added to the side that wins the last trick.
 pub const LAST_TRICK_THIRDS: u32 = 3;
 
@@ -170,4 +296,83 @@ pub(crate) fn fmt_trick(
     cards: CardSet,
 ) -> std::fmt::Result {
     write!(f, "trick {number} to seat {winner}: {cards}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Rank;
+
+    fn card(s: &str) -> Card {
+        s.parse().expect("test card")
+    }
+
+    fn seat(i: u8) -> Seat {
+        Seat::new(i).expect("seat")
+    }
+
+    #[test]
+    fn the_highest_card_of_the_led_suit_wins_without_trumps() {
+        let mut t = Tricks::new(seat(1));
+        for (s, c) in [(1, "Kc"), (2, "3d"), (0, "2c")] {
+            t.play(seat(s), card(c));
+        }
+        assert_eq!(
+            t.winner(),
+            seat(0),
+            "the 2 beats the king; an off-suit 3 cannot win"
+        );
+        assert_eq!(t.current().led_suit(), Some(card("Kc").suit()));
+    }
+
+    #[test]
+    fn a_ranking_with_trumps_lets_a_trump_win_and_the_higher_trump_win_over_it() {
+        // Briscola-like: denari trump, and the ace above the three.
+        let trump = CardSet::suit(card("Ad").suit());
+        let order = |c: Card| match c.rank() {
+            Rank::Ace => 10,
+            Rank::Three => 9,
+            r => u16::from(r.power()),
+        };
+        let mut t = Tricks::new(seat(0));
+        let led = CardSet::suit(card("Kc").suit());
+        let rank = |c: Card| {
+            if trump.contains(c) {
+                100 + order(c)
+            } else if led.contains(c) {
+                1 + order(c)
+            } else {
+                0
+            }
+        };
+        t.play_ranked(seat(0), card("Kc"), rank);
+        t.play_ranked(seat(1), card("Ac"), rank);
+        assert_eq!(t.winner(), seat(1), "the ace ranks above the king here");
+        t.play_ranked(seat(2), card("4d"), rank);
+        assert_eq!(t.winner(), seat(2), "the lowest trump beats the led suit");
+        t.play_ranked(seat(3), card("3s"), rank);
+        assert_eq!(t.winner(), seat(2), "an off-suit card never wins");
+    }
+
+    #[test]
+    fn closing_a_trick_credits_its_side_and_the_winner_leads() {
+        let mut t = Tricks::new(seat(0));
+        for (s, c) in [(0, "Ab"), (1, "3b"), (2, "4b")] {
+            t.play(seat(s), card(c));
+        }
+        let (winner, cards) = t.close(1);
+        assert_eq!(winner, seat(1));
+        assert_eq!(cards.len(), 3);
+        assert_eq!(
+            (t.done(), t.side_tricks(), t.side_thirds()),
+            (1, [0, 1], [0, 4])
+        );
+        assert_eq!(t.won()[1], cards);
+        assert!(t.current().is_empty());
+        assert_eq!(t.current().leader(), seat(1));
+        // A credit adds the thirds it is given; the cards' own are the caller's to count.
+        t.credit(0, LAST_TRICK_THIRDS, CardSet::single(card("Ad")));
+        assert_eq!(t.side_thirds(), [3, 4]);
+        assert!(t.won()[0].contains(card("Ad")));
+    }
 }

@@ -1,6 +1,6 @@
 //! Golden playthroughs: every seat's (and a spectator's) view at every step of a few seeded
 //! hands, compared with the transcripts in `tests/golden/`. After an intended change, regenerate
-//! them with `UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test golden` and review the diff.
+//! them with `UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test calabresella_golden` and review the diff.
 #![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
 use std::fmt::Write as _;
@@ -127,7 +127,7 @@ fn check(name: &str, opts: Options, seed: u64) {
             .unwrap_or(0);
         panic!(
             "{name}: the playthrough differs from {} at line {} (stored {:?}, now {:?}); if intended, regenerate with \
-             UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test golden",
+             UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test calabresella_golden",
             path.display(),
             line + 1,
             stored.lines().nth(line),

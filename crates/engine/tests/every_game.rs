@@ -18,7 +18,12 @@ fn sets_by_game() -> Vec<(&'static str, Vec<Rules>)> {
     let all = every_option_set();
     game_names()
         .into_iter()
-        .map(|g| (g, all.iter().copied().filter(|r| r.game_name() == g).collect()))
+        .map(|g| {
+            (
+                g,
+                all.iter().copied().filter(|r| r.game_name() == g).collect(),
+            )
+        })
         .collect()
 }
 
@@ -30,21 +35,48 @@ fn check_step(m: &AnyMatch, i: usize, rng: &mut GameRng, label: &str) {
     places.extend(Seat::ALL.iter().map(|&s| p.hands[s]));
     let union = places.iter().fold(CardSet::EMPTY, |a, &b| a | b);
     let total: usize = places.iter().map(|s| s.len()).sum();
-    assert_eq!((union, total), (CardSet::ALL, 40), "{label}: cards not conserved");
+    assert_eq!(
+        (union, total),
+        (CardSet::ALL, 40),
+        "{label}: cards not conserved"
+    );
 
     let in_play = i + 1 == m.hands_dealt() && !m.hand_over(i);
     let legal = m.legal_actions();
-    assert_eq!(legal.is_empty(), m.decider().is_none(), "{label}: legal set empty exactly between decisions");
-    assert!(!in_play || m.decider().is_some(), "{label}: someone decides in play");
-    assert_eq!(m.is_over(), m.decider().is_none(), "{label}: decisions until the match ends");
+    assert_eq!(
+        legal.is_empty(),
+        m.decider().is_none(),
+        "{label}: legal set empty exactly between decisions"
+    );
+    assert!(
+        !in_play || m.decider().is_some(),
+        "{label}: someone decides in play"
+    );
+    assert_eq!(
+        m.is_over(),
+        m.decider().is_none(),
+        "{label}: decisions until the match ends"
+    );
     assert_eq!(m.decider().is_some(), m.actor().is_some());
-    assert_eq!(m.num_legal_actions(), legal.len(), "{label}: the fast count");
+    assert_eq!(
+        m.num_legal_actions(),
+        legal.len(),
+        "{label}: the fast count"
+    );
     let monte = m.id_monte();
     for (k, a) in legal.iter().enumerate() {
         assert_eq!(m.legal_action(k), Some(*a), "{label}: legal_action({k})");
-        assert_eq!(a.to_string().parse::<Action>().as_ref(), Ok(a), "{label}: notation of {a}");
+        assert_eq!(
+            a.to_string().parse::<Action>().as_ref(),
+            Ok(a),
+            "{label}: notation of {a}"
+        );
         let id = a.to_id(monte.as_ref()).expect("legal actions have ids");
-        assert_eq!(Action::from_id(id, monte.as_ref()), Ok(*a), "{label}: id of {a}");
+        assert_eq!(
+            Action::from_id(id, monte.as_ref()),
+            Ok(*a),
+            "{label}: id of {a}"
+        );
     }
     assert_eq!(m.legal_action(legal.len()), None);
 
@@ -62,20 +94,32 @@ fn check_step(m: &AnyMatch, i: usize, rng: &mut GameRng, label: &str) {
                     continue;
                 }
                 let mut copy = m.clone();
-                assert!(copy.try_apply_as(seat, a).is_err(), "{label}: {a} by {seat} accepted");
+                assert!(
+                    copy.try_apply_as(seat, a).is_err(),
+                    "{label}: {a} by {seat} accepted"
+                );
                 assert_eq!(&copy, m, "{label}: a refused {a} changed the match");
             }
         }
     }
 
     // Every viewer has a view; only the decider is offered actions, and exactly the legal ones.
-    let viewers = Seat::first_n(m.seats()).map(Viewer::Seat).chain([Viewer::Spectator]);
+    let viewers = Seat::first_n(m.seats())
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator]);
     for v in viewers {
         let obs = m.observation(v).unwrap();
         if v.seat().is_some() && v.seat() == m.decider() {
-            assert_eq!(obs.legal_actions(), &legal[..], "{label}: the decider's actions");
+            assert_eq!(
+                obs.legal_actions(),
+                &legal[..],
+                "{label}: the decider's actions"
+            );
         } else {
-            assert!(obs.legal_actions().is_empty(), "{label}: {v:?} offered actions");
+            assert!(
+                obs.legal_actions().is_empty(),
+                "{label}: {v:?} offered actions"
+            );
         }
     }
 }
@@ -88,7 +132,10 @@ fn check_finished(m: &AnyMatch, i: usize, label: &str) {
         won == CardSet::ALL || (won.is_empty() && p.trick.is_empty()),
         "{label}: every card won at the end, or none played"
     );
-    assert!(m.hand_summary(i).is_some(), "{label}: a finished hand has a summary");
+    assert!(
+        m.hand_summary(i).is_some(),
+        "{label}: a finished hand has a summary"
+    );
 }
 
 #[test]
@@ -119,13 +166,22 @@ fn random_play_sweep_over_every_game_and_option_set() {
                 }
                 assert!(m.is_over(), "{rules}: the match ended");
                 let result = m.result().unwrap();
-                assert_eq!(result.draw, result.winners.is_empty(), "{rules}: a draw has no winner");
+                assert_eq!(
+                    result.draw,
+                    result.winners.is_empty(),
+                    "{rules}: a draw has no winner"
+                );
 
                 // The record replays to the same match, and writing it again gives the same
                 // record.
                 let text = m.record(Some(serde_json::json!({"seed": seed}))).to_json();
                 let (again, report) = replay(&Record::parse(&text).unwrap()).unwrap();
-                assert_eq!(again.record(Some(serde_json::json!({"seed": seed}))).to_json(), text);
+                assert_eq!(
+                    again
+                        .record(Some(serde_json::json!({"seed": seed})))
+                        .to_json(),
+                    text
+                );
                 assert_eq!((again.totals(), again.result()), (m.totals(), m.result()));
                 assert_eq!(report.to_json()["match"]["over"], true);
             }
@@ -153,9 +209,20 @@ fn seeded_matches_are_deterministic_and_records_replay_mid_hand() {
                 if step % 17 == 0 {
                     let rec = a.record(None);
                     let (again, _) = replay(&Record::parse(&rec.to_json()).unwrap()).unwrap();
-                    assert_eq!(again.record(None), rec, "{rules}: mid-hand record round trip");
-                    for v in Seat::first_n(a.seats()).map(Viewer::Seat).chain([Viewer::Spectator]) {
-                        assert_eq!(again.observation(v), a.observation(v), "{rules}: {v:?} after replay");
+                    assert_eq!(
+                        again.record(None),
+                        rec,
+                        "{rules}: mid-hand record round trip"
+                    );
+                    for v in Seat::first_n(a.seats())
+                        .map(Viewer::Seat)
+                        .chain([Viewer::Spectator])
+                    {
+                        assert_eq!(
+                            again.observation(v),
+                            a.observation(v),
+                            "{rules}: {v:?} after replay"
+                        );
                     }
                 }
             }
@@ -202,10 +269,14 @@ fn every_viewer_sees_its_events_through_the_one_filter() {
         for _ in 0..30 {
             let Some(seat) = m.decider() else { break };
             let legal = m.legal_actions();
-            m.try_apply_as(seat, legal[rng.below(legal.len() as u32) as usize]).unwrap();
+            m.try_apply_as(seat, legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
         }
         let i = m.hands_dealt() - 1;
-        for v in Seat::first_n(m.seats()).map(Viewer::Seat).chain([Viewer::Spectator]) {
+        for v in Seat::first_n(m.seats())
+            .map(Viewer::Seat)
+            .chain([Viewer::Spectator])
+        {
             let filtered: Vec<String> = m
                 .hand_events(i)
                 .iter()
@@ -239,9 +310,16 @@ fn every_registered_name_parses_with_its_defaults_and_unknown_names_are_refused(
         for s in Seat::first_n(rules.seats()) {
             let in_teams = teams.iter().filter(|t| t.contains(&s)).count();
             let dummy = rules.dummy_seats().contains(&s);
-            assert_eq!(in_teams, usize::from(!dummy), "{name}: seat {s} in one side unless a dummy");
+            assert_eq!(
+                in_teams,
+                usize::from(!dummy),
+                "{name}: seat {s} in one side unless a dummy"
+            );
         }
     }
     let e = Rules::parse("skat", []).unwrap_err().to_string();
-    assert!(e.contains("unknown game \"skat\"") && e.contains(game_names()[0]), "{e}");
+    assert!(
+        e.contains("unknown game \"skat\"") && e.contains(game_names()[0]),
+        "{e}"
+    );
 }

@@ -556,7 +556,7 @@ fn golden_playthroughs() {
             let stored = std::fs::read_to_string(&path).unwrap_or_default();
             assert!(
                 stored == now,
-                "{name} differs from {}; if intended: UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test tressette",
+                "{name} differs from {}; if intended: UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test tressette_rules",
                 path.display()
             );
         }

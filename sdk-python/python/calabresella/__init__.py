@@ -18,6 +18,7 @@ from calabresella._core import (
     BOT_NAMES,
     CHANCE,
     ENCODING_VERSION,
+    GAME_NAMES,
     INFORMATION_STATE_LAYOUT,
     INFORMATION_STATE_SIZE,
     NUM_ACTIONS,
@@ -41,8 +42,8 @@ from calabresella.bots import Bot, BotLike, FirstLegalBot, RandomBot, as_policy
 from calabresella.remote import connect, play, play_async
 from calabresella.tournament import BotResult, TournamentResult, tournament
 
-GAMES = ("calabresella", "tressette", "tressette-in-due")
-"""The games the engine plays."""
+GAMES = tuple(GAME_NAMES)
+"""The games the engine plays (every game registered in the engine, by name)."""
 
 
 def new_match(

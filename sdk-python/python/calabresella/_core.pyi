@@ -10,6 +10,7 @@ __all__ = [
     "BOT_NAMES",
     "CHANCE",
     "ENCODING_VERSION",
+    "GAME_NAMES",
     "INFORMATION_STATE_LAYOUT",
     "INFORMATION_STATE_SIZE",
     "NUM_ACTIONS",
@@ -42,6 +43,7 @@ ENCODING_VERSION: int
 OBSERVATION_LAYOUT: list[tuple[str, int, int]]
 INFORMATION_STATE_LAYOUT: list[tuple[str, int, int]]
 BOT_NAMES: list[str]
+GAME_NAMES: list[str]
 
 class CalabresellaError(Exception): ...
 class IllegalActionError(CalabresellaError): ...

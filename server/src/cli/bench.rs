@@ -7,6 +7,7 @@ use anyhow::Result;
 use calabresella_engine::bots::{Driver, RandomRun, random_hands};
 use serde_json::json;
 
+use super::values::BenchDriver;
 use super::{GameArgs, Rules};
 
 /// Arguments of `bench`.
@@ -23,9 +24,9 @@ pub struct BenchArgs {
     /// Seed of the first run (run i uses seed + i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Which path to time: `playout`, `api`, or `both`.
-    #[arg(long, default_value = "both", value_parser = ["playout", "api", "both"])]
-    driver: String,
+    /// Which path to time.
+    #[arg(long, value_enum, default_value_t = BenchDriver::Both)]
+    driver: BenchDriver,
     #[command(flatten)]
     game: GameArgs,
 }
@@ -64,12 +65,12 @@ fn measure(args: &BenchArgs, rules: Rules, driver: Driver) -> (f64, f64, Vec<ser
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let rules = args.game.rules()?;
     let none = || (0.0, 0.0, Vec::new());
-    let (hps, aps, per_run) = if args.driver != "api" {
+    let (hps, aps, per_run) = if args.driver != BenchDriver::Api {
         measure(&args, rules, Driver::Playout)
     } else {
         none()
     };
-    let (api_hps, api_aps, api_runs) = if args.driver != "playout" {
+    let (api_hps, api_aps, api_runs) = if args.driver != BenchDriver::Playout {
         measure(&args, rules, Driver::Api)
     } else {
         none()

@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::convert;
@@ -12,6 +12,7 @@ use calabresella_proto::v1::table_service_client::TableServiceClient;
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 
+use super::values::{self, AutoPlay, OnTimeout};
 use super::{GameArgs, fresh_seed};
 
 /// Where the server is.
@@ -33,9 +34,10 @@ pub struct CreateArgs {
     server: ServerArg,
     #[command(flatten)]
     game: GameArgs,
-    /// Who fills each seat, comma-separated: open, random, heuristic (one name fills every seat).
-    #[arg(long, default_value = "open", value_delimiter = ',')]
-    seats: Vec<String>,
+    /// Who fills each seat, comma-separated: open (or human, player), random (or bot),
+    /// heuristic; one name fills every seat.
+    #[arg(long, default_value = "open", value_delimiter = ',', value_parser = values::seat_kind)]
+    seats: Vec<v1::SeatKind>,
     /// A name for the table.
     #[arg(long, default_value = "")]
     name: String,
@@ -48,9 +50,9 @@ pub struct CreateArgs {
     /// Time bank per seat in milliseconds.
     #[arg(long, default_value_t = 0)]
     bank_ms: u32,
-    /// What a timeout does: bot (a bot answers) or forfeit.
-    #[arg(long, default_value = "bot")]
-    on_timeout: String,
+    /// What a timeout does.
+    #[arg(long, value_enum, default_value_t = OnTimeout::Bot)]
+    on_timeout: OnTimeout,
     /// Pause before each bot decision in milliseconds, so people can follow.
     #[arg(long, default_value_t = 0)]
     bot_delay_ms: u32,
@@ -87,9 +89,9 @@ pub struct SitArgs {
     /// The seat wanted (default: the lowest open seat).
     #[arg(long)]
     seat: Option<u32>,
-    /// Play automatically: `first` (the first legal action) or `random`; default: ask on stdin.
-    #[arg(long)]
-    auto: Option<String>,
+    /// Play automatically instead of asking on standard input.
+    #[arg(long, value_enum)]
+    auto: Option<AutoPlay>,
 }
 
 /// Prints a line; a closed standard output (`| head`) is not an error worth a panic.
@@ -115,15 +117,6 @@ pub(super) async fn connect(server: &ServerArg) -> Result<TableServiceClient<Cha
     Ok(TableServiceClient::new(channel))
 }
 
-fn seat_kind(name: &str) -> Result<v1::SeatKind> {
-    Ok(match name.trim().to_ascii_lowercase().as_str() {
-        "open" => v1::SeatKind::Open,
-        "random" => v1::SeatKind::BotRandom,
-        "heuristic" => v1::SeatKind::BotHeuristic,
-        other => bail!("unknown seat kind {other:?}: open, random or heuristic"),
-    })
-}
-
 /// A server error as one line.
 pub(super) fn status_line(s: &tonic::Status) -> String {
     use tonic_types::StatusExt;
@@ -138,11 +131,7 @@ pub(super) fn status_line(s: &tonic::Status) -> String {
 pub fn create(args: CreateArgs) -> Result<ExitCode> {
     let rules = args.game.rules()?;
     let n = rules.seats() as usize;
-    let mut seats = args
-        .seats
-        .iter()
-        .map(|s| seat_kind(s))
-        .collect::<Result<Vec<_>>>()?;
+    let mut seats = args.seats.clone();
     if seats.len() == 1 {
         seats = vec![seats[0]; n];
     }
@@ -152,11 +141,7 @@ pub fn create(args: CreateArgs) -> Result<ExitCode> {
             seats[dummy.index()] = v1::SeatKind::Open;
         }
     }
-    let on_timeout = match args.on_timeout.as_str() {
-        "bot" => v1::TimeoutPolicy::Bot,
-        "forfeit" => v1::TimeoutPolicy::Forfeit,
-        other => bail!("--on-timeout {other:?}: bot or forfeit"),
-    };
+    let on_timeout = args.on_timeout.wire();
     let request = v1::CreateTableRequest {
         name: args.name.clone(),
         options: Some(convert::rules(&rules)),
@@ -330,11 +315,7 @@ fn ask(turn: &v1::Turn) -> v1::Action {
 /// Runs `sit`.
 pub fn sit(args: SitArgs) -> Result<ExitCode> {
     let mut rng = GameRng::from_seed(fresh_seed());
-    let auto = match args.auto.as_deref() {
-        None => None,
-        Some(a @ ("first" | "random")) => Some(a.to_owned()),
-        Some(other) => bail!("--auto {other:?}: first or random"),
-    };
+    let auto = args.auto;
     runtime()?.block_on(async {
         let client = connect(&args.server).await?;
         let mut seat = match RemoteSeat::join(client, &args.table, args.seat, &args.name).await {
@@ -345,9 +326,11 @@ pub fn sit(args: SitArgs) -> Result<ExitCode> {
             }
         };
         say!("you are seat {} at table {}", seat.seat, args.table);
-        let choose = |t: &v1::Turn, rejected: Option<&tonic::Status>| match auto.as_deref() {
-            Some("first") => t.legal_actions[0].clone(),
-            Some(_) => t.legal_actions[rng.below(t.legal_actions.len() as u32) as usize].clone(),
+        let choose = |t: &v1::Turn, rejected: Option<&tonic::Status>| match auto {
+            Some(AutoPlay::First) => t.legal_actions[0].clone(),
+            Some(AutoPlay::Random) => {
+                t.legal_actions[rng.below(t.legal_actions.len() as u32) as usize].clone()
+            }
             None => {
                 if let Some(s) = rejected {
                     say!("refused: {}", status_line(s));

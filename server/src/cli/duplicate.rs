@@ -10,9 +10,7 @@ use calabresella_engine::rng::GameRng;
 use serde_json::json;
 
 use super::GameArgs;
-
-/// The default `--bots`: the heuristic against random bots, one per side of the game.
-const DEFAULT_BOTS: &str = "heuristic,random...";
+use super::values::BotName;
 
 /// Arguments of `duplicate`.
 #[derive(Debug, clap::Args)]
@@ -22,8 +20,8 @@ pub struct DuplicateArgs {
     deals: u64,
     /// One bot per side (a seat, or a partnership), comma-separated; the first is compared
     /// with the rest. Default: heuristic, then random for every other side.
-    #[arg(long, default_value = DEFAULT_BOTS, value_delimiter = ',')]
-    bots: Vec<String>,
+    #[arg(long, value_enum, value_delimiter = ',')]
+    bots: Option<Vec<BotName>>,
     /// Seed for the deals and the bots.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -92,12 +90,11 @@ fn summary(margins: &[f64]) -> (f64, [f64; 2]) {
 pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     let rules = args.game.rules()?;
     let teams = rules.teams();
-    let names: Vec<String> = if args.bots.join(",") == DEFAULT_BOTS {
-        (0..teams.len())
+    let names: Vec<String> = match &args.bots {
+        None => (0..teams.len())
             .map(|i| if i == 0 { "heuristic" } else { "random" }.to_owned())
-            .collect()
-    } else {
-        args.bots.clone()
+            .collect(),
+        Some(bots) => bots.iter().map(|b| b.name().to_owned()).collect(),
     };
     if names.len() != teams.len() || teams.len() < 2 {
         let sides: Vec<String> = teams.iter().map(|t| format!("{t:?}")).collect();

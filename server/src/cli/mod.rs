@@ -9,6 +9,7 @@ mod play;
 mod records;
 mod replay;
 mod serve;
+mod values;
 
 use std::process::ExitCode;
 
@@ -33,9 +34,11 @@ enum Command {
     Watch(client::WatchArgs),
     /// Take a seat at a table and play it: by hand from standard input, or automatically.
     Sit(client::SitArgs),
-    /// Print the game record of a table's completed hands (live, or kept after the match).
-    Record(client::RecordArgs),
-    /// List the finished matches a server keeps, filtered by player, game, date and result.
+    /// Print the game record of one table's completed hands (live, or kept after the match).
+    #[command(alias = "record")]
+    TableRecord(client::RecordArgs),
+    /// List the finished matches a server keeps, filtered by player, game, date and result
+    /// (`table-record` prints one of them).
     Records(records::RecordsArgs),
     /// Print a server's results table: matches, wins, points and OpenSkill rating per player.
     Results(records::ResultsArgs),
@@ -60,7 +63,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Create(a) => client::create(a),
         Command::Watch(a) => client::watch(a),
         Command::Sit(a) => client::sit(a),
-        Command::Record(a) => client::record(a),
+        Command::TableRecord(a) => client::record(a),
         Command::Records(a) => records::records(a),
         Command::Results(a) => records::results(a),
         Command::Play(a) => play::run(a),
@@ -78,8 +81,8 @@ pub use calabresella_engine::game::Rules;
 /// Rule selection shared by the subcommands that create games.
 #[derive(Debug, clap::Args)]
 pub struct GameArgs {
-    /// The game: calabresella, tressette or tressette-in-due.
-    #[arg(long, default_value = "calabresella")]
+    /// The game (any registered game).
+    #[arg(long, default_value = "calabresella", value_parser = values::game_names())]
     game: String,
     /// Number of players: calabresella 3, or 4 with an idle dealer; tressette 4; in due 2.
     #[arg(long)]
@@ -112,7 +115,7 @@ impl GameArgs {
             pairs.push(("players", p.as_str()));
         }
         pairs.extend(self.pairs()?);
-        Ok(Rules::parse(&self.game, pairs)?)
+        Rules::parse(&self.game, pairs).map_err(|e| anyhow::anyhow!("bad options: {e}"))
     }
 }
 

@@ -9,6 +9,7 @@ use calabresella_engine::game::AnyMatch;
 use calabresella_engine::record::Record;
 use serde_json::json;
 
+use super::values::BotName;
 use super::{GameArgs, fresh_seed};
 
 /// Arguments of `play`.
@@ -19,9 +20,9 @@ pub struct PlayArgs {
     /// Seed for the deals and the bots (default: from the clock, printed).
     #[arg(long)]
     seed: Option<u64>,
-    /// Bots by seat, comma-separated (random, heuristic); one name fills every seat.
-    #[arg(long, default_value = "heuristic", value_delimiter = ',')]
-    bots: Vec<String>,
+    /// Bots by seat, comma-separated; one name fills every seat.
+    #[arg(long, value_enum, default_value = "heuristic", value_delimiter = ',')]
+    bots: Vec<BotName>,
     /// Where to write the game record (default: calabresella-SEED.json).
     #[arg(long)]
     record: Option<PathBuf>,
@@ -39,10 +40,11 @@ fn list(v: &[u32]) -> String {
 }
 
 /// One bot name per seat: one name fills every seat.
-fn seat_names(bots: &[String], n: usize) -> Result<Vec<String>> {
-    Ok(match bots.len() {
-        1 => vec![bots[0].clone(); n],
-        k if k == n => bots.to_vec(),
+fn seat_names(bots: &[BotName], n: usize) -> Result<Vec<String>> {
+    let names: Vec<String> = bots.iter().map(|b| b.name().to_owned()).collect();
+    Ok(match names.len() {
+        1 => vec![names[0].clone(); n],
+        k if k == n => names,
         k => bail!("--bots names {k} bots for {n} seats (give one name, or one per seat)"),
     })
 }

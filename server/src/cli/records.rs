@@ -4,11 +4,12 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use calabresella_engine::game::RulesError;
-use calabresella_proto::{convert, v1};
+use anyhow::Result;
+use calabresella_client::requests::{self, RecordQuery};
+use calabresella_proto::convert;
 
 use super::client::{ServerArg, connect, runtime, status_line};
+use super::values::{self, EndReason};
 
 /// Arguments of `records`.
 #[derive(Debug, clap::Args)]
@@ -21,12 +22,12 @@ pub struct RecordsArgs {
     /// Only matches this player won.
     #[arg(long)]
     winner: Option<String>,
-    /// Only this game: calabresella, tressette or tressette-in-due.
-    #[arg(long)]
+    /// Only this game.
+    #[arg(long, value_parser = values::game_names())]
     game: Option<String>,
-    /// Only matches that ended this way: completed, forfeit or abandoned.
-    #[arg(long)]
-    reason: Option<String>,
+    /// Only matches that ended this way.
+    #[arg(long, value_enum)]
+    reason: Option<EndReason>,
     /// Only matches that ended at or after this time (ms since the Unix epoch).
     #[arg(long)]
     since_ms: Option<i64>,
@@ -50,7 +51,7 @@ pub struct ResultsArgs {
     #[command(flatten)]
     server: ServerArg,
     /// Only matches of this game.
-    #[arg(long)]
+    #[arg(long, value_parser = values::game_names())]
     game: Option<String>,
     /// Leave out the built-in bots.
     #[arg(long)]
@@ -60,39 +61,23 @@ pub struct ResultsArgs {
     json: bool,
 }
 
-fn game(name: Option<&str>) -> Result<v1::Game> {
-    match name {
-        None => Ok(v1::Game::Unspecified),
-        Some(n) => Ok(convert::game_by_name(n).ok_or_else(|| RulesError::UnknownGame(n.into()))?),
-    }
-}
-
-fn reason(name: Option<&str>) -> Result<v1::EndReason> {
-    match name {
-        None => Ok(v1::EndReason::Unspecified),
-        Some(n) => convert::end_reason_by_name(n)
-            .filter(|r| *r != v1::EndReason::Shutdown)
-            .with_context(|| format!("unknown end reason {n:?}: completed, forfeit or abandoned")),
-    }
-}
-
 fn game_text(g: i32) -> &'static str {
     convert::game_name(g).unwrap_or("?")
 }
 
 /// Runs `records`.
 pub fn records(args: RecordsArgs) -> Result<ExitCode> {
-    let request = v1::ListRecordsRequest {
-        player_name: args.player.clone().unwrap_or_default(),
-        winner_name: args.winner.clone().unwrap_or_default(),
-        game: game(args.game.as_deref())? as i32,
-        end_reason: reason(args.reason.as_deref())? as i32,
-        since_unix_ms: args.since_ms.unwrap_or(0),
-        until_unix_ms: args.until_ms.unwrap_or(0),
+    let request = RecordQuery {
+        player: args.player.clone(),
+        winner: args.winner.clone(),
+        game: args.game.clone(),
+        reason: args.reason.map(|r| r.name().to_owned()),
+        since_ms: args.since_ms,
+        until_ms: args.until_ms,
         draws_only: args.draws,
-        page_size: args.limit,
-        page_token: String::new(),
-    };
+        limit: args.limit,
+    }
+    .request()?;
     runtime()?.block_on(async {
         let mut client = connect(&args.server).await?;
         let found = match client.list_records(request).await {
@@ -153,10 +138,7 @@ pub fn records(args: RecordsArgs) -> Result<ExitCode> {
 
 /// Runs `results`.
 pub fn results(args: ResultsArgs) -> Result<ExitCode> {
-    let request = v1::GetResultsRequest {
-        game: game(args.game.as_deref())? as i32,
-        people_only: args.people_only,
-    };
+    let request = requests::results_request(args.game.as_deref(), args.people_only)?;
     runtime()?.block_on(async {
         let mut client = connect(&args.server).await?;
         let players = match client.get_results(request).await {

@@ -12,7 +12,7 @@ use calabresella_proto::v1::{self};
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status};
 
-use crate::error::ServiceError;
+use crate::error::{Reason, ServiceError};
 use crate::registry::{Registry, ask, state_matches};
 use crate::table::feed::UpdateStream;
 use crate::table::{Command, TableHandle};
@@ -82,7 +82,7 @@ fn page(size: u32, token: &str) -> Result<(usize, usize), ServiceError> {
     } else {
         token.parse::<usize>().map_err(|_| {
             ServiceError::Invalid(
-                "BAD_PAGE_TOKEN",
+                Reason::BadPageToken,
                 "page_token is not one this server gave".into(),
             )
         })?
@@ -96,7 +96,7 @@ fn table_id(id: &str) -> Result<&str, ServiceError> {
     let id = id.trim();
     if id.is_empty() {
         return Err(ServiceError::Invalid(
-            "BAD_TABLE_ID",
+            Reason::BadTableId,
             "table_id is empty".into(),
         ));
     }
@@ -128,7 +128,7 @@ impl TableService for GameService {
     ) -> Result<Response<v1::ListTablesResponse>, Status> {
         let r = request.get_ref();
         let filter = v1::TableState::try_from(r.state)
-            .map_err(|_| ServiceError::Invalid("BAD_STATE", format!("state {}", r.state)))?;
+            .map_err(|_| ServiceError::Invalid(Reason::BadState, format!("state {}", r.state)))?;
         let (offset, size) = page(r.page_size, &r.page_token)?;
         // Pages count tables before filtering, so a token stays meaningful as states change.
         let (handles, more) = self.registry.page(offset, size);
@@ -172,7 +172,9 @@ impl TableService for GameService {
                 u8::try_from(n)
                     .ok()
                     .and_then(calabresella_engine::Seat::new)
-                    .ok_or_else(|| ServiceError::Invalid("BAD_SEAT", format!("no seat {n}")))?,
+                    .ok_or_else(|| {
+                        ServiceError::Invalid(Reason::BadSeat, format!("no seat {n}"))
+                    })?,
             ),
         };
         let (seat, seat_token, table) =
@@ -216,7 +218,7 @@ impl TableService for GameService {
         }
         let handle = self.find(table_id(&r.table_id)?).await?;
         let action = r.action.ok_or_else(|| {
-            ServiceError::Invalid("BAD_ACTION", "the request has no action".into())
+            ServiceError::Invalid(Reason::BadAction, "the request has no action".into())
         })?;
         let response = ask(&handle, |reply| Command::Act {
             token: r.seat_token,

@@ -2,7 +2,7 @@
 
 use calabresella_proto::{convert, v1};
 
-use crate::error::ServiceError;
+use crate::error::{Reason, ServiceError};
 use crate::store::{MatchSummary, PlayerResult, RecordFilter};
 
 /// The store's name of a game ("" for unset).
@@ -10,7 +10,10 @@ pub fn game_name(game: i32) -> Result<&'static str, ServiceError> {
     match convert::game_name(game) {
         Some(name) => Ok(name),
         None if game == v1::Game::Unspecified as i32 => Ok(""),
-        None => Err(ServiceError::Invalid("BAD_FILTER", format!("game {game}"))),
+        None => Err(ServiceError::Invalid(
+            Reason::BadFilter,
+            format!("game {game}"),
+        )),
     }
 }
 
@@ -19,14 +22,14 @@ pub fn filter(r: &v1::ListRecordsRequest) -> Result<(RecordFilter, usize, usize)
     let (offset, size) = super::page(r.page_size, &r.page_token)?;
     if v1::EndReason::try_from(r.end_reason).is_err() {
         return Err(ServiceError::Invalid(
-            "BAD_FILTER",
+            Reason::BadFilter,
             format!("end_reason {}", r.end_reason),
         ));
     }
     let reason = convert::end_reason_name(r.end_reason);
     if r.since_unix_ms < 0 || r.until_unix_ms < 0 {
         return Err(ServiceError::Invalid(
-            "BAD_FILTER",
+            Reason::BadFilter,
             "times are milliseconds since the Unix epoch".into(),
         ));
     }

@@ -7,7 +7,7 @@ use calabresella_proto::convert;
 use calabresella_proto::v1;
 
 use crate::config::ServerConfig;
-use crate::error::ServiceError;
+use crate::error::{Reason, ServiceError};
 use crate::table::TableSpec;
 use crate::table::session::os_random;
 
@@ -25,7 +25,7 @@ pub fn player_name(name: &str) -> Result<String, ServiceError> {
     let n = name.trim();
     if n.is_empty() || n.chars().count() > MAX_PLAYER_NAME || !printable(n) {
         return Err(ServiceError::Invalid(
-            "BAD_NAME",
+            Reason::BadName,
             format!("player_name must be 1 to {MAX_PLAYER_NAME} printable characters"),
         ));
     }
@@ -40,7 +40,7 @@ pub fn table_spec(
     let name = r.name.trim();
     if name.chars().count() > MAX_NAME || !printable(name) {
         return Err(ServiceError::Invalid(
-            "BAD_NAME",
+            Reason::BadName,
             format!("name must be at most {MAX_NAME} printable characters"),
         ));
     }
@@ -50,12 +50,15 @@ pub fn table_spec(
             .any(|(k, v)| k.chars().count() > MAX_NAME || v.chars().count() > MAX_NAME)
     {
         return Err(ServiceError::Invalid(
-            "BAD_METADATA",
+            Reason::BadMetadata,
             format!("metadata: at most {MAX_METADATA} entries of at most {MAX_NAME} characters"),
         ));
     }
     let options = r.options.as_ref().ok_or_else(|| {
-        ServiceError::Invalid("BAD_OPTIONS", "options (with the game) are required".into())
+        ServiceError::Invalid(
+            Reason::BadOptions,
+            "options (with the game) are required".into(),
+        )
     })?;
     let rules = convert::rules_from_wire(options)?;
     let n = rules.seats();
@@ -63,7 +66,7 @@ pub fn table_spec(
         vec![v1::SeatKind::Open; n as usize]
     } else if r.seats.len() != n as usize {
         return Err(ServiceError::Invalid(
-            "BAD_SEATS",
+            Reason::BadSeats,
             format!("{} seat kinds given; the game has {n} seats", r.seats.len()),
         ));
     } else {
@@ -72,7 +75,10 @@ pub fn table_spec(
             .map(|&k| match v1::SeatKind::try_from(k) {
                 Ok(v1::SeatKind::Unspecified) => Ok(v1::SeatKind::Open),
                 Ok(k) => Ok(k),
-                Err(_) => Err(ServiceError::Invalid("BAD_SEATS", format!("seat kind {k}"))),
+                Err(_) => Err(ServiceError::Invalid(
+                    Reason::BadSeats,
+                    format!("seat kind {k}"),
+                )),
             })
             .collect::<Result<Vec<_>, _>>()?
     };
@@ -81,7 +87,7 @@ pub fn table_spec(
         let dummy = dummy.index();
         if seats[dummy] != v1::SeatKind::Open {
             return Err(ServiceError::Invalid(
-                "BAD_SEATS",
+                Reason::BadSeats,
                 format!(
                     "seat {dummy} is a dummy (another seat plays it) and takes no player or bot"
                 ),
@@ -98,7 +104,7 @@ pub fn table_spec(
         || Duration::from_millis(u64::from(clock.bank_ms)) > config.max_bank
     {
         return Err(ServiceError::Invalid(
-            "BAD_CLOCK",
+            Reason::BadClock,
             format!(
                 "move_ms at most {} and bank_ms at most {}",
                 config.max_move.as_millis(),
@@ -111,7 +117,7 @@ pub fn table_spec(
         Ok(p) => p,
         Err(_) => {
             return Err(ServiceError::Invalid(
-                "BAD_CLOCK",
+                Reason::BadClock,
                 format!("on_timeout {}", clock.on_timeout),
             ));
         }
@@ -120,14 +126,14 @@ pub fn table_spec(
         None => None,
         Some(d) => Some(convert::seat_from_wire(d, n).ok_or_else(|| {
             ServiceError::Invalid(
-                "BAD_OPTIONS",
+                Reason::BadOptions,
                 format!("first_dealer {d}: the game has {n} seats"),
             )
         })?),
     };
     if r.bot_delay_ms > MAX_BOT_DELAY_MS {
         return Err(ServiceError::Invalid(
-            "BAD_BOT_DELAY",
+            Reason::BadBotDelay,
             format!("bot_delay_ms at most {MAX_BOT_DELAY_MS}"),
         ));
     }

@@ -14,7 +14,7 @@ use tokio_stream::Stream;
 use tonic::Status;
 
 use super::session::RawEvent;
-use crate::error::ServiceError;
+use crate::error::{Reason, ServiceError};
 
 /// A decision that is due, as buffered.
 #[derive(Debug, Clone)]
@@ -256,7 +256,7 @@ impl Feed {
         let (tx, rx) = mpsc::channel(buffer.max(opening.len()).max(1));
         for u in opening {
             tx.try_send(Ok(Box::new(u))).map_err(|_| {
-                ServiceError::Exhausted("SLOW_CONSUMER", "stream buffer too small".into())
+                ServiceError::Exhausted(Reason::SlowConsumer, "stream buffer too small".into())
             })?;
         }
         let lagged = Arc::new(AtomicBool::new(false));
@@ -308,7 +308,7 @@ impl Stream for UpdateStream {
                 self.done = true;
                 if self.lagged.load(Ordering::Acquire) {
                     let e = ServiceError::Exhausted(
-                        "SLOW_CONSUMER",
+                        Reason::SlowConsumer,
                         "the stream fell behind its buffer; reconnect with resume_after".into(),
                     );
                     Poll::Ready(Some(Err(e.into())))

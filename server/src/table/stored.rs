@@ -167,17 +167,14 @@ pub fn restore(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use calabresella_engine::game::Rules;
 
     fn specs() -> Vec<TableSpec> {
         let mut out = Vec::new();
-        // Every registered game, with its defaults and with options that differ from them.
-        let games = calabresella_engine::game::game_names();
-        let sets = games
-            .iter()
-            .flat_map(|&g| [(g, vec![]), (g, vec![("target", "31"), ("max_deals", "7")])]);
-        for (i, (game, pairs)) in sets.enumerate() {
-            let rules = Rules::parse(game, pairs).expect("rules");
+        // Every option set of every registered game.
+        for (i, rules) in calabresella_engine::game::every_option_set()
+            .into_iter()
+            .enumerate()
+        {
             let n = usize::from(rules.seats());
             out.push(TableSpec {
                 name: format!("table «{i}» \"quoted\""),

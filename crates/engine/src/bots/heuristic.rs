@@ -2,8 +2,10 @@
 //! module (`bot.rs`: bidding, calling, discarding); the card play they share is
 //! [`super::cardplay`].
 
+use super::Bot;
 use crate::action::Action;
 use crate::card::Card;
+use crate::game::AnyObservation;
 
 /// A rule-based player; deterministic for a given observation.
 #[derive(Debug, Clone)]
@@ -25,3 +27,21 @@ pub(crate) fn play_card(a: &Action) -> Option<Card> {
         _ => None,
     }
 }
+
+/// The heuristic plays any registered game: each game's observation goes to the lessons of that
+/// game's own `bot.rs`.
+macro_rules! heuristic_for_any_game {
+    ($($V:ident => $m:ident),* $(,)?) => {
+        impl Bot<AnyObservation> for HeuristicBot {
+            fn name(&self) -> &str {
+                "heuristic"
+            }
+            fn act(&mut self, obs: &AnyObservation) -> Action {
+                match obs {
+                    $(AnyObservation::$V(o) => Bot::act(self, o),)*
+                }
+            }
+        }
+    };
+}
+crate::for_each_game!(heuristic_for_any_game);

@@ -7,7 +7,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::seat::{PerSeat, Seat};
-use crate::trick::{LAST_TRICK_THIRDS, Trick, follow_mask, follow_suit};
+use crate::trick::{LAST_TRICK_THIRDS, Trick, Tricks, follow_mask, follow_suit};
 
 use super::deal::{Deal, active_seats};
 use super::event::{Event, VisibilityContext};
@@ -62,15 +62,9 @@ pub struct Hand {
     holder: Option<Seat>,
     taken: CardSet,
     setaside: CardSet,
-    trick: Trick,
-    /// Who played each position of the current trick.
-    trick_seats: [Seat; 4],
+    /// The tricks: the one in progress, and what each side won, `[soloist, defenders]`.
+    tricks: Tricks,
     actor: Seat,
-    tricks_done: u8,
-    side_tricks: [u32; 2],
-    side_thirds: [u32; 2],
-    /// Cards won in completed tricks, `[soloist, defenders]` (the monte joins at the end).
-    piles: [CardSet; 2],
     history: ArrayVec<u16, MAX_HISTORY>,
     outcome: Option<HandOutcome>,
     /// The cards behind the legal actions of a card-naming phase, refreshed after every
@@ -123,13 +117,8 @@ impl Hand {
             holder: None,
             taken: CardSet::EMPTY,
             setaside: deal.monte.iter().copied().collect(),
-            trick: Trick::new(active[0]),
-            trick_seats: [active[0], active[1], active[2], active[0]],
+            tricks: Tricks::new(active[0]),
             actor: first_speaker,
-            tricks_done: 0,
-            side_tricks: [0; 2],
-            side_thirds: [0; 2],
-            piles: [CardSet::EMPTY; 2],
             history: ArrayVec::new(),
             outcome: None,
             legal: CardSet::EMPTY,
@@ -243,28 +232,28 @@ impl Hand {
 
     /// The trick in progress.
     pub fn trick(&self) -> &Trick {
-        &self.trick
+        self.tricks.current()
     }
 
     /// Completed tricks.
     pub fn tricks_done(&self) -> u8 {
-        self.tricks_done
+        self.tricks.done()
     }
 
     /// Tricks won so far, `[soloist, defenders]`.
     pub fn side_tricks(&self) -> [u32; 2] {
-        self.side_tricks
+        self.tricks.side_tricks()
     }
 
     /// Card thirds won so far (the last trick's bonus and monte included once taken),
     /// `[soloist, defenders]`.
     pub fn side_thirds(&self) -> [u32; 2] {
-        self.side_thirds
+        self.tricks.side_thirds()
     }
 
     /// Cards won so far, `[soloist, defenders]`: completed tricks, and at the end the monte.
     pub fn piles(&self) -> [CardSet; 2] {
-        self.piles
+        self.tricks.won()
     }
 
     /// Number of actions taken so far.
@@ -354,7 +343,7 @@ impl Hand {
             Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. } => {
                 self.hands[self.discarder()]
             }
-            Step::Play => follow_suit(self.hands[self.actor], self.trick.led_suit()),
+            Step::Play => follow_suit(self.hands[self.actor], self.tricks.current().led_suit()),
             _ => CardSet::EMPTY,
         }
     }
@@ -432,8 +421,8 @@ impl Hand {
     /// table lookup within the suit finds it; otherwise a general select.
     #[inline(always)]
     fn nth_playable(&self, i: usize) -> Option<Card> {
-        match self.trick.led_suit() {
-            Some(suit) if (self.legal - self.trick.led_mask()).is_empty() => {
+        match self.tricks.current().led_suit() {
+            Some(suit) if (self.legal - self.tricks.current().led_mask()).is_empty() => {
                 self.legal.nth_of_suit(suit, i)
             }
             _ => self.legal.nth(i),
@@ -510,9 +499,9 @@ impl Hand {
                 let hand = self.hands[self.actor];
                 if !hand.contains(c) {
                     Err(E::NotInHand(c))
-                } else if !follow_suit(hand, self.trick.led_suit()).contains(c) {
+                } else if !follow_suit(hand, self.tricks.current().led_suit()).contains(c) {
                     Err(E::MustFollowSuit(
-                        self.trick.led_suit().unwrap_or(Suit::Bastoni),
+                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
                     ))
                 } else {
                     Ok(())
@@ -865,7 +854,7 @@ impl Hand {
 
     fn start_play(&mut self) {
         self.step = Step::Play;
-        self.trick = Trick::new(self.active[0]);
+        self.tricks.lead_by(self.active[0]);
         self.actor = self.active[0];
     }
 
@@ -878,14 +867,13 @@ impl Hand {
     ) {
         let seat = self.actor;
         self.hands[seat].remove(card);
-        self.trick_seats[self.trick.len() & 3] = seat;
-        self.trick.push(card);
+        self.tricks.play(seat, card);
         if S::ACTIVE {
             sink.push(Event::Played { seat, card, signal });
         }
-        if self.trick.len() < 3 {
+        if self.tricks.current().len() < 3 {
             self.actor = self.next[seat.index()];
-            self.legal = follow_mask(self.hands[self.actor], self.trick.led_mask());
+            self.legal = follow_mask(self.hands[self.actor], self.tricks.current().led_mask());
         } else {
             self.complete_trick(sink);
         }
@@ -893,23 +881,20 @@ impl Hand {
 
     #[inline(never)]
     fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
-        let winner = self.trick_seats[self.trick.winner_pos() & 3];
-        let side = if winner == self.soloist {
+        let side = if self.tricks.winner() == self.soloist {
             Side::Soloist
         } else {
             Side::Defenders
         } as usize;
-        self.side_tricks[side] += 1;
-        self.side_thirds[side] += self.trick.thirds();
-        self.piles[side] |= self.trick.card_set();
-        self.tricks_done += 1;
+        let (winner, cards) = self.tricks.close(side);
+        let done = self.tricks.done();
         if S::ACTIVE {
             sink.push(Event::TrickWon {
-                number: self.tricks_done,
+                number: done,
                 winner,
-                cards: self.trick.card_set(),
+                cards,
             });
-            if self.tricks_done == 1 && self.opts.aperta {
+            if done == 1 && self.opts.aperta {
                 let [a, b] = self.defenders;
                 sink.push(Event::HandShown {
                     seat: a,
@@ -923,16 +908,15 @@ impl Hand {
                 });
             }
         }
-        self.trick = Trick::new(winner);
-        if self.tricks_done < TRICKS {
+        if done < TRICKS {
             self.actor = winner;
             self.legal = self.hands[winner];
             return;
         }
         // C-D12: the last trick's winner takes the set-aside monte and the last-trick bonus.
         let monte = self.setaside;
-        self.side_thirds[side] += LAST_TRICK_THIRDS + monte.thirds();
-        self.piles[side] |= monte;
+        self.tricks
+            .credit(side, LAST_TRICK_THIRDS + monte.thirds(), monte);
         self.setaside = CardSet::EMPTY;
         if S::ACTIVE {
             sink.push(Event::MonteRevealed {
@@ -947,8 +931,8 @@ impl Hand {
                 defenders: self.defenders,
                 contract: self.contract.unwrap_or(Contract::Chiamo),
                 called: self.called,
-                thirds: self.side_thirds,
-                tricks: self.side_tricks,
+                thirds: self.tricks.side_thirds(),
+                tricks: self.tricks.side_tricks(),
                 last_trick: if side == 0 {
                     Side::Soloist
                 } else {

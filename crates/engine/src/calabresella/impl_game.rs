@@ -1,5 +1,5 @@
 //! Calabresella behind the one game interface: [`Game`] for [`Match`], [`GameHand`] and
-//! [`Rollout`] for [`Hand`], [`View`] for [`Observation`], and the game's record lines (the
+//! [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for [`Observation`], and the game's record lines (the
 //! deal with its monte, the replay output's hand line).
 
 use serde_json::{Map, Value, json};
@@ -7,11 +7,11 @@ use serde_json::{Map, Value, json};
 use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::deals::DealRefused;
+use crate::deals::{DealError, DealRefused};
 use crate::error::IllegalAction;
 use crate::game::{
-    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult, OptionError, Rollout,
-    View, Viewer,
+    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult,
+    OptionError, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::rng::GameRng;
@@ -28,23 +28,7 @@ use super::score::HandOutcome;
 /// The registered name.
 const NAME: &str = "calabresella";
 
-impl Rollout for Hand {
-    fn is_over(&self) -> bool {
-        Hand::is_over(self)
-    }
-    fn num_legal_actions(&self) -> usize {
-        Hand::num_legal_actions(self)
-    }
-    fn legal_action(&self, i: usize) -> Option<Action> {
-        Hand::legal_action(self, i)
-    }
-    fn apply_unchecked(&mut self, action: Action) {
-        Hand::apply_unchecked(self, action)
-    }
-    fn playout_random(&mut self, rng: &mut GameRng) -> usize {
-        Hand::playout_random(self, rng)
-    }
-}
+crate::game::rollout_via_inherent!(Hand);
 
 impl GameHand for Hand {
     type Event = Event;
@@ -228,10 +212,10 @@ impl Game for Match {
         _: &Options,
         hands: PerSeat<CardSet>,
         rest: &[Card],
-    ) -> Result<Deal, String> {
+    ) -> Result<Deal, DealError> {
         let monte: [Card; 4] = rest
             .try_into()
-            .map_err(|_| format!("the monte has 4 cards, got {}", rest.len()))?;
+            .map_err(|_| DealError::WrongMonte(rest.len()))?;
         Ok(Deal { hands, monte })
     }
     fn deal_from_record(opts: &Options, h: usize, d: &RecordDeal) -> Result<Deal, RecordError> {

@@ -12,7 +12,9 @@ use crate::seat::{PerSeat, Seat};
 
 use super::features::Features;
 use super::traits::{Game, GameHand, Rollout, View};
-use super::vocab::{ActionList, CardPlaces, DealtCards, HandError, MatchResult, OptionError, Viewer};
+use super::vocab::{
+    ActionList, CardPlaces, DealtCards, HandError, MatchResult, OptionError, Viewer,
+};
 
 /// The list of games, the one place a game is registered. Calls `$callback! { Variant =>
 /// module, ... }`, where `module` is the game's module in this crate (whose `Match` implements
@@ -332,9 +334,9 @@ fn start_cards_of<G: Game>(
     dealer: Seat,
     hands: PerSeat<CardSet>,
     rest: &[Card],
-) -> Result<(), String> {
-    let deal = G::deal_from_cards(m.options(), hands, rest)?;
-    m.start_hand(dealer, deal).map_err(|e| e.to_string())
+) -> Result<(), DealRefused> {
+    let deal = G::deal_from_cards(m.options(), hands, rest).map_err(HandError::Deal)?;
+    m.start_hand(dealer, deal)
 }
 fn start_recorded_of<G: Game>(
     m: &mut G,
@@ -479,7 +481,7 @@ impl AnyMatch {
         dealer: Seat,
         hands: PerSeat<CardSet>,
         rest: &[Card],
-    ) -> Result<(), String> {
+    ) -> Result<(), DealRefused> {
         each_match!(self, m => start_cards_of(m, dealer, hands, rest))
     }
 
@@ -640,14 +642,5 @@ impl AnyObservation {
 impl std::fmt::Display for AnyEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         each_event!(self, e => e.fmt(f))
-    }
-}
-
-impl crate::bots::Bot<AnyObservation> for crate::bots::HeuristicBot {
-    fn name(&self) -> &str {
-        "heuristic"
-    }
-    fn act(&mut self, obs: &AnyObservation) -> Action {
-        each_observation!(obs, o => crate::bots::Bot::act(self, o))
     }
 }

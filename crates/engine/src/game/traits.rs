@@ -9,14 +9,16 @@ use serde_json::{Map, Value};
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::deals::DealRefused;
+use crate::deals::{DealError, DealRefused};
 use crate::error::IllegalAction;
 use crate::record::{RecordDeal, RecordError};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
 use super::features::Features;
-use super::vocab::{ActionList, CardPlaces, DealtCards, HandError, MatchResult, OptionError, Viewer};
+use super::vocab::{
+    ActionList, CardPlaces, DealtCards, HandError, MatchResult, OptionError, Viewer,
+};
 
 /// What every game's observation offers a bot.
 pub trait View {
@@ -37,6 +39,31 @@ pub trait Rollout {
     /// Plays the hand out at random; returns the number of actions.
     fn playout_random(&mut self, rng: &mut GameRng) -> usize;
 }
+
+/// Implements [`Rollout`] for a hand type through its inherent methods of the same names (every
+/// game's hand has them, for speed without the trait in scope).
+macro_rules! rollout_via_inherent {
+    ($hand:ty) => {
+        impl $crate::game::Rollout for $hand {
+            fn is_over(&self) -> bool {
+                <$hand>::is_over(self)
+            }
+            fn num_legal_actions(&self) -> usize {
+                <$hand>::num_legal_actions(self)
+            }
+            fn legal_action(&self, i: usize) -> Option<$crate::action::Action> {
+                <$hand>::legal_action(self, i)
+            }
+            fn apply_unchecked(&mut self, action: $crate::action::Action) {
+                <$hand>::apply_unchecked(self, action)
+            }
+            fn playout_random(&mut self, rng: &mut $crate::rng::GameRng) -> usize {
+                <$hand>::playout_random(self, rng)
+            }
+        }
+    };
+}
+pub(crate) use rollout_via_inherent;
 
 /// One hand of a game, as the surfaces see it: who dealt, what was dealt, what happened, and
 /// the visibility filter every event passes before it reaches a viewer.
@@ -146,7 +173,7 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
         opts: &Self::Options,
         hands: PerSeat<CardSet>,
         rest: &[Card],
-    ) -> Result<Self::Deal, String>;
+    ) -> Result<Self::Deal, DealError>;
     /// A recorded hand's deal, with the record's one-line errors for hand `h`.
     fn deal_from_record(
         opts: &Self::Options,

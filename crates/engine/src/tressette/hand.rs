@@ -7,7 +7,7 @@ use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::seat::{PerSeat, Seat};
-use crate::trick::{LAST_TRICK_THIRDS, Trick, follow_mask, truncate_points};
+use crate::trick::{LAST_TRICK_THIRDS, Trick, Tricks, follow_mask, truncate_points};
 
 use super::accusi::{Accuso, declare};
 use super::deal::Deal;
@@ -30,13 +30,9 @@ pub struct Hand {
     deal: Deal,
     hands: PerSeat<CardSet>,
     stock_next: u8,
-    trick: Trick,
-    trick_seats: [Seat; 4],
+    /// The tricks: the one in progress, and what each side won.
+    tricks: Tricks,
     actor: Seat,
-    tricks_done: u8,
-    side_tricks: [u32; 2],
-    side_thirds: [u32; 2],
-    piles: [CardSet; 2],
     accusi: ArrayVec<(Seat, Accuso), 24>,
     history: ArrayVec<u16, 40>,
     legal: CardSet,
@@ -77,13 +73,8 @@ impl Hand {
             deal,
             hands: deal.hands,
             stock_next: 0,
-            trick: Trick::new(eldest),
-            trick_seats: [eldest; 4],
+            tricks: Tricks::new(eldest),
             actor: eldest,
-            tricks_done: 0,
-            side_tricks: [0; 2],
-            side_thirds: [0; 2],
-            piles: [CardSet::EMPTY; 2],
             accusi,
             history: ArrayVec::new(),
             legal: CardSet::EMPTY,
@@ -150,22 +141,22 @@ impl Hand {
 
     /// The trick in progress.
     pub fn trick(&self) -> &Trick {
-        &self.trick
+        self.tricks.current()
     }
 
     /// Completed tricks.
     pub fn tricks_done(&self) -> u8 {
-        self.tricks_done
+        self.tricks.done()
     }
 
     /// Cards won so far per side.
     pub fn piles(&self) -> [CardSet; 2] {
-        self.piles
+        self.tricks.won()
     }
 
     /// Tricks won so far per side.
     pub fn side_tricks(&self) -> [u32; 2] {
-        self.side_tricks
+        self.tricks.side_tricks()
     }
 
     /// The actions taken so far, in order.
@@ -192,7 +183,7 @@ impl Hand {
     fn compute_legal(&self) -> CardSet {
         let hand = self.hands[self.actor];
         if self.must_follow() {
-            follow_mask(hand, self.trick.led_mask())
+            follow_mask(hand, self.tricks.current().led_mask())
         } else {
             hand
         }
@@ -200,7 +191,7 @@ impl Hand {
 
     /// Whether a signal may go with the next card: on a lead in partnership Tressette (T-D3).
     fn signals_allowed(&self) -> bool {
-        self.opts.variant == Variant::Partnership && self.trick.is_empty()
+        self.opts.variant == Variant::Partnership && self.tricks.current().is_empty()
     }
 
     /// How many legal actions there are now.
@@ -260,7 +251,7 @@ impl Hand {
         }
         if !self.legal.contains(card) {
             return Err(IllegalAction::MustFollowSuit(
-                self.trick.led_suit().unwrap_or(Suit::Bastoni),
+                self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
             ));
         }
         Ok(())
@@ -376,12 +367,11 @@ impl Hand {
         let seat = self.actor;
         let n = self.players();
         self.hands[seat].remove(card);
-        self.trick_seats[self.trick.len() & 3] = seat;
-        self.trick.push(card);
+        self.tricks.play(seat, card);
         if S::ACTIVE {
             sink.push(Event::Played { seat, card, signal });
         }
-        if self.trick.len() < n as usize {
+        if self.tricks.current().len() < n as usize {
             self.actor = seat.next(n);
         } else {
             self.complete_trick(sink);
@@ -394,20 +384,15 @@ impl Hand {
     }
 
     fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
-        let winner = self.trick_seats[self.trick.winner_pos() & 3];
-        let side = side_of(winner);
-        self.side_tricks[side] += 1;
-        self.side_thirds[side] += self.trick.thirds();
-        self.piles[side] |= self.trick.card_set();
-        self.tricks_done += 1;
+        let side = side_of(self.tricks.winner());
+        let (winner, cards) = self.tricks.close(side);
         if S::ACTIVE {
             sink.push(Event::TrickWon {
-                number: self.tricks_done,
+                number: self.tricks.done(),
                 winner,
-                cards: self.trick.card_set(),
+                cards,
             });
         }
-        self.trick = Trick::new(winner);
         self.actor = winner;
         // T-D5: while the stock lasts the winner draws first, then the loser; both cards are shown.
         if let Some(stock) = self.deal.stock {
@@ -422,20 +407,20 @@ impl Hand {
                 }
             }
         }
-        if self.tricks_done < self.opts.variant.tricks() {
+        if self.tricks.done() < self.opts.variant.tricks() {
             return;
         }
-        self.side_thirds[side] += LAST_TRICK_THIRDS;
+        self.tricks.credit(side, LAST_TRICK_THIRDS, CardSet::EMPTY);
         let mut accusi = [0u32; 2];
         for &(seat, a) in &self.accusi {
             accusi[side_of(seat)] += a.points();
         }
-        let card_points = self.side_thirds.map(truncate_points);
+        let card_points = self.tricks.side_thirds().map(truncate_points);
         let outcome = Outcome {
             card_points,
             accusi,
             points: [card_points[0] + accusi[0], card_points[1] + accusi[1]],
-            tricks: self.side_tricks,
+            tricks: self.tricks.side_tricks(),
             last_trick: side,
         };
         self.outcome = Some(outcome);

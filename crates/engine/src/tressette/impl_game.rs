@@ -1,5 +1,5 @@
 //! Tressette and Tressette in Due behind the one game interface: [`Game`] for [`Match`],
-//! [`GameHand`] and [`Rollout`] for [`Hand`], [`View`] for [`Observation`], and the games'
+//! [`GameHand`] and [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for [`Observation`], and the games'
 //! record lines (the deal with its stock, the replay output's hand line per partnership).
 
 use serde_json::{Map, Value, json};
@@ -7,11 +7,11 @@ use serde_json::{Map, Value, json};
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::deals::DealRefused;
+use crate::deals::{DealError, DealRefused};
 use crate::error::IllegalAction;
 use crate::game::{
-    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult, OptionError, Phase,
-    Rollout, View, Viewer,
+    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult,
+    OptionError, Phase, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::rng::GameRng;
@@ -24,23 +24,7 @@ use super::hand::{Hand, side_of};
 use super::observation::Observation;
 use super::options::{Options, Variant};
 
-impl Rollout for Hand {
-    fn is_over(&self) -> bool {
-        Hand::is_over(self)
-    }
-    fn num_legal_actions(&self) -> usize {
-        Hand::num_legal_actions(self)
-    }
-    fn legal_action(&self, i: usize) -> Option<Action> {
-        Hand::legal_action(self, i)
-    }
-    fn apply_unchecked(&mut self, action: Action) {
-        Hand::apply_unchecked(self, action)
-    }
-    fn playout_random(&mut self, rng: &mut GameRng) -> usize {
-        Hand::playout_random(self, rng)
-    }
-}
+crate::game::rollout_via_inherent!(Hand);
 
 impl GameHand for Hand {
     type Event = Event;
@@ -221,13 +205,15 @@ impl Game for Match {
         _: &Options,
         hands: PerSeat<CardSet>,
         rest: &[Card],
-    ) -> Result<Deal, String> {
+    ) -> Result<Deal, DealError> {
         let stock = if rest.is_empty() {
             None
         } else {
             Some(
-                <[Card; 20]>::try_from(rest)
-                    .map_err(|_| format!("the stock has 20 cards, got {}", rest.len()))?,
+                <[Card; 20]>::try_from(rest).map_err(|_| DealError::WrongStock {
+                    got: rest.len(),
+                    expected: 20,
+                })?,
             )
         };
         Ok(Deal { hands, stock })

@@ -1,0 +1,98 @@
+//! The values the command line takes, each parsed by clap into a type (so a wrong value is a
+//! usage error that lists the allowed ones): games from the engine's registry, seat kinds as
+//! the Python package names them, built-in bots, timeout policies, automatic play, end reasons
+//! and benchmark drivers.
+
+use calabresella_client::requests;
+use calabresella_proto::v1;
+use clap::ValueEnum;
+
+/// The registered game names, for `--game`.
+pub fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(calabresella_engine::game::game_names())
+}
+
+/// A seat kind by name: open (or human, player), random (or bot), heuristic.
+pub fn seat_kind(name: &str) -> Result<v1::SeatKind, requests::NameError> {
+    requests::seat_kind(name)
+}
+
+/// A built-in bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BotName {
+    /// Uniformly random legal actions.
+    Random,
+    /// The rule-based player.
+    Heuristic,
+}
+
+impl BotName {
+    /// The engine's name of the bot.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotName::Random => "random",
+            BotName::Heuristic => "heuristic",
+        }
+    }
+}
+
+/// What a timeout does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnTimeout {
+    /// A bot answers for the seat.
+    Bot,
+    /// The seat forfeits the match.
+    Forfeit,
+}
+
+impl OnTimeout {
+    /// The wire policy.
+    pub fn wire(self) -> v1::TimeoutPolicy {
+        match self {
+            OnTimeout::Bot => v1::TimeoutPolicy::Bot,
+            OnTimeout::Forfeit => v1::TimeoutPolicy::Forfeit,
+        }
+    }
+}
+
+/// How `sit` plays without asking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AutoPlay {
+    /// The first legal action.
+    First,
+    /// A uniformly random legal action.
+    Random,
+}
+
+/// How a finished match ended, as a filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EndReason {
+    /// Played to the end.
+    Completed,
+    /// A seat forfeited.
+    Forfeit,
+    /// Nobody came.
+    Abandoned,
+}
+
+impl EndReason {
+    /// The reason's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Completed => "completed",
+            EndReason::Forfeit => "forfeit",
+            EndReason::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// Which path `bench` times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchDriver {
+    /// The engine's rollout.
+    Playout,
+    /// The per-action API.
+    Api,
+    /// Both.
+    Both,
+}

@@ -1,0 +1,225 @@
+//! The table's loop: it serves commands between bot moves and clock deadlines, lets bots and
+//! timeouts answer, and finishes, saves and retires the table.
+
+use super::*;
+
+impl Table {
+    /// The clock of the pending decision ran out.
+    pub(super) async fn timeout(&mut self) {
+        let Some(p) = self.pending.as_ref() else {
+            return;
+        };
+        let (seat, decision) = (p.seat, p.decision);
+        self.seats[seat.index()].clock.timed_out();
+        let policy = match v1::TimeoutPolicy::try_from(self.spec.clock.on_timeout) {
+            Ok(v1::TimeoutPolicy::Forfeit) => v1::TimeoutPolicy::Forfeit,
+            _ => v1::TimeoutPolicy::Bot,
+        };
+        tracing::info!(table = %self.id, seat = seat.index(), decision, policy = policy.as_str_name(), "clock ran out");
+        self.push_all(
+            Item::TimedOut(v1::TimedOut {
+                decision,
+                seat: seat.index() as u32,
+                policy: policy as i32,
+            }),
+            true,
+        );
+        if policy == v1::TimeoutPolicy::Forfeit {
+            self.finish(v1::EndReason::Forfeit, Some(seat));
+            return;
+        }
+        let seed = self.spec.seed.rotate_left(17);
+        let bot = self.timeout_bot.get_or_insert_with(|| {
+            Box::new(calabresella_engine::bots::HeuristicBot::new(seed)) as SeatBot
+        });
+        let action = self.session.bot_action(seat, bot);
+        match action {
+            Some(a) => match self.take(seat, a, true).await {
+                Ok(_) => {}
+                Err(ServiceError::Store(e)) => self.stall(&e),
+                Err(e) => {
+                    tracing::error!(table = %self.id, error = %e, "timeout bot failed");
+                    self.finish(v1::EndReason::Forfeit, Some(seat));
+                }
+            },
+            None => self.finish(v1::EndReason::Forfeit, Some(seat)),
+        }
+    }
+
+    /// A bot's turn.
+    pub(super) async fn bot_turn(&mut self) {
+        let Some(p) = self.pending.as_ref() else {
+            return;
+        };
+        let seat = p.seat;
+        let mut bot = self.seats[seat.index()].bot.take();
+        let action = bot.as_mut().and_then(|b| self.session.bot_action(seat, b));
+        self.seats[seat.index()].bot = bot;
+        match action {
+            Some(a) => match self.take(seat, a, false).await {
+                Ok(_) => {}
+                Err(ServiceError::Store(e)) => self.stall(&e),
+                Err(e) => {
+                    tracing::error!(table = %self.id, error = %e, "bot chose an illegal action");
+                    self.finish(v1::EndReason::Forfeit, Some(seat));
+                }
+            },
+            None => self.finish(v1::EndReason::Forfeit, Some(seat)),
+        }
+    }
+
+    /// The store refused a bot's (or the timeout bot's) action: nothing changed; the table
+    /// tries again after a pause instead of spinning.
+    pub(super) fn stall(&mut self, e: &crate::store::StoreError) {
+        tracing::warn!(table = %self.id, error = %e, "store refused a write; retrying in 1 s");
+        if let Some(p) = self.pending.as_mut() {
+            let later = Instant::now() + Duration::from_secs(1);
+            if let Some(b) = p.bot_at.as_mut() {
+                *b = later;
+            }
+            if let Some(d) = p.deadline.as_mut() {
+                *d = (*d).max(later);
+            }
+        }
+    }
+
+    pub(super) async fn handle(&mut self, cmd: Command) {
+        self.handle_command(cmd).await;
+        // Whatever a command staged (a seat taken, say) goes out now.
+        self.flush_all();
+    }
+
+    pub(super) async fn handle_command(&mut self, cmd: Command) {
+        match cmd {
+            Command::Info(reply) => {
+                let _ = reply.send(self.info());
+            }
+            Command::Join { seat, name, reply } => {
+                let _ = reply.send(self.join(seat, name).await);
+            }
+            Command::Observe {
+                token,
+                resume,
+                reply,
+            } => {
+                let _ = reply.send(self.observe(token, resume));
+            }
+            Command::Act {
+                token,
+                decision,
+                action,
+                reply,
+            } => {
+                let _ = reply.send(self.act(&token, decision, &action).await);
+            }
+            Command::Record(reply) => {
+                let _ = reply.send(self.record());
+            }
+            Command::Observation { token, reply } => {
+                let _ = reply.send(self.observation(&token));
+            }
+            Command::Shutdown => {
+                if self.store.durable() {
+                    // The table lives on in the store: streams are told to reconnect, and the
+                    // next start resumes the match.
+                    let status = tonic::Status::unavailable(
+                        "the server is restarting: reconnect to resume the table",
+                    );
+                    for f in &mut self.feeds {
+                        f.interrupt(&status);
+                    }
+                    self.public.interrupt(&status);
+                    self.suspended = true;
+                } else if self.state == v1::TableState::Waiting {
+                    self.finish(v1::EndReason::Abandoned, None);
+                } else {
+                    self.finish(v1::EndReason::Shutdown, None);
+                }
+            }
+        }
+    }
+
+    /// The next moment the table must act by itself.
+    pub(super) fn wake_at(&self) -> Instant {
+        if self.suspended {
+            return Instant::now() + Duration::from_secs(3600);
+        }
+        let mut at = match &self.pending {
+            Some(p) => p.bot_at.or(p.deadline).unwrap_or(self.expires),
+            None => self.expires,
+        };
+        if let Some(r) = self.end_retry {
+            at = at.min(r);
+        }
+        if self.end.is_none() && self.state == v1::TableState::Playing && self.session.is_over() {
+            at = Instant::now();
+        }
+        at
+    }
+
+    /// Runs the table until it expires or every handle is dropped; `on_exit` runs last.
+    pub async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_exit: impl FnOnce(&str)) {
+        if self.state == v1::TableState::Waiting && self.seats.iter().all(SeatState::filled) {
+            self.start();
+        } else if self.state == v1::TableState::Playing {
+            // Restored from the store: the decision due now starts afresh.
+            self.next_decision();
+        }
+        let mut streak = 0u32;
+        loop {
+            let wake = self.wake_at();
+            if wake <= Instant::now() {
+                self.on_wake().await;
+                // An all-bot table at server speed: let other tasks run between decisions.
+                streak += 1;
+                if streak.is_multiple_of(16) {
+                    tokio::task::yield_now().await;
+                }
+                if self.end.is_some() && Instant::now() >= self.expires {
+                    break;
+                }
+                continue;
+            }
+            streak = 0;
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = tokio::time::sleep_until(wake) => {}
+            }
+        }
+        on_exit(&self.id);
+    }
+
+    pub(super) async fn on_wake(&mut self) {
+        self.wake().await;
+        self.flush_all();
+    }
+
+    pub(super) async fn wake(&mut self) {
+        let now = Instant::now();
+        if self.end.is_none() && self.state == v1::TableState::Playing && self.session.is_over() {
+            self.finish(v1::EndReason::Completed, None);
+            self.save_end().await;
+            return;
+        }
+        if self.end_retry.is_some_and(|t| t <= now) {
+            self.save_end().await;
+            return;
+        }
+        match &self.pending {
+            Some(p) if p.bot_at.is_some_and(|t| t <= now) => self.bot_turn().await,
+            Some(p) if p.deadline.is_some_and(|t| t <= now) => self.timeout().await,
+            _ if self.state == v1::TableState::Waiting => {
+                tracing::info!(table = %self.id, "abandoned: seats stayed open");
+                self.finish(v1::EndReason::Abandoned, None);
+            }
+            _ if self.end.is_none() => {}
+            _ => {
+                // Finished and expired: the loop ends.
+                self.expires = now;
+            }
+        }
+    }
+}
