@@ -47,9 +47,10 @@ fn random_play_sweep_over_every_option_combination() {
     for (ci, opts) in combos.iter().enumerate() {
         let mut rng = GameRng::from_seed(1000 + ci as u64);
         let mut played = 0;
-        let mut seed = ci as u64 * 7919;
-        while played < per_combo {
-            seed += 1;
+        for seed in ci as u64 * 7919 + 1.. {
+            if played >= per_combo {
+                break;
+            }
             let mut m = Match::seeded(*opts, seed, None).expect("valid options");
             while let Some(h) = m.current() {
                 let legal = h.legal_actions();

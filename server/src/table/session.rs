@@ -92,9 +92,7 @@ impl Session {
     /// Applies `action` for `seat`; returns the events it caused in the hand it was taken in.
     /// On error nothing changes.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<RawEvent>, IllegalAction> {
-        let mut log = Vec::with_capacity(4);
-        self.0.try_apply_logged(seat, action, &mut log)?;
-        Ok(log)
+        self.0.apply_logged(seat, action)
     }
 
     /// Every event of hand `i` so far, nothing hidden (a hand's opening events when it is new).

@@ -33,46 +33,92 @@ pub fn spec_json(spec: &TableSpec) -> String {
     .to_string()
 }
 
+/// Why a stored table cannot be rebuilt. `Display` names the part that is damaged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DamagedTable {
+    /// The spec is not JSON.
+    #[error("spec is not JSON: {0}")]
+    NotJson(String),
+    /// A field of the spec is missing or unreadable.
+    #[error("spec {field}: {why}")]
+    Field {
+        /// The field.
+        field: &'static str,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The table cannot be set up from the spec.
+    #[error("the table cannot be set up: {0}")]
+    Setup(#[from] crate::error::ServiceError),
+    /// A stored seat is not one of the table's, or its token hash is unreadable.
+    #[error("seat {seat}: {why}")]
+    Seat {
+        /// The stored seat number.
+        seat: usize,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// A logged action does not replay.
+    #[error("action {index}: {why}")]
+    Action {
+        /// Its place in the log.
+        index: usize,
+        /// Why it does not replay.
+        why: String,
+    },
+}
+
+fn field_error(field: &'static str, why: impl Into<String>) -> DamagedTable {
+    DamagedTable::Field {
+        field,
+        why: why.into(),
+    }
+}
+
 /// Reads a spec written by [`spec_json`].
-pub fn spec_from_json(text: &str) -> Result<TableSpec, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("spec is not JSON: {e}"))?;
-    let field = |k: &str| v.get(k).ok_or_else(|| format!("spec has no {k}"));
-    let int = |k: &str| -> Result<u64, String> {
+pub fn spec_from_json(text: &str) -> Result<TableSpec, DamagedTable> {
+    let v: Value = serde_json::from_str(text).map_err(|e| DamagedTable::NotJson(e.to_string()))?;
+    let field = |k: &'static str| v.get(k).ok_or_else(|| field_error(k, "missing"));
+    let int = |k: &'static str| -> Result<u64, DamagedTable> {
         field(k)?
             .as_u64()
-            .ok_or_else(|| format!("spec {k} is not a number"))
+            .ok_or_else(|| field_error(k, "not a number"))
     };
-    let small = |k: &str| -> Result<u32, String> {
-        u32::try_from(int(k)?).map_err(|_| format!("spec {k} is too large"))
+    let small = |k: &'static str| -> Result<u32, DamagedTable> {
+        u32::try_from(int(k)?).map_err(|_| field_error(k, "too large"))
     };
     let options = field("options")?
         .as_str()
         .and_then(unhex)
         .and_then(|b| v1::GameOptions::decode(b.as_slice()).ok())
-        .ok_or("spec options are unreadable")?;
-    let rules = convert::rules_from_wire(&options).map_err(|e| e.to_string())?;
+        .ok_or_else(|| field_error("options", "unreadable"))?;
+    let rules =
+        convert::rules_from_wire(&options).map_err(|e| field_error("options", e.to_string()))?;
     let seats = field("seats")?
         .as_array()
-        .ok_or("spec seats is not a list")?
+        .ok_or_else(|| field_error("seats", "not a list"))?
         .iter()
         .map(|k| {
             k.as_str()
                 .and_then(v1::SeatKind::from_str_name)
-                .ok_or_else(|| format!("spec seat kind {k}"))
+                .ok_or_else(|| field_error("seats", format!("seat kind {k}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     if seats.len() != usize::from(rules.seats()) {
-        return Err(format!("spec has {} seats", seats.len()));
+        return Err(field_error(
+            "seats",
+            format!("{} seats for {} players", seats.len(), rules.seats()),
+        ));
     }
     let metadata: HashMap<String, String> = serde_json::from_value(field("metadata")?.clone())
-        .map_err(|e| format!("spec metadata: {e}"))?;
+        .map_err(|e| field_error("metadata", e.to_string()))?;
     let first_dealer = match field("first_dealer")? {
         Value::Null => None,
         d => Some(
             d.as_u64()
                 .and_then(|d| u8::try_from(d).ok())
                 .and_then(Seat::new)
-                .ok_or("spec first_dealer")?,
+                .ok_or_else(|| field_error("first_dealer", "not a seat"))?,
         ),
     };
     Ok(TableSpec {
@@ -83,12 +129,13 @@ pub fn spec_from_json(text: &str) -> Result<TableSpec, String> {
         clock: v1::Clock {
             move_ms: small("move_ms")?,
             bank_ms: small("bank_ms")?,
-            on_timeout: i32::try_from(int("on_timeout")?).map_err(|_| "spec on_timeout")?,
+            on_timeout: i32::try_from(int("on_timeout")?)
+                .map_err(|_| field_error("on_timeout", "too large"))?,
         },
         seed: field("seed")?
             .as_str()
             .and_then(|s| s.parse().ok())
-            .ok_or("spec seed")?,
+            .ok_or_else(|| field_error("seed", "not a number"))?,
         first_dealer,
         bot_delay: Duration::from_millis(int("bot_delay_ms")?),
     })
@@ -103,7 +150,7 @@ pub fn restore(
     config: Arc<ServerConfig>,
     store: Store,
     epoch: String,
-) -> Result<Table, String> {
+) -> Result<Table, DamagedTable> {
     let spec = spec_from_json(&stored.spec)?;
     let mut table = Table::new(
         stored.id.clone(),
@@ -112,18 +159,20 @@ pub fn restore(
         store,
         stored.creator,
         stored.created_unix_ms,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     table.epoch = epoch;
     for s in stored.seats {
         let i = usize::from(s.seat);
         let hash: [u8; 32] = unhex(&s.token_sha256)
             .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| format!("seat {i}: token hash is unreadable"))?;
-        let seat = table
-            .seats
-            .get_mut(i)
-            .ok_or_else(|| format!("seat {i} does not exist"))?;
+            .ok_or(DamagedTable::Seat {
+                seat: i,
+                why: "its token hash is unreadable",
+            })?;
+        let seat = table.seats.get_mut(i).ok_or(DamagedTable::Seat {
+            seat: i,
+            why: "the table has no such seat",
+        })?;
         seat.token = Some(hash);
         seat.name = s.name;
     }
@@ -132,10 +181,11 @@ pub fn restore(
     }
     table.state = v1::TableState::Playing;
     for (n, a) in stored.actions.into_iter().enumerate() {
-        let seat = Seat::new(a.seat).ok_or_else(|| format!("action {n}: seat {}", a.seat))?;
-        let action: Action = a.action.parse().map_err(|e| format!("action {n}: {e}"))?;
+        let damaged = |why: String| DamagedTable::Action { index: n, why };
+        let seat = Seat::new(a.seat).ok_or_else(|| damaged(format!("seat {}", a.seat)))?;
+        let action: Action = a.action.parse().map_err(|e| damaged(format!("{e}")))?;
         if table.session.decider() != Some(seat) {
-            return Err(format!("action {n}: seat {seat} was not to act"));
+            return Err(damaged(format!("seat {seat} was not to act")));
         }
         // Built-in bots are asked again so their random streams stay where they were.
         if !a.timeout
@@ -147,7 +197,7 @@ pub fn restore(
         table
             .session
             .apply(seat, action)
-            .map_err(|e| format!("action {n} ({action}) is illegal: {e}"))?;
+            .map_err(|e| damaged(format!("{action} is illegal: {e}")))?;
         let s = &mut table.seats[seat.index()];
         if a.timeout {
             s.clock.timed_out();

@@ -131,31 +131,11 @@ macro_rules! define_registry {
             }
         }
 
-        /// Runs `$body` with `$g` bound to the match inside an [`AnyMatch`].
-        macro_rules! each_match {
-            ($s:expr, $g:ident => $body:expr) => {
-                match $s { $(AnyMatch::$V($g) => $body,)* }
-            };
-        }
-
-        /// Runs `$body` with `$g` bound to the options inside a [`Rules`].
-        macro_rules! each_rules {
-            ($s:expr, $g:ident => $body:expr) => {
-                match $s { $(Rules::$V($g) => $body,)* }
-            };
-        }
-
-        /// Runs `$body` with `$g` bound to the observation inside an [`AnyObservation`].
-        macro_rules! each_observation {
-            ($s:expr, $g:ident => $body:expr) => {
-                match $s { $(AnyObservation::$V($g) => $body,)* }
-            };
-        }
-
-        /// Runs `$body` with `$g` bound to the event inside an [`AnyEvent`].
-        macro_rules! each_event {
-            ($s:expr, $g:ident => $body:expr) => {
-                match $s { $(AnyEvent::$V($g) => $body,)* }
+        /// Runs `$body` with `$g` bound to the value inside any of the any-game enums
+        /// (`AnyMatch`, `Rules`, `AnyObservation`, `AnyEvent`): one arm per registered game.
+        macro_rules! each {
+            ($Enum:ident, $s:expr, $g:ident => $body:expr) => {
+                match $s { $($Enum::$V($g) => $body,)* }
             };
         }
     };
@@ -226,42 +206,42 @@ impl Rules {
 
     /// Sets one option from `key=value` text.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        each_rules!(self, o => set_of(o, key, value))
+        each!(Rules, self, o => set_of(o, key, value))
     }
 
     /// Checks that the options make a playable game.
     pub fn validate(&self) -> Result<(), OptionError> {
-        each_rules!(self, o => validate_of(o))
+        each!(Rules, self, o => validate_of(o))
     }
 
     /// The registered name of the game these rules play (a record's `game`).
     pub fn game_name(&self) -> &'static str {
-        each_rules!(self, o => name_of(o))
+        each!(Rules, self, o => name_of(o))
     }
 
     /// How many seats the game has.
     pub fn seats(&self) -> u8 {
-        each_rules!(self, o => seats_of(o))
+        each!(Rules, self, o => seats_of(o))
     }
 
     /// Which entry of the match totals is `seat`'s: its own, or its side's.
     pub fn total_index(&self, seat: Seat) -> usize {
-        each_rules!(self, o => total_index_of(o, seat))
+        each!(Rules, self, o => total_index_of(o, seat))
     }
 
     /// Seats that no player or bot takes: a dummy, played by another seat.
     pub fn dummy_seats(&self) -> Vec<Seat> {
-        each_rules!(self, o => dummy_seats_of(o))
+        each!(Rules, self, o => dummy_seats_of(o))
     }
 
     /// The scoring units: each seat alone, or the partnerships (dummies left out).
     pub fn teams(&self) -> Vec<Vec<Seat>> {
-        each_rules!(self, o => teams_of(o))
+        each!(Rules, self, o => teams_of(o))
     }
 
     /// The options that differ from the defaults, as a record's `options` object.
     pub fn non_default(&self) -> serde_json::Map<String, serde_json::Value> {
-        each_rules!(self, o => non_default_of(o))
+        each!(Rules, self, o => non_default_of(o))
     }
 
     /// The rules of a record's `game`, `players` and `options`.
@@ -271,7 +251,7 @@ impl Rules {
         options: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Rules, RulesError> {
         let defaults = Rules::defaults(game).ok_or_else(|| RulesError::UnknownGame(game.into()))?;
-        Ok(each_rules!(defaults, o => from_record_of(&o, game, players, options)?))
+        Ok(each!(Rules, defaults, o => from_record_of(&o, game, players, options)?))
     }
 }
 
@@ -298,7 +278,7 @@ fn teams_of<O: OptionsOf>(o: &O) -> Vec<Vec<Seat>> {
 }
 impl std::fmt::Display for Rules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        each_rules!(self, o => o.fmt(f))
+        each!(Rules, self, o => o.fmt(f))
     }
 }
 fn non_default_of<O: OptionsOf>(o: &O) -> serde_json::Map<String, serde_json::Value> {
@@ -352,19 +332,13 @@ fn start_rng_of<G: Game>(m: &mut G, dealer: Seat, rng: &mut GameRng) -> Result<(
     let deal = G::shuffled_deal(m.options(), dealer, rng);
     m.start_hand(dealer, deal)
 }
-fn logged_of<G: Game>(
-    m: &mut G,
-    seat: Seat,
-    action: Action,
-    log: &mut Vec<AnyEvent>,
-) -> Result<(), IllegalAction>
+fn logged_of<G: Game>(m: &mut G, seat: Seat, action: Action) -> Result<Vec<AnyEvent>, IllegalAction>
 where
     G::Event: Into<AnyEvent>,
 {
     let mut raw = Vec::with_capacity(4);
     m.try_apply_logged(seat, action, &mut raw)?;
-    log.extend(raw.into_iter().map(Into::into));
-    Ok(())
+    Ok(raw.into_iter().map(Into::into).collect())
 }
 fn current_of<G: Game>(m: &G) -> Option<&G::Hand> {
     m.hands().last().filter(|h| !h.is_over())
@@ -390,7 +364,7 @@ fn describe_of<G: Game>(m: &G) -> String {
 impl AnyMatch {
     /// A match of `rules` whose hands the caller deals; `first_dealer` deals first.
     pub fn new(rules: Rules, first_dealer: Seat) -> Result<AnyMatch, HandError> {
-        each_rules!(rules, o => new_of(o, first_dealer))
+        each!(Rules, rules, o => new_of(o, first_dealer))
     }
 
     /// A match of `rules` dealt from `seed` (the first dealer drawn first unless given).
@@ -399,12 +373,12 @@ impl AnyMatch {
         seed: u64,
         first_dealer: Option<Seat>,
     ) -> Result<AnyMatch, HandError> {
-        each_rules!(rules, o => seeded_of(o, seed, first_dealer))
+        each!(Rules, rules, o => seeded_of(o, seed, first_dealer))
     }
 
     /// The rules in force.
     pub fn rules(&self) -> Rules {
-        each_match!(self, m => rules_of(m))
+        each!(AnyMatch, self, m => rules_of(m))
     }
 
     /// The registered name of the game (a record's `game`).
@@ -419,12 +393,12 @@ impl AnyMatch {
 
     /// The first dealer.
     pub fn first_dealer(&self) -> Seat {
-        each_match!(self, m => Game::first_dealer(m))
+        each!(AnyMatch, self, m => Game::first_dealer(m))
     }
 
     /// How many hands have been dealt (the last may be in play).
     pub fn hands_dealt(&self) -> usize {
-        each_match!(self, m => Game::hands(m).len())
+        each!(AnyMatch, self, m => Game::hands(m).len())
     }
 
     /// How many hands are over.
@@ -439,39 +413,39 @@ impl AnyMatch {
 
     /// Whether hand `i` is over.
     pub fn hand_over(&self, i: usize) -> bool {
-        each_match!(self, m => Game::hands(m).get(i).is_some_and(|h| h.is_over()))
+        each!(AnyMatch, self, m => Game::hands(m).get(i).is_some_and(|h| h.is_over()))
     }
 
     /// The dealer of hand `i`.
     pub fn dealer(&self, i: usize) -> Option<Seat> {
-        each_match!(self, m => Game::hands(m).get(i).map(GameHand::dealer))
+        each!(AnyMatch, self, m => Game::hands(m).get(i).map(GameHand::dealer))
     }
 
     /// The cards of hand `i` as dealt (hidden information: reveal only once it is over).
     pub fn dealt(&self, i: usize) -> Option<DealtCards> {
-        each_match!(self, m => Game::hands(m).get(i).map(GameHand::dealt))
+        each!(AnyMatch, self, m => Game::hands(m).get(i).map(GameHand::dealt))
     }
 
     /// The actions of hand `i` so far.
     pub fn hand_actions(&self, i: usize) -> Vec<Action> {
-        each_match!(self, m => Game::hands(m).get(i).map(GameHand::action_list).unwrap_or_default())
+        each!(AnyMatch, self, m => Game::hands(m).get(i).map(GameHand::action_list).unwrap_or_default())
     }
 
     /// Every event of hand `i` so far, nothing hidden (a hand's opening events when it is new).
     pub fn hand_events(&self, i: usize) -> Vec<AnyEvent> {
-        each_match!(self, m => Game::hands(m).get(i).map_or_else(Vec::new, |h| {
+        each!(AnyMatch, self, m => Game::hands(m).get(i).map_or_else(Vec::new, |h| {
             h.all_events().into_iter().map(Into::into).collect()
         }))
     }
 
     /// What `viewer` may see of `event`, an event of hand `i`: the engine's one filter.
     pub fn visible(&self, i: usize, event: &AnyEvent, viewer: Viewer) -> Option<AnyEvent> {
-        each_match!(self, m => visible_of(m, i, event, viewer))
+        each!(AnyMatch, self, m => visible_of(m, i, event, viewer))
     }
 
     /// Who deals the next hand, when the match waits for one.
     pub fn next_dealer(&self) -> Option<Seat> {
-        each_match!(self, m => Game::next_dealer(m))
+        each!(AnyMatch, self, m => Game::next_dealer(m))
     }
 
     /// Starts the next hand from explicit cards: one set per seat, and the monte or stock in
@@ -482,7 +456,7 @@ impl AnyMatch {
         hands: PerSeat<CardSet>,
         rest: &[Card],
     ) -> Result<(), DealRefused> {
-        each_match!(self, m => start_cards_of(m, dealer, hands, rest))
+        each!(AnyMatch, self, m => start_cards_of(m, dealer, hands, rest))
     }
 
     /// Starts recorded hand `h`, with the record's one-line errors.
@@ -492,143 +466,144 @@ impl AnyMatch {
         dealer: Seat,
         deal: &crate::record::RecordDeal,
     ) -> Result<(), crate::record::RecordError> {
-        each_match!(self, m => start_recorded_of(m, h, dealer, deal))
+        each!(AnyMatch, self, m => start_recorded_of(m, h, dealer, deal))
     }
 
     /// Starts the next hand with the seeded deal drawn from `rng`.
     pub fn start_hand_from(&mut self, dealer: Seat, rng: &mut GameRng) -> Result<(), DealRefused> {
-        each_match!(self, m => start_rng_of(m, dealer, rng))
+        each!(AnyMatch, self, m => start_rng_of(m, dealer, rng))
     }
 
     /// The seat whose decision it is (in Calabresella a due possibly the dummy).
     pub fn actor(&self) -> Option<Seat> {
-        each_match!(self, m => Game::actor(m))
+        each!(AnyMatch, self, m => Game::actor(m))
     }
 
     /// The seat that takes the decision now.
     pub fn decider(&self) -> Option<Seat> {
-        each_match!(self, m => Game::decider(m))
+        each!(AnyMatch, self, m => Game::decider(m))
     }
 
     /// The legal actions now.
     pub fn legal_actions(&self) -> ActionList {
-        each_match!(self, m => Game::legal_actions(m))
+        each!(AnyMatch, self, m => Game::legal_actions(m))
     }
 
     /// How many legal actions there are now (the fast path: no list is built).
     pub fn num_legal_actions(&self) -> usize {
-        each_match!(self, m => current_of(m).map_or(0, Rollout::num_legal_actions))
+        each!(AnyMatch, self, m => current_of(m).map_or(0, Rollout::num_legal_actions))
     }
 
     /// The `i`-th legal action now, in the order of [`AnyMatch::legal_actions`] (the fast path).
     pub fn legal_action(&self, i: usize) -> Option<Action> {
-        each_match!(self, m => current_of(m).and_then(|h| h.legal_action(i)))
+        each!(AnyMatch, self, m => current_of(m).and_then(|h| h.legal_action(i)))
     }
 
     /// Whether `action` is legal now (no allocation).
     pub fn is_legal(&self, action: &Action) -> bool {
-        each_match!(self, m => Game::is_legal(m, action))
+        each!(AnyMatch, self, m => Game::is_legal(m, action))
     }
 
     /// The cards that `take` action ids refer to now (the open monte, when public).
     pub fn id_monte(&self) -> Option<[Card; 4]> {
-        each_match!(self, m => Game::id_monte(m))
+        each!(AnyMatch, self, m => Game::id_monte(m))
     }
 
     /// Whether the match is over.
     pub fn is_over(&self) -> bool {
-        each_match!(self, m => Game::is_over(m))
+        each!(AnyMatch, self, m => Game::is_over(m))
     }
 
     /// The result once over: winning seats, or a draw.
     pub fn result(&self) -> Option<MatchResult> {
-        each_match!(self, m => Game::result(m))
+        each!(AnyMatch, self, m => Game::result(m))
     }
 
     /// Match totals in the game's unit (per seat, or per side).
     pub fn totals(&self) -> Vec<u32> {
-        each_match!(self, m => Game::totals(m))
+        each!(AnyMatch, self, m => Game::totals(m))
     }
 
     /// Points per seat: hand `hand`'s award, or the match totals with `None`.
     pub fn seat_points(&self, hand: Option<usize>) -> PerSeat<u32> {
-        each_match!(self, m => Game::seat_points(m, hand))
+        each!(AnyMatch, self, m => Game::seat_points(m, hand))
     }
 
     /// Every seat that wins when `seat` forfeits.
     pub fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
-        each_match!(self, m => Game::opponents_of(m, seat))
+        each!(AnyMatch, self, m => Game::opponents_of(m, seat))
     }
 
     /// Applies `action` for `seat`; on error nothing changes.
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        each_match!(self, m => Game::try_apply_as(m, seat, action))
+        each!(AnyMatch, self, m => Game::try_apply_as(m, seat, action))
     }
 
-    /// Applies `action` for `seat`, appending the raw events it caused in its hand to `log`.
-    pub fn try_apply_logged(
+    /// Applies `action` for `seat` and returns the raw events it caused in the hand it was
+    /// taken in (a new hand's opening events are in [`AnyMatch::hand_events`]); on error
+    /// nothing changes.
+    pub fn apply_logged(
         &mut self,
         seat: Seat,
         action: Action,
-        log: &mut Vec<AnyEvent>,
-    ) -> Result<(), IllegalAction> {
-        each_match!(self, m => logged_of(m, seat, action, log))
+    ) -> Result<Vec<AnyEvent>, IllegalAction> {
+        each!(AnyMatch, self, m => logged_of(m, seat, action))
     }
 
     /// Applies a legal action without checking it.
     pub fn apply_unchecked(&mut self, action: Action) {
-        each_match!(self, m => Game::apply_unchecked(m, action))
+        each!(AnyMatch, self, m => Game::apply_unchecked(m, action))
     }
 
     /// The view of `viewer`.
     pub fn observation(&self, viewer: Viewer) -> Option<AnyObservation> {
-        each_match!(self, m => Game::observation(m, viewer).map(Into::into))
+        each!(AnyMatch, self, m => Game::observation(m, viewer).map(Into::into))
     }
 
     /// Where every card of hand `i` is now (hidden information: for referees and tests).
     pub fn card_places(&self, i: usize) -> Option<CardPlaces> {
-        each_match!(self, m => Game::hands(m).get(i).map(GameHand::card_places))
+        each!(AnyMatch, self, m => Game::hands(m).get(i).map(GameHand::card_places))
     }
 
     /// The view of `viewer` of hand `i` alone (no match totals or earlier results).
     pub fn hand_observation(&self, i: usize, viewer: Viewer) -> Option<AnyObservation> {
-        each_match!(self, m => Game::hand_observation(m, i, viewer).map(Into::into))
+        each!(AnyMatch, self, m => Game::hand_observation(m, i, viewer).map(Into::into))
     }
 
     /// What `viewer` may know of the current (or last) hand, without allocating.
     pub fn features(&self, viewer: Viewer) -> Features {
-        each_match!(self, m => Game::hands(m).last().map(|h| h.features(viewer)).unwrap_or_default())
+        each!(AnyMatch, self, m => Game::hands(m).last().map(|h| h.features(viewer)).unwrap_or_default())
     }
 
     /// A dump of the full state, hidden cards included: for debugging only.
     pub fn describe(&self) -> String {
-        each_match!(self, m => describe_of(m))
+        each!(AnyMatch, self, m => describe_of(m))
     }
 
     /// A one-line summary of finished hand `i` for people, or `None` while it is in play.
     pub fn hand_summary(&self, i: usize) -> Option<String> {
-        each_match!(self, m => Game::hand_summary(m, i))
+        each!(AnyMatch, self, m => Game::hand_summary(m, i))
     }
 
     /// Hand `i`'s line of the replay output.
     pub(crate) fn replay_hand(&self, i: usize) -> serde_json::Value {
-        each_match!(self, m => Game::replay_hand(m, i))
+        each!(AnyMatch, self, m => Game::replay_hand(m, i))
     }
 
     /// The replay output's winners.
     pub(crate) fn replay_winners(&self) -> Vec<usize> {
-        each_match!(self, m => Game::replay_winners(m))
+        each!(AnyMatch, self, m => Game::replay_winners(m))
     }
 
     /// The record of the match so far.
     pub fn record(&self, meta: Option<serde_json::Value>) -> crate::record::Record {
-        each_match!(self, m => crate::record::Record::of_game(m, meta))
+        each!(AnyMatch, self, m => crate::record::Record::of_game(m, meta))
     }
 }
 
 impl View for AnyObservation {
     fn legal_actions(&self) -> &[Action] {
-        each_observation!(self, o => o.legal_actions())
+        each!(AnyObservation, self, o => o.legal_actions())
     }
 }
 
@@ -641,6 +616,6 @@ impl AnyObservation {
 
 impl std::fmt::Display for AnyEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        each_event!(self, e => e.fmt(f))
+        each!(AnyEvent, self, e => e.fmt(f))
     }
 }

@@ -320,23 +320,15 @@ impl Game for Match {
             .iter()
             .map(|(s, a)| format!("seat {s} {a}"))
             .collect();
+        let accusi = if accusi.is_empty() {
+            String::new()
+        } else {
+            format!("  accusi: {}", accusi.join(", "))
+        };
         Some(format!(
-            "points {:>2}-{:<2} (cards {}-{}, accusi {}-{})  tricks {:>2}-{:<2} last trick {}  totals {:?}{}",
-            o.points[0],
-            o.points[1],
-            o.card_points[0],
-            o.card_points[1],
-            o.accusi[0],
-            o.accusi[1],
-            o.tricks[0],
-            o.tricks[1],
-            o.last_trick,
-            totals,
-            if accusi.is_empty() {
-                String::new()
-            } else {
-                format!("  accusi: {}", accusi.join(", "))
-            }
+            "{}  last trick {}  totals {totals:?}{accusi}",
+            Event::Scored(*o),
+            o.last_trick
         ))
     }
     /// Points, tricks, accusi, award and totals per partnership (`[team0, team1]`, team 0 is

@@ -25,17 +25,13 @@ pub fn action(a: Action, monte: Option<&[Card; 4]>) -> v1::Action {
             w.contract = contract(Some(c));
             K::Bid
         }
-        Action::Call(c) => {
+        Action::Call(c) | Action::Return(c) | Action::Discard(c) => {
             w.card = Some(card(c));
-            K::Call
-        }
-        Action::Return(c) => {
-            w.card = Some(card(c));
-            K::Return
-        }
-        Action::Discard(c) => {
-            w.card = Some(card(c));
-            K::Discard
+            match a {
+                Action::Call(_) => K::Call,
+                Action::Return(_) => K::Return,
+                _ => K::Discard,
+            }
         }
         Action::Take(set) => {
             w.cards = match monte {

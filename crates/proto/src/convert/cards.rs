@@ -103,14 +103,23 @@ pub fn contract(c: Option<Contract>) -> i32 {
     }) as i32
 }
 
-/// A contract from the wire (`CONTRACT_UNSPECIFIED` is none).
-pub fn contract_from_wire(v: i32) -> Result<Option<Contract>, WireError> {
-    Contract::ALL
-        .into_iter()
+/// The value among `all` (or none) whose wire number is `v`: the inverse of `to_wire`.
+fn optional_from_wire<T: Copy>(
+    all: impl IntoIterator<Item = T>,
+    to_wire: impl Fn(Option<T>) -> i32,
+    v: i32,
+    what: &str,
+) -> Result<Option<T>, WireError> {
+    all.into_iter()
         .map(Some)
         .chain([None])
-        .find(|&c| contract(c) == v)
-        .ok_or_else(|| WireError::Action(format!("unknown contract {v}")))
+        .find(|&x| to_wire(x) == v)
+        .ok_or_else(|| WireError::Action(format!("unknown {what} {v}")))
+}
+
+/// A contract from the wire (`CONTRACT_UNSPECIFIED` is none).
+pub fn contract_from_wire(v: i32) -> Result<Option<Contract>, WireError> {
+    optional_from_wire(Contract::ALL, contract, v, "contract")
 }
 
 /// A signal on the wire (`SIGNAL_UNSPECIFIED` for none).
@@ -125,12 +134,7 @@ pub fn signal(s: Option<Signal>) -> i32 {
 
 /// A signal from the wire (`SIGNAL_UNSPECIFIED` is none).
 pub(crate) fn signal_from_wire(v: i32) -> Result<Option<Signal>, WireError> {
-    Signal::ALL
-        .into_iter()
-        .map(Some)
-        .chain([None])
-        .find(|&s| signal(s) == v)
-        .ok_or_else(|| WireError::Action(format!("unknown signal {v}")))
+    optional_from_wire(Signal::ALL, signal, v, "signal")
 }
 
 /// The seat of a wire seat number, if `n` is below `seats`.

@@ -206,16 +206,12 @@ fn event(hand_number: u32, e: &calabresella::Event) -> v1::Event {
             card: c.map(card),
             ..event_base(K::Discarded, text)
         },
-        E::Played {
-            seat: s,
-            card: c,
-            signal: g,
-        } => played_event(s, c, g, text),
+        E::Played { seat, card, signal } => played_event(seat, card, signal, text),
         E::TrickWon {
             number,
             winner,
-            cards: c,
-        } => trick_event(number, winner, c, text),
+            cards,
+        } => trick_event(number, winner, cards, text),
         E::HandShown {
             seat: s,
             to,

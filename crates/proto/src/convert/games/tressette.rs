@@ -144,16 +144,12 @@ fn event(hand_number: u32, e: &tressette::Event) -> v1::Event {
             accuso: Some(Box::new(accuso(a))),
             ..event_base(K::Declared, text)
         },
-        E::Played {
-            seat: s,
-            card: c,
-            signal: g,
-        } => played_event(s, c, g, text),
+        E::Played { seat, card, signal } => played_event(seat, card, signal, text),
         E::TrickWon {
             number,
             winner,
-            cards: c,
-        } => trick_event(number, winner, c, text),
+            cards,
+        } => trick_event(number, winner, cards, text),
         E::Drew { seat: s, card: c } => v1::Event {
             seat: Some(seat(s)),
             card: Some(card(c)),
