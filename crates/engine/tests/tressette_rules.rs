@@ -1,5 +1,6 @@
 //! Tressette and Tressette in Due: hand-checked scenarios per decision ID (T-D1 .. T-D7), the
-//! random-play invariant sweep, the no-leak test and golden playthroughs.
+//! scoring sweep and golden playthroughs (the no-leak test of every game is
+//! `every_game_no_leak.rs`; Tressette's oracle is in `common/tressette_oracle.rs`).
 #![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
 mod common;
@@ -13,7 +14,7 @@ use calabresella_engine::record::{Record, replay};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::tressette::{Deal, Event, Hand, Match, Options, Variant};
 use calabresella_engine::{Action, Card, CardSet, NUM_ACTION_IDS, PerSeat, Seat, Signal};
-use common::{cards, map_action, seat};
+use common::{cards, seat};
 
 fn four(hands: [&str; 4]) -> Deal {
     let mut h = PerSeat::splat(CardSet::EMPTY);
@@ -392,104 +393,6 @@ fn random_play_sweep_both_variants() {
         hands += played;
     }
     assert!(hands >= 12_000);
-}
-
-/// What the rules let `viewer` know: its own cards, every card played or drawn, and the cards
-/// each accuso shows (an independent reading of T-D2, T-D5 and T-D7).
-fn allowed(h: &Hand, viewer: Option<Seat>) -> CardSet {
-    let mut k = CardSet::EMPTY;
-    for e in h.events() {
-        match e {
-            Event::Dealt { seat, cards } if Some(seat) == viewer => k |= cards,
-            Event::Declared { accuso, .. } => k |= accuso.cards(),
-            Event::Played { card, .. } | Event::Drew { card, .. } => k.insert(card),
-            _ => {}
-        }
-    }
-    k
-}
-
-fn shown(o: &calabresella_engine::tressette::Observation) -> CardSet {
-    let mut s = o.hand | o.trick.iter().map(|(_, c)| *c).collect();
-    for a in &o.legal_actions {
-        s |= common::action_cards(a);
-    }
-    for e in &o.events {
-        s |= match e {
-            Event::Dealt { cards, .. } | Event::TrickWon { cards, .. } => *cards,
-            Event::Declared { accuso, .. } => accuso.cards(),
-            Event::Played { card, .. } | Event::Drew { card, .. } => CardSet::single(*card),
-            Event::Scored(_) => CardSet::EMPTY,
-        };
-    }
-    s
-}
-
-#[test]
-fn observations_do_not_depend_on_unseen_cards() {
-    let mut rng = GameRng::from_seed(21);
-    let (mut compared, mut tried) = (0, 0);
-    for case in 0..400u64 {
-        let opts = combos()[case as usize % 8];
-        let n = opts.variant.players();
-        let dealer = Seat::ALL[rng.below(u32::from(n)) as usize];
-        let deal = Deal::shuffled(&mut rng, opts.variant, dealer);
-        let mut states = vec![Hand::new(opts, dealer, deal).unwrap()];
-        let mut actions = Vec::new();
-        let stop = rng.below(45) as usize;
-        while actions.len() < stop && !states.last().unwrap().is_over() {
-            let legal = states.last().unwrap().legal_actions();
-            let a = legal[rng.below(legal.len() as u32) as usize];
-            let mut next = states.last().unwrap().clone();
-            next.try_apply(a).unwrap();
-            actions.push(a);
-            states.push(next);
-        }
-        let now = states.last().unwrap();
-        for viewer in Seat::first_n(n).map(Some).chain([None]) {
-            let known = allowed(now, viewer);
-            let all_shown = states.iter().fold(CardSet::EMPTY, |acc, h| {
-                acc | shown(&h.observation(Viewer::of(viewer)))
-            });
-            assert!(
-                known.is_superset(all_shown),
-                "{viewer:?} was shown {} beyond the rules",
-                all_shown - known
-            );
-            let hidden = CardSet::ALL - known;
-            let expected = now.observation(Viewer::of(viewer));
-            for _ in 0..3 {
-                let map = common::permutation(hidden, false, &mut rng);
-                let f = |c: Card| Card::from_index(map[c.index() as usize]).unwrap();
-                let mut hands = PerSeat::splat(CardSet::EMPTY);
-                for s in Seat::ALL {
-                    hands[s] = deal.hands[s].iter().map(f).collect();
-                }
-                let other = Deal {
-                    hands,
-                    stock: deal.stock.map(|st| st.map(f)),
-                };
-                let mut world = Hand::new(opts, dealer, other).unwrap();
-                tried += 1;
-                // The declarations are public facts (what is held, and what is not): a re-deal
-                // that changes them, or makes a played card illegal, is not a consistent world.
-                let same_accusi = world.accusi() == now.accusi();
-                if same_accusi
-                    && actions
-                        .iter()
-                        .all(|&a| world.try_apply(map_action(a, &f)).is_ok())
-                {
-                    compared += 1;
-                    assert_eq!(
-                        world.observation(Viewer::of(viewer)),
-                        expected,
-                        "{viewer:?} tells apart worlds differing in unseen cards"
-                    );
-                }
-            }
-        }
-    }
-    assert!(compared * 5 > tried, "{compared} of {tried}");
 }
 
 fn transcript(opts: Options, seed: u64) -> String {

@@ -1,6 +1,9 @@
 //! Helpers shared by the engine's integration tests.
 #![allow(dead_code)]
 
+pub mod calabresella_oracle;
+pub mod tressette_oracle;
+
 use calabresella_engine::calabresella::{Deal, Event, Hand, Observation, Options};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Card, CardSet, PerSeat, Seat};

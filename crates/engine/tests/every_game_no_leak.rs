@@ -1,0 +1,143 @@
+//! No leak, for every registered game and option set: whatever a viewer may not see may be
+//! dealt differently without changing its view. For many states and every viewer, the cards the
+//! rules do not let it know (by each game's own oracle, an independent reading of its
+//! visibility rules from the full event log) are permuted through the deal and the history;
+//! whenever that permuted world is consistent with what is public, the viewer's observation
+//! must be identical. And no observation ever shows a card beyond the oracle's.
+//!
+//! The harness is generic (it plays through `AnyMatch`); each game adds its oracle to
+//! [`oracle`], and a game without one does not compile.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
+
+mod common;
+
+use calabresella_engine::game::{AnyMatch, AnyObservation, Rules, Viewer, every_option_set};
+use calabresella_engine::rng::GameRng;
+use calabresella_engine::{Action, Card, CardSet, PerSeat, Seat};
+use common::{cards_in, map_action, permutation};
+
+/// A game's reading of its visibility rules, independent of the engine's filter.
+struct Oracle {
+    /// Every card the rules let `viewer` know by now in hand `i`.
+    allowed: fn(&AnyMatch, usize, Viewer) -> CardSet,
+    /// Every card an observation mentions anywhere.
+    shown: fn(&AnyObservation) -> CardSet,
+    /// Whether a re-dealt world keeps every public fact of hand `i` besides the cards played
+    /// (in Tressette, the accusi declared).
+    consistent: fn(&AnyMatch, &AnyMatch, usize) -> bool,
+}
+
+fn oracle(rules: &Rules) -> Oracle {
+    use common::{calabresella_oracle, tressette_oracle};
+    match rules {
+        Rules::Calabresella(_) => Oracle {
+            allowed: |m, i, v| match m {
+                AnyMatch::Calabresella(m) => calabresella_oracle::allowed(&m.hands()[i], v),
+                _ => CardSet::EMPTY,
+            },
+            shown: |o| match o {
+                AnyObservation::Calabresella(o) => cards_in(o),
+                _ => CardSet::ALL,
+            },
+            consistent: |_, _, _| true,
+        },
+        Rules::Tressette(_) => Oracle {
+            allowed: |m, i, v| match m {
+                AnyMatch::Tressette(m) => tressette_oracle::allowed(&m.hands()[i], v),
+                _ => CardSet::EMPTY,
+            },
+            shown: |o| match o {
+                AnyObservation::Tressette(o) => tressette_oracle::shown(o),
+                _ => CardSet::ALL,
+            },
+            // The declarations are public facts (what is held, and what is not).
+            consistent: |a, b, i| match (a, b) {
+                (AnyMatch::Tressette(a), AnyMatch::Tressette(b)) => {
+                    a.hands()[i].accusi() == b.hands()[i].accusi()
+                }
+                _ => false,
+            },
+        },
+    }
+}
+
+#[test]
+fn observations_do_not_depend_on_unseen_cards_in_any_game() {
+    let sets = every_option_set();
+    let mut rng = GameRng::from_seed(77);
+    let (mut compared, mut tried) = (0usize, 0usize);
+    for case in 0..900u64 {
+        let rules = sets[case as usize % sets.len()];
+        let o = oracle(&rules);
+        let n = rules.seats();
+        let dealer = Seat::ALL[rng.below(u32::from(n)) as usize];
+        let mut start = AnyMatch::new(rules, dealer).unwrap();
+        start.start_hand_from(dealer, &mut rng).unwrap();
+        let deal = start.dealt(0).unwrap();
+        // A random state part-way through the first hand, and every state before it.
+        let mut states = vec![start];
+        let mut actions: Vec<(Seat, Action)> = Vec::new();
+        let stop = rng.below(50) as usize;
+        while actions.len() < stop {
+            let m = states.last().unwrap();
+            let Some(seat) = m.decider().filter(|_| !m.hand_over(0)) else {
+                break;
+            };
+            let legal = m.legal_actions();
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            let mut next = m.clone();
+            next.try_apply_as(seat, a).unwrap();
+            actions.push((seat, a));
+            states.push(next);
+        }
+        let now = states.last().unwrap();
+        let viewers = Seat::first_n(n)
+            .map(Viewer::Seat)
+            .chain([Viewer::Spectator]);
+        for viewer in viewers {
+            let known = (o.allowed)(now, 0, viewer);
+            let shown = states.iter().fold(CardSet::EMPTY, |acc, m| {
+                acc | (o.shown)(&m.hand_observation(0, viewer).unwrap())
+            });
+            assert!(
+                known.is_superset(shown),
+                "{viewer:?} was shown {} beyond the rules ({rules}, case {case})",
+                shown - known
+            );
+            let hidden = CardSet::ALL - known;
+            let expected = now.hand_observation(0, viewer).unwrap();
+            for trial in 0..4 {
+                let map = permutation(hidden, trial % 2 == 0, &mut rng);
+                let f = |c: Card| Card::from_index(map[c.index() as usize]).unwrap();
+                let mut hands = PerSeat::splat(CardSet::EMPTY);
+                for s in Seat::ALL {
+                    hands[s] = deal.hands[s].iter().map(f).collect();
+                }
+                let rest: Vec<Card> = deal
+                    .monte
+                    .iter()
+                    .chain(&deal.stock)
+                    .map(|&c| f(c))
+                    .collect();
+                let mut world = AnyMatch::new(rules, dealer).unwrap();
+                world.start_hand_cards(dealer, hands, &rest).unwrap();
+                tried += 1;
+                let replays = actions
+                    .iter()
+                    .all(|&(seat, a)| world.try_apply_as(seat, map_action(a, &f)).is_ok());
+                if replays && (o.consistent)(now, &world, 0) {
+                    compared += 1;
+                    assert_eq!(
+                        world.hand_observation(0, viewer).unwrap(),
+                        expected,
+                        "{viewer:?} can tell apart two worlds that differ only in cards it never saw ({rules}, case {case})"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        compared * 4 > tried,
+        "too few consistent worlds: {compared} of {tried}"
+    );
+}
