@@ -33,13 +33,18 @@ fn configurations() -> Vec<(&'static str, v1::GameOptions)> {
         }
     };
     vec![
-        ("calabresella", cal(|_| {})),
         ("calabresella 4 players", cal(|o| o.players = Some(4))),
         ("calabresella aperta", cal(|o| o.aperta = Some(true))),
         ("calabresella a due", cal(|o| o.a_due = Some(true))),
-        ("tressette", options(v1::Game::Tressette, 4)),
-        ("tressette in due", options(v1::Game::TressetteInDue, 4)),
     ]
+    .into_iter()
+    .chain(
+        // Every registered game with its default rules (to a short target).
+        calabresella_engine::game::game_names()
+            .into_iter()
+            .filter_map(|name| convert::game_by_name(name).map(|g| (name, options(g, 4)))),
+    )
+    .collect()
 }
 
 /// The engine's own view of hand `hand` for `viewer` in `s`, as wire cards.

@@ -88,15 +88,25 @@ fn check_step(m: &AnyMatch, i: usize, rng: &mut GameRng, label: &str) {
         };
         let listed = legal.contains(&a);
         assert_eq!(m.is_legal(&a), listed, "{label}: is_legal({a})");
+        if let Some(decider) = m.decider() {
+            assert_eq!(
+                m.check_as(decider, &a).is_ok(),
+                listed,
+                "{label}: check_as({a})"
+            );
+        }
         if rng.below(25) == 0 {
             for seat in Seat::first_n(m.seats()) {
                 if listed && Some(seat) == m.decider() {
                     continue;
                 }
                 let mut copy = m.clone();
-                assert!(
-                    copy.try_apply_as(seat, a).is_err(),
-                    "{label}: {a} by {seat} accepted"
+                let refused = copy.try_apply_as(seat, a);
+                assert!(refused.is_err(), "{label}: {a} by {seat} accepted");
+                assert_eq!(
+                    m.check_as(seat, &a),
+                    refused,
+                    "{label}: check_as words it alike"
                 );
                 assert_eq!(&copy, m, "{label}: a refused {a} changed the match");
             }

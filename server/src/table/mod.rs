@@ -432,9 +432,10 @@ impl Table {
         timeout: bool,
     ) -> Result<u32, ServiceError> {
         if !self.session.is_legal(action) {
-            // The engine words the refusal; a copy keeps this table untouched.
-            let mut probe = self.session.clone();
-            probe.apply(seat, action).map_err(ServiceError::Illegal)?;
+            // The engine words the refusal; nothing is applied.
+            self.session
+                .check_as(seat, action)
+                .map_err(ServiceError::Illegal)?;
         }
         if self.taken.len() >= self.config.max_actions_per_table {
             // The match can go no further: it ends without a result.

@@ -84,6 +84,11 @@ impl Session {
         self.0.is_legal(&action)
     }
 
+    /// Why `seat` may not take `action` now (the engine's reason), or `Ok`; nothing changes.
+    pub fn check_as(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.0.check_as(seat, &action)
+    }
+
     /// The legal actions now.
     pub fn legal_actions(&self) -> Vec<Action> {
         self.0.legal_actions().to_vec()

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
-use calabresella_proto::v1;
+use calabresella_proto::{convert, v1};
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use calabresella_server::store::{Location, Store, StoreOptions};
 use calabresella_server::{ServeOptions, ServerConfig, serve};
@@ -98,20 +98,11 @@ impl Drop for TestServer {
 
 /// Game options for `game` with a low target so matches are short.
 pub fn options(game: v1::Game, target: u32) -> v1::GameOptions {
-    let rules = match game {
-        v1::Game::Calabresella => v1::game_options::Rules::Calabresella(v1::CalabresellaOptions {
-            target: Some(target),
-            ..Default::default()
-        }),
-        _ => v1::game_options::Rules::Tressette(v1::TressetteOptions {
-            target: Some(target),
-            ..Default::default()
-        }),
-    };
-    v1::GameOptions {
-        game: game as i32,
-        rules: Some(rules),
-    }
+    let name = convert::game_name(game as i32).expect("a registered game");
+    let target = target.to_string();
+    let rules = calabresella_engine::game::Rules::parse(name, [("target", target.as_str())])
+        .expect("every game takes a target");
+    convert::rules(&rules)
 }
 
 /// Creates a table; every seat open unless `seats` says otherwise.

@@ -536,23 +536,27 @@ impl Hand {
         self.try_apply_as_with(seat, action, log)
     }
 
+    /// Why `seat` may not take `action` now (the seat decides, in a due, for the dummy too),
+    /// or `Ok` when it may: what [`Hand::try_apply_as`] checks, without applying.
+    pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
+        match self.actor() {
+            None => Err(IllegalAction::HandOver),
+            Some(a) if self.controller(a) != seat => Err(IllegalAction::NotYourTurn {
+                actor: self.controller(a),
+            }),
+            Some(_) => self.check(action),
+        }
+    }
+
     fn try_apply_as_with<S: EventSink<Event>>(
         &mut self,
         seat: Seat,
         action: Action,
         sink: &mut S,
     ) -> Result<(), IllegalAction> {
-        match self.actor() {
-            None => Err(IllegalAction::HandOver),
-            Some(a) if self.controller(a) != seat => Err(IllegalAction::NotYourTurn {
-                actor: self.controller(a),
-            }),
-            Some(_) => {
-                self.check(&action)?;
-                self.apply_with(action, sink);
-                Ok(())
-            }
-        }
+        self.check_as(seat, &action)?;
+        self.apply_with(action, sink);
+        Ok(())
     }
 
     /// Applies `action` without checking it.

@@ -499,6 +499,11 @@ impl AnyMatch {
         each!(AnyMatch, self, m => current_of(m).and_then(|h| h.legal_action(i)))
     }
 
+    /// Why `seat` may not take `action` now, or `Ok` when it may (nothing is applied).
+    pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
+        each!(AnyMatch, self, m => Game::check_as(m, seat, action))
+    }
+
     /// Whether `action` is legal now (no allocation).
     pub fn is_legal(&self, action: &Action) -> bool {
         each!(AnyMatch, self, m => Game::is_legal(m, action))

@@ -199,6 +199,9 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     fn decider(&self) -> Option<Seat>;
     /// The legal actions now (empty between hands and after the match).
     fn legal_actions(&self) -> ActionList;
+    /// Why `seat` may not take `action` now, or `Ok` when it may: what
+    /// [`Game::try_apply_as`] checks, without applying.
+    fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction>;
     /// Whether `action` is legal now (no allocation: servers check every action).
     fn is_legal(&self, action: &Action) -> bool;
     /// The cards that `take` action ids refer to now: the open monte, when it is public.

@@ -285,21 +285,25 @@ impl Hand {
         self.try_apply_as_with(seat, action, log)
     }
 
+    /// Why `seat` may not play `action` now, or `Ok` when it may: what [`Hand::try_apply_as`]
+    /// checks, without applying.
+    pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
+        match self.actor() {
+            None => Err(IllegalAction::HandOver),
+            Some(a) if a != seat => Err(IllegalAction::NotYourTurn { actor: a }),
+            Some(_) => self.check(action),
+        }
+    }
+
     fn try_apply_as_with<S: EventSink<Event>>(
         &mut self,
         seat: Seat,
         action: Action,
         sink: &mut S,
     ) -> Result<(), IllegalAction> {
-        match self.actor() {
-            None => Err(IllegalAction::HandOver),
-            Some(a) if a != seat => Err(IllegalAction::NotYourTurn { actor: a }),
-            Some(_) => {
-                self.check(&action)?;
-                self.apply(action, sink);
-                Ok(())
-            }
-        }
+        self.check_as(seat, &action)?;
+        self.apply(action, sink);
+        Ok(())
     }
 
     /// What `viewer` may see of `event`, an event of this hand. The one visibility filter:

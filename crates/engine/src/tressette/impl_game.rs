@@ -259,6 +259,11 @@ impl Game for Match {
     fn legal_actions(&self) -> ActionList {
         Match::legal_actions(self)
     }
+    fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
+        self.current()
+            .ok_or(IllegalAction::HandOver)?
+            .check_as(seat, action)
+    }
     fn is_legal(&self, action: &Action) -> bool {
         self.current().is_some_and(|h| h.is_legal(action))
     }
