@@ -14,14 +14,12 @@ from hypothesis import strategies as st
 
 import calabresella as cb
 
-GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("calabresella", {}),
+# Every registered game with its defaults, then option sets worth a look of their own.
+GAMES: list[tuple[str, dict[str, Any]]] = [(g, {}) for g in cb.GAMES] + [
     ("calabresella", {"players": 4}),
     ("calabresella", {"aperta": True}),
     ("calabresella", {"a_due": True}),
     ("calabresella", {"preset": "terziglio", "only_chiamo": True}),
-    ("tressette", {}),
-    ("tressette-in-due", {}),
 ]
 
 
