@@ -98,12 +98,6 @@ fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
-fn seat_kind(name: &str) -> PyResult<i32> {
-    requests::seat_kind(name)
-        .map(|k| k as i32)
-        .map_err(|e| errors::notation(e.to_string()))
-}
-
 /// A connection to a calabresella server.
 #[pyclass(module = "calabresella._core")]
 pub struct Client {
@@ -148,8 +142,9 @@ impl Client {
     }
 
     /// Creates a table and returns its description. `seats` names each seat's kind: `"open"`
-    /// for a player who joins, `"random"` or `"heuristic"` for a built-in bot (default: every
-    /// seat open). Rule options are keyword arguments.
+    /// (or `"human"`, `"player"`) for a player who joins, `"random"` (or `"bot"`) or
+    /// `"heuristic"` for a built-in bot; one name fills every seat, and a dummy seat stays open
+    /// (default: every seat open). Rule options are keyword arguments.
     #[pyo3(signature = (game = "calabresella", *, seats = None, name = String::new(), seed = None, move_ms = None, bank_ms = None, forfeit_on_timeout = false, bot_delay_ms = 0, **options))]
     #[allow(clippy::too_many_arguments)]
     fn create_table<'py>(
@@ -165,15 +160,11 @@ impl Client {
         bot_delay_ms: u32,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let rules = rules_from(game, options)?;
-        let n = usize::from(rules.seats());
-        let kinds = match seats {
-            Some(list) => list
-                .iter()
-                .map(|s| seat_kind(s))
-                .collect::<PyResult<Vec<_>>>()?,
-            None => vec![v1::SeatKind::Open as i32; n],
-        };
+        let kinds = seats
+            .unwrap_or_default()
+            .iter()
+            .map(|s| requests::seat_kind(s).map_err(|e| errors::notation(e.to_string())))
+            .collect::<PyResult<Vec<_>>>()?;
         let clock =
             (move_ms.is_some() || bank_ms.is_some() || forfeit_on_timeout).then(|| v1::Clock {
                 move_ms: move_ms.unwrap_or(60_000),
@@ -184,15 +175,15 @@ impl Client {
                     v1::TimeoutPolicy::Bot
                 } as i32,
             });
-        let req = v1::CreateTableRequest {
-            name,
-            options: Some(convert::rules(&rules)),
+        let req = requests::NewTable {
+            rules: rules_from(game, options)?,
             seats: kinds,
-            clock,
+            name,
             seed,
+            clock,
             bot_delay_ms,
-            ..Default::default()
-        };
+        }
+        .request();
         let mut c = self.client.clone();
         let r = wait(py, &self.rt, async move { c.create_table(req).await })?;
         let t = r.into_inner().table.unwrap_or_default();

@@ -2,7 +2,7 @@
 //! reasons, table states and record filters. The CLI and the Python package build their calls
 //! here, so each name is parsed once, with one message for a wrong one.
 
-use calabresella_engine::game::RulesError;
+use calabresella_engine::game::{Rules, RulesError};
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use calabresella_proto::{convert, v1};
 use tonic::Status;
@@ -74,6 +74,50 @@ pub fn table_state(name: Option<&str>) -> Result<v1::TableState, NameError> {
             v1::TableState::from_str_name(&format!("TABLE_STATE_{}", n.trim().to_ascii_uppercase()))
                 .filter(|s| *s != v1::TableState::Unspecified)
                 .ok_or_else(|| NameError::TableState(n.to_owned()))
+        }
+    }
+}
+
+/// A table to create, as the CLI's `create` and Python's `create_table` describe it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTable {
+    /// The game and its options.
+    pub rules: Rules,
+    /// Who fills each seat: none (every seat open), one kind (for every seat), or one per
+    /// seat. Seats that are dummies are left open whatever is given, as the server wants them.
+    pub seats: Vec<v1::SeatKind>,
+    /// The table's name.
+    pub name: String,
+    /// A chosen seed (default: the server draws one).
+    pub seed: Option<u64>,
+    /// The clock (default: the server's).
+    pub clock: Option<v1::Clock>,
+    /// Pause before each bot decision, in milliseconds.
+    pub bot_delay_ms: u32,
+}
+
+impl NewTable {
+    /// The `CreateTable` request of this table.
+    pub fn request(&self) -> v1::CreateTableRequest {
+        let n = usize::from(self.rules.seats());
+        let mut seats = match self.seats.as_slice() {
+            [] => vec![v1::SeatKind::Open; n],
+            [one] => vec![*one; n],
+            many => many.to_vec(),
+        };
+        if seats.len() == n {
+            for dummy in self.rules.dummy_seats() {
+                seats[dummy.index()] = v1::SeatKind::Open;
+            }
+        }
+        v1::CreateTableRequest {
+            name: self.name.clone(),
+            options: Some(convert::rules(&self.rules)),
+            seats: seats.into_iter().map(|k| k as i32).collect(),
+            clock: self.clock,
+            seed: self.seed,
+            bot_delay_ms: self.bot_delay_ms,
+            ..v1::CreateTableRequest::default()
         }
     }
 }
@@ -180,6 +224,37 @@ mod tests {
         );
         assert_eq!(table_state(Some("playing")), Ok(v1::TableState::Playing));
         assert!(table_state(Some("unspecified")).is_err());
+    }
+
+    #[test]
+    fn a_new_table_fills_its_seats_and_leaves_dummies_open() {
+        let rules = Rules::parse("calabresella", [("a_due", "true")]).unwrap();
+        let t = NewTable {
+            rules,
+            seats: vec![v1::SeatKind::BotHeuristic],
+            name: "t".into(),
+            seed: Some(3),
+            clock: None,
+            bot_delay_ms: 0,
+        };
+        let r = t.request();
+        let h = v1::SeatKind::BotHeuristic as i32;
+        assert_eq!(
+            r.seats,
+            [h, h, v1::SeatKind::Open as i32],
+            "seat 2 is the dummy"
+        );
+        assert_eq!(r.seed, Some(3));
+        assert_eq!(
+            convert::rules_from_wire(&r.options.unwrap()).unwrap(),
+            rules
+        );
+        let open = NewTable {
+            seats: vec![],
+            rules: Rules::parse("tressette", []).unwrap(),
+            ..t
+        };
+        assert_eq!(open.request().seats, [v1::SeatKind::Open as i32; 4]);
     }
 
     #[test]

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use calabresella_client::RemoteSeat;
+use calabresella_client::requests::NewTable;
 use calabresella_engine::rng::GameRng;
-use calabresella_proto::convert;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use tokio_stream::StreamExt;
@@ -129,32 +129,19 @@ pub(super) fn status_line(s: &tonic::Status) -> String {
 
 /// Runs `create`.
 pub fn create(args: CreateArgs) -> Result<ExitCode> {
-    let rules = args.game.rules()?;
-    let n = rules.seats() as usize;
-    let mut seats = args.seats.clone();
-    if seats.len() == 1 {
-        seats = vec![seats[0]; n];
-    }
-    if seats.len() == n {
-        // A dummy seat takes nobody.
-        for dummy in rules.dummy_seats() {
-            seats[dummy.index()] = v1::SeatKind::Open;
-        }
-    }
-    let on_timeout = args.on_timeout.wire();
-    let request = v1::CreateTableRequest {
+    let request = NewTable {
+        rules: args.game.rules()?,
+        seats: args.seats.clone(),
         name: args.name.clone(),
-        options: Some(convert::rules(&rules)),
-        seats: seats.iter().map(|&k| k as i32).collect(),
+        seed: args.seed,
         clock: Some(v1::Clock {
             move_ms: args.move_ms,
             bank_ms: args.bank_ms,
-            on_timeout: on_timeout as i32,
+            on_timeout: args.on_timeout.wire() as i32,
         }),
-        seed: args.seed,
         bot_delay_ms: args.bot_delay_ms,
-        ..Default::default()
-    };
+    }
+    .request();
     runtime()?.block_on(async {
         let mut client = connect(&args.server).await?;
         match client.create_table(request).await {

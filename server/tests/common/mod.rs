@@ -5,8 +5,8 @@ use std::net::SocketAddr;
 
 use calabresella_client::RemoteSeat;
 use calabresella_engine::rng::GameRng;
-use calabresella_proto::{convert, v1};
 use calabresella_proto::v1::table_service_client::TableServiceClient;
+use calabresella_proto::{convert, v1};
 use calabresella_server::store::{Location, Store, StoreOptions};
 use calabresella_server::{ServeOptions, ServerConfig, serve};
 use tokio::sync::oneshot;
