@@ -438,8 +438,8 @@ impl RemoteSeat {
     /// Plays the seat with `bot` (an object with `act(observation)` or a callable returning an
     /// action id or string) until the match ends; returns a summary dict. The one play loop of
     /// `calabresella_client` does it: the stream is followed in order and resumed after a drop
-    /// (an outage may last 30 s in all). An answer the server refuses is asked again up to 3
-    /// times, then the first legal action is played and counted in `faults`. An exception from
+    /// (an outage may last 30 s in all, from its first failure). After 3 refused answers to one
+    /// decision the first legal action is played and counted in `faults`. An exception from
     /// the bot stops play and is raised as `BotError` (the seat stays taken; the table's clock
     /// decides for it).
     fn play<'py>(&mut self, py: Python<'py>, bot: Py<PyAny>) -> PyResult<Bound<'py, PyDict>> {

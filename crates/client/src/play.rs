@@ -3,39 +3,48 @@
 //! after a drop, answer each turn once through a [`Strategy`], and report how it went.
 //!
 //! One retry policy ([`RetryPolicy`]): an outage (the server unreachable, a stream cut, an
-//! answer lost on the transport) may last [`RECONNECT_FOR`] in all, whatever was interrupted;
-//! a refused answer is asked again [`MAX_REFUSALS`] times, then the turn's first legal action
-//! is played and counted as a fault.
+//! answer lost on the transport) may last [`RECONNECT_FOR`] in all, from its first failure,
+//! whatever was interrupted; an answer lost on the transport is sent again as it was. After
+//! [`MAX_REFUSALS`] refused answers to one decision the turn's first legal action is played and
+//! counted as a fault (a policy without the limit asks again until the clock decides). While it
+//! waits, on the stream or on a call, the loop lets the strategy stop play at least every
+//! [`IDLE_TICK`].
 
+use std::future::Future;
 use std::time::Duration;
 
 use calabresella_proto::v1;
 use tokio::time::Instant;
 use tokio_stream::StreamExt;
 use tonic::{Code, Status};
+use tonic_types::StatusExt;
 
 use crate::remote::{RemoteError, RemoteSeat};
 
 /// How long an outage may last before play gives up.
 pub const RECONNECT_FOR: Duration = Duration::from_secs(30);
 
-/// How many times a refused answer is asked again before the first legal action is played.
+/// How many refused answers to one decision before the first legal action is played.
 pub const MAX_REFUSALS: usize = 3;
 
 /// How often a waiting loop gives the strategy a chance to stop play ([`Strategy::idle`]).
 pub const IDLE_TICK: Duration = Duration::from_millis(100);
 
-/// The retry policy of a seat: how long an outage may last.
+/// The retry policy of a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// The longest outage tolerated, from its first failure to the connection being back.
     pub reconnect_for: Duration,
+    /// Refused answers to one decision before the first legal action is played for the seat
+    /// (`None`: ask again until the clock decides, as for a person at the keyboard).
+    pub max_refusals: Option<usize>,
 }
 
 impl Default for RetryPolicy {
     fn default() -> RetryPolicy {
         RetryPolicy {
             reconnect_for: RECONNECT_FOR,
+            max_refusals: Some(MAX_REFUSALS),
         }
     }
 }
@@ -45,9 +54,15 @@ pub(crate) fn backoff_delay(n: u32) -> Duration {
     Duration::from_millis(50u64.saturating_mul(1 << n.min(5)).min(1000))
 }
 
-/// Whether a failed call or stream may succeed when simply tried again: the server is
-/// unreachable, restarting, cut a slow stream, or its store refused a write without changing
-/// anything.
+/// The `ErrorInfo` reason of a status ("" without one).
+fn reason(s: &Status) -> String {
+    s.get_details_error_info()
+        .map(|i| i.reason)
+        .unwrap_or_default()
+}
+
+/// Whether a stream error may pass when the stream is simply opened again: the server is
+/// unreachable or restarting, cut a slow stream, or the connection broke.
 pub fn transient(s: &Status) -> bool {
     matches!(
         s.code(),
@@ -57,6 +72,29 @@ pub fn transient(s: &Status) -> bool {
             | Code::ResourceExhausted
             | Code::Cancelled
     )
+}
+
+/// Whether a failed call may succeed when simply tried again: the server is unreachable or
+/// restarting, its store refused a write without changing anything, the connection broke
+/// under the call, or the caller went over its rate. A server's own refusals are final.
+pub fn retryable(s: &Status) -> bool {
+    // CANCELLED, or UNKNOWN carrying a transport error, is what a call gets when its
+    // connection breaks under it; the server never sends those itself.
+    let transport = std::error::Error::source(s).is_some_and(|e| e.is::<tonic::transport::Error>());
+    match s.code() {
+        Code::Unavailable | Code::Cancelled => true,
+        Code::Unknown => transport,
+        Code::ResourceExhausted => reason(s) == "RATE_LIMITED",
+        _ => false,
+    }
+}
+
+/// Whether the server refused an answer itself (malformed, or not legal now), so that another
+/// answer may do: the other failed preconditions (the match is over, the turn passed) are
+/// settled by what the stream says next.
+fn refusal(s: &Status) -> bool {
+    s.code() == Code::InvalidArgument
+        || (s.code() == Code::FailedPrecondition && reason(s) == "ILLEGAL_ACTION")
 }
 
 /// A strategy's answer to a turn.
@@ -131,14 +169,6 @@ impl<E> From<Status> for PlayError<E> {
     }
 }
 
-/// How the answers to one decision went.
-enum Settled {
-    /// Answered, refused for good, or taken by the clock: never answered again.
-    Yes,
-    /// Interrupted on the transport: answered again once the connection is back.
-    No,
-}
-
 /// The loop's state besides the seat.
 struct Play<'a, S> {
     seat: &'a mut RemoteSeat,
@@ -151,10 +181,39 @@ struct Play<'a, S> {
     reconnects: u64,
 }
 
+/// Runs `call` while giving `strategy` a chance to stop play every [`IDLE_TICK`]; a call that
+/// outlasts `limit` fails as UNAVAILABLE (a host that drops packets must not block play).
+async fn with_idle<S: Strategy, T>(
+    strategy: &mut S,
+    limit: Duration,
+    call: impl Future<Output = Result<T, Status>>,
+) -> Result<Result<T, Status>, PlayError<S::Error>> {
+    let call = tokio::time::timeout(limit, call);
+    tokio::pin!(call);
+    let mut tick = tokio::time::interval(IDLE_TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            r = &mut call => {
+                return Ok(r.unwrap_or_else(|_| Err(Status::unavailable("the call timed out"))));
+            }
+            _ = tick.tick() => strategy.idle().map_err(PlayError::Strategy)?,
+        }
+    }
+}
+
 impl<S: Strategy> Play<'_, S> {
     /// The end of the outage window, starting it now if none is running.
     fn deadline(&mut self) -> Instant {
         *self.down_since.get_or_insert_with(Instant::now) + self.policy.reconnect_for
+    }
+
+    /// The error of an outage that outlasted the window.
+    fn lost(&self, what: &str) -> PlayError<S::Error> {
+        PlayError::ConnectionLost(format!(
+            "{what} for {} s",
+            self.policy.reconnect_for.as_secs()
+        ))
     }
 
     /// Sleeps `d` in ticks, letting the strategy stop play.
@@ -167,53 +226,96 @@ impl<S: Strategy> Play<'_, S> {
         Ok(())
     }
 
-    /// Reopens the stream after a drop, within the outage window.
-    async fn reconnect(
+    /// Opens (or resumes) the stream, retrying within the outage window.
+    async fn open(
         &mut self,
         why: &str,
     ) -> Result<tonic::Streaming<v1::ObserveResponse>, PlayError<S::Error>> {
-        let deadline = self.deadline();
         let mut n = 0;
         loop {
-            if Instant::now() >= deadline {
-                return Err(PlayError::ConnectionLost(format!(
-                    "{why}, and the server could not be reached for {} s",
-                    self.policy.reconnect_for.as_secs()
-                )));
-            }
-            self.pause(backoff_delay(n)).await?;
-            n += 1;
-            match self.seat.observe_once().await {
-                Ok(s) => {
-                    self.reconnects += 1;
-                    return Ok(s);
+            let limit = self.policy.reconnect_for;
+            match with_idle(self.strategy, limit, self.seat.observe_once()).await? {
+                Ok(s) => return Ok(s),
+                Err(s) if !transient(&s) => return Err(s.into()),
+                Err(_) => {
+                    if Instant::now() >= self.deadline() {
+                        return Err(self.lost(&format!("{why}, and no stream could be opened")));
+                    }
+                    self.pause(backoff_delay(n)).await?;
+                    n += 1;
                 }
-                Err(s) if transient(&s) => {}
-                Err(s) => return Err(s.into()),
             }
         }
     }
 
-    /// Answers `turn` until it is settled.
-    async fn answer(&mut self, turn: &v1::Turn) -> Result<Settled, PlayError<S::Error>> {
+    /// The seat's observation for `turn`, retrying within the outage window; `None` when the
+    /// decision is no longer due (the clock answered first; the stream will say so).
+    async fn observation(
+        &mut self,
+        turn: &v1::Turn,
+    ) -> Result<Option<Option<v1::Observation>>, PlayError<S::Error>> {
+        let mut n = 0;
+        loop {
+            let limit = self.policy.reconnect_for;
+            match with_idle(self.strategy, limit, self.seat.fetch()).await? {
+                Ok(o) if o.decision != turn.decision => return Ok(None),
+                Ok(o) => return Ok(Some(o.observation)),
+                Err(s) if !retryable(&s) => return Err(s.into()),
+                Err(_) => {
+                    if Instant::now() >= self.deadline() {
+                        return Err(self.lost("the observation could not be fetched"));
+                    }
+                    self.pause(backoff_delay(n)).await?;
+                    n += 1;
+                }
+            }
+        }
+    }
+
+    /// Sends `action` for `turn` until the server answers for good, resending the same action
+    /// while the connection is down (the call is idempotent), within the outage window.
+    async fn send(
+        &mut self,
+        turn: &v1::Turn,
+        action: &v1::Action,
+    ) -> Result<Result<(), Status>, PlayError<S::Error>> {
+        let mut n = 0;
+        loop {
+            let limit = self.policy.reconnect_for;
+            let call = self.seat.act_once(turn.decision, action.clone());
+            match with_idle(self.strategy, limit, call).await? {
+                Ok(_) => return Ok(Ok(())),
+                Err(s) if !retryable(&s) => return Ok(Err(s)),
+                Err(_) => {
+                    if Instant::now() >= self.deadline() {
+                        return Err(self.lost("an answer could not be delivered"));
+                    }
+                    self.pause(backoff_delay(n)).await?;
+                    n += 1;
+                }
+            }
+        }
+    }
+
+    /// Answers `turn` until it is settled: accepted, refused for good, or taken by the clock.
+    async fn answer(&mut self, turn: &v1::Turn) -> Result<(), PlayError<S::Error>> {
         let mut refused: Option<Status> = None;
         let mut refusals = 0;
         loop {
             let observation = if self.strategy.wants_observation() {
-                match self.seat.fetch().await {
-                    Ok(o) if o.decision != turn.decision => {
-                        // The clock answered first; the stream will say so.
-                        return Ok(Settled::Yes);
-                    }
-                    Ok(o) => o.observation,
-                    Err(s) if transient(&s) => return Ok(Settled::No),
-                    Err(s) => return Err(s.into()),
+                match self.observation(turn).await? {
+                    Some(o) => o,
+                    None => return Ok(()),
                 }
             } else {
                 None
             };
             let first_legal = || turn.legal_actions.first().cloned();
-            let action = if refusals < MAX_REFUSALS {
+            let gave_up = self.policy.max_refusals.is_some_and(|m| refusals >= m);
+            let action = if gave_up {
+                self.faults += 1;
+                first_legal()
+            } else {
                 match self
                     .strategy
                     .choose(turn, observation.as_ref(), refused.as_ref())
@@ -225,91 +327,70 @@ impl<S: Strategy> Play<'_, S> {
                         first_legal()
                     }
                 }
-            } else {
-                self.faults += 1;
-                first_legal()
             };
             let Some(action) = action else {
-                return Ok(Settled::Yes);
+                return Ok(());
             };
-            let until = self.down_since.unwrap_or_else(Instant::now) + self.policy.reconnect_for;
-            match self.seat.act_until(turn.decision, action, until).await {
-                Ok(_) => {
+            match self.send(turn, &action).await? {
+                Ok(()) => {
                     self.decisions += 1;
-                    return Ok(Settled::Yes);
+                    return Ok(());
                 }
-                // The clock ran out first: the stream says what happened instead.
-                Err(s) if s.code() == Code::Aborted => return Ok(Settled::Yes),
-                Err(s) if matches!(s.code(), Code::InvalidArgument | Code::FailedPrecondition) => {
-                    if refusals >= MAX_REFUSALS {
-                        // Even the first legal action was refused: the clock decides.
-                        return Ok(Settled::Yes);
-                    }
+                // Even the first legal action was refused: the clock decides.
+                Err(s) if refusal(&s) && gave_up => return Ok(()),
+                Err(s) if refusal(&s) => {
                     refusals += 1;
                     refused = Some(s);
                 }
-                Err(s) if transient(&s) => return Ok(Settled::No),
+                // The clock ran out first (ABORTED), or the match moved on (the match is over,
+                // the turn passed): the stream says what happened instead.
+                Err(s) if matches!(s.code(), Code::Aborted | Code::FailedPrecondition) => {
+                    return Ok(());
+                }
                 Err(s) => return Err(s.into()),
             }
         }
     }
 
     async fn run(&mut self) -> Result<PlayReport, PlayError<S::Error>> {
-        let mut stream = match self.seat.observe_once().await {
-            Ok(s) => s,
-            Err(s) if transient(&s) => self.reconnect("the stream did not open").await?,
-            Err(s) => return Err(s.into()),
-        };
+        let mut stream = self.open("the stream did not open").await?;
         let mut answered: Option<u64> = None;
-        // A turn whose answer broke on the transport: answered again before the stream is
-        // read, since a resumed stream does not repeat it.
-        let mut unsettled: Option<v1::Turn> = None;
+        let mut tick = tokio::time::interval(IDLE_TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            let turn = if let Some(t) = unsettled.take() {
-                if Instant::now() >= self.deadline() {
-                    return Err(PlayError::ConnectionLost(format!(
-                        "an answer could not be delivered for {} s",
-                        self.policy.reconnect_for.as_secs()
-                    )));
+            let next = tokio::select! {
+                n = stream.next() => n,
+                _ = tick.tick() => {
+                    self.strategy.idle().map_err(PlayError::Strategy)?;
+                    continue;
                 }
-                self.pause(backoff_delay(0) * 4).await?;
-                Some(t)
-            } else {
-                let next = tokio::select! {
-                    n = stream.next() => n,
-                    () = tokio::time::sleep(IDLE_TICK) => {
-                        self.strategy.idle().map_err(PlayError::Strategy)?;
-                        continue;
-                    }
-                };
-                let update = match next {
-                    Some(Ok(r)) => r.update.unwrap_or_default(),
-                    Some(Err(s)) if !transient(&s) => return Err(s.into()),
-                    Some(Err(_)) => {
-                        stream = self.reconnect("the stream broke").await?;
-                        continue;
-                    }
-                    None => {
-                        stream = self.reconnect("the stream ended").await?;
-                        continue;
-                    }
-                };
-                self.down_since = None;
-                self.seat.accept(&update)?;
-                self.strategy.on_update(&update);
-                match &update.kind {
-                    Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
-                    Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
-                    Some(v1::update::Kind::MatchEnded(m)) => {
-                        return Ok(PlayReport {
-                            ended: m.as_ref().clone(),
-                            decisions: self.decisions,
-                            faults: self.faults,
-                            reconnects: self.reconnects,
-                        });
-                    }
-                    _ => update.next_turn.as_deref().cloned(),
+            };
+            let update = match next {
+                Some(Ok(r)) => r.update.unwrap_or_default(),
+                Some(Err(s)) if !transient(&s) => return Err(s.into()),
+                Some(Err(_)) | None => {
+                    // A broken or closed stream: resume after the last update seen.
+                    self.deadline();
+                    stream = self.open("the stream broke").await?;
+                    self.reconnects += 1;
+                    continue;
                 }
+            };
+            self.down_since = None;
+            self.seat.accept(&update)?;
+            self.strategy.on_update(&update);
+            let turn = match &update.kind {
+                Some(v1::update::Kind::Turn(t)) => Some(t.clone()),
+                Some(v1::update::Kind::Snapshot(s)) => s.turn.clone(),
+                Some(v1::update::Kind::MatchEnded(m)) => {
+                    return Ok(PlayReport {
+                        ended: m.as_ref().clone(),
+                        decisions: self.decisions,
+                        faults: self.faults,
+                        reconnects: self.reconnects,
+                    });
+                }
+                _ => update.next_turn.as_deref().cloned(),
             };
             let Some(t) = turn.filter(|t| !t.legal_actions.is_empty()) else {
                 continue;
@@ -317,16 +398,9 @@ impl<S: Strategy> Play<'_, S> {
             if answered == Some(t.decision) {
                 continue;
             }
-            match self.answer(&t).await? {
-                Settled::Yes => {
-                    answered = Some(t.decision);
-                    self.down_since = None;
-                }
-                Settled::No => {
-                    self.deadline();
-                    unsettled = Some(t);
-                }
-            }
+            self.answer(&t).await?;
+            answered = Some(t.decision);
+            self.down_since = None;
         }
     }
 }
@@ -389,6 +463,26 @@ mod tests {
             .map(|n| backoff_delay(n).as_millis() as u64)
             .collect();
         assert_eq!(d, [50, 100, 200, 400, 800, 1000, 1000, 1000]);
+    }
+
+    #[test]
+    fn calls_are_retried_only_when_the_server_did_not_answer_for_good() {
+        assert!(retryable(&Status::unavailable("down")));
+        assert!(retryable(&Status::cancelled("cut")));
+        for c in [
+            Code::InvalidArgument,
+            Code::FailedPrecondition,
+            Code::PermissionDenied,
+            Code::Internal,
+            Code::ResourceExhausted,
+        ] {
+            assert!(!retryable(&Status::new(c, "x")), "{c:?}");
+        }
+        assert!(refusal(&Status::invalid_argument("bad action")));
+        assert!(
+            !refusal(&Status::failed_precondition("over")),
+            "only ILLEGAL_ACTION is a refusal among failed preconditions"
+        );
     }
 
     #[test]

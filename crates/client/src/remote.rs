@@ -10,7 +10,9 @@ use tokio::time::Instant;
 use tonic::Status;
 use tonic::transport::Channel;
 
-use crate::play::{FnStrategy, PlayError, RECONNECT_FOR, RetryPolicy, backoff_delay, transient};
+use crate::play::{
+    FnStrategy, PlayError, RECONNECT_FOR, RetryPolicy, backoff_delay, retryable, transient,
+};
 
 /// A joined seat.
 #[derive(Debug, Clone)]
@@ -148,6 +150,30 @@ impl RemoteSeat {
         self.act_until(decision, action, until).await
     }
 
+    /// Answers `decision` with `action`, once (the play loop retries under its own policy).
+    pub async fn act_once(
+        &mut self,
+        decision: u64,
+        action: v1::Action,
+    ) -> Result<v1::ActResponse, Status> {
+        let started = Instant::now();
+        let r = self
+            .client
+            .act(v1::ActRequest {
+                table_id: self.table_id.clone(),
+                seat_token: self.token.clone(),
+                decision,
+                action: Some(action),
+            })
+            .await;
+        if r.is_ok()
+            && let Some(times) = self.act_times.as_mut()
+        {
+            times.push(started.elapsed());
+        }
+        r.map(tonic::Response::into_inner)
+    }
+
     /// [`RemoteSeat::act`], retrying until `until` at the latest.
     pub async fn act_until(
         &mut self,
@@ -168,7 +194,7 @@ impl RemoteSeat {
                 })
                 .await;
             match r {
-                Err(s) if transient(&s) && Instant::now() < until => {
+                Err(s) if retryable(&s) && Instant::now() < until => {
                     backoff(tries).await;
                     tries += 1;
                 }
@@ -184,9 +210,9 @@ impl RemoteSeat {
 
     /// Plays the seat to the end of the match with `choose` and `on_update` (see
     /// [`crate::play::play`], the one play loop): `choose` picks an action for a turn, and is
-    /// asked again with the server's refusal ([`crate::play::MAX_REFUSALS`] times, then the
-    /// first legal action is played); `on_update` sees every update in order. Returns how the
-    /// match ended.
+    /// asked again with the server's refusal (after [`crate::play::MAX_REFUSALS`] refused
+    /// answers the first legal action is played); `on_update` sees every update in order.
+    /// Returns how the match ended.
     pub async fn play(
         &mut self,
         choose: impl FnMut(&v1::Turn, Option<&Status>) -> v1::Action,
@@ -194,6 +220,7 @@ impl RemoteSeat {
     ) -> Result<v1::MatchEnded, RemoteError> {
         let policy = RetryPolicy {
             reconnect_for: self.reconnect_for,
+            ..RetryPolicy::default()
         };
         let mut strategy = FnStrategy { choose, on_update };
         match crate::play::play(self, &mut strategy, policy).await {

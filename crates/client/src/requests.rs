@@ -45,11 +45,11 @@ pub fn seat_kind(name: &str) -> Result<v1::SeatKind, NameError> {
         .ok_or_else(|| NameError::SeatKind(name.to_owned()))
 }
 
-/// The wire game named `name` (a registered game name); `None` is no filter.
+/// The wire game named `name` (a registered game name, any case); `None` is no filter.
 pub fn game(name: Option<&str>) -> Result<v1::Game, NameError> {
     match name {
         None => Ok(v1::Game::Unspecified),
-        Some(n) => convert::game_by_name(n)
+        Some(n) => convert::game_by_name(&n.trim().to_ascii_lowercase())
             .ok_or_else(|| NameError::Game(RulesError::UnknownGame(n.to_owned()))),
     }
 }

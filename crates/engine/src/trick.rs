@@ -87,12 +87,14 @@ impl Trick {
 
     /// The cards played, in play order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
-        self.cards[..self.len()].iter().copied()
+        self.cards[..self.len().min(4)].iter().copied()
     }
 
-    /// Adds the next card. Legality (follow suit) is the caller's business.
+    /// Adds the next card. Legality (follow suit) is the caller's business, and so is closing
+    /// the trick after at most four cards.
     #[inline]
     pub fn push(&mut self, card: Card) {
+        debug_assert!(self.len < 4, "a trick holds at most four cards");
         let pos = self.len as usize & 3;
         if pos == 0 {
             self.led = CardSet::suit(card.suit());
@@ -111,6 +113,7 @@ impl Trick {
     /// trumps or without the duty to follow suit.
     #[inline]
     pub fn push_ranked(&mut self, card: Card, rank: impl Fn(Card) -> u16) {
+        debug_assert!(self.len < 4, "a trick holds at most four cards");
         let pos = self.len as usize & 3;
         if pos == 0 {
             self.led = CardSet::suit(card.suit());

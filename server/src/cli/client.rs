@@ -4,8 +4,8 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use calabresella_client::RemoteSeat;
 use calabresella_client::requests::NewTable;
+use calabresella_client::{FnStrategy, MAX_REFUSALS, RemoteSeat, RetryPolicy};
 use calabresella_engine::rng::GameRng;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
@@ -325,16 +325,22 @@ pub fn sit(args: SitArgs) -> Result<ExitCode> {
                 ask(t)
             }
         };
-        let end = seat
-            .play(choose, |u| {
-                if let Some(line) = describe(u) {
-                    say!("{line}");
-                }
-                if let Some(t) = u.next_turn.as_ref().filter(|t| !t.legal_actions.is_empty()) {
-                    say!("your turn (decision {}, {} ms)", t.decision, t.remaining_ms);
-                }
-            })
-            .await;
+        let on_update = |u: &v1::Update| {
+            if let Some(line) = describe(u) {
+                say!("{line}");
+            }
+            if let Some(t) = u.next_turn.as_ref().filter(|t| !t.legal_actions.is_empty()) {
+                say!("your turn (decision {}, {} ms)", t.decision, t.remaining_ms);
+            }
+        };
+        // A person is asked again after a refusal until the clock decides; automatic play
+        // gives up after a few refusals and plays the first legal action.
+        let policy = RetryPolicy {
+            max_refusals: auto.map(|_| MAX_REFUSALS),
+            ..RetryPolicy::default()
+        };
+        let mut strategy = FnStrategy { choose, on_update };
+        let end = calabresella_client::play::play(&mut seat, &mut strategy, policy).await;
         match end {
             Ok(_) => Ok(ExitCode::SUCCESS),
             Err(e) => {

@@ -82,7 +82,7 @@ pub use calabresella_engine::game::Rules;
 #[derive(Debug, clap::Args)]
 pub struct GameArgs {
     /// The game (any registered game).
-    #[arg(long, default_value = "calabresella", value_parser = values::game_names())]
+    #[arg(long, default_value = "calabresella", value_parser = values::game_names(), ignore_case = true)]
     game: String,
     /// Number of players: calabresella 3, or 4 with an idle dealer; tressette 4; in due 2.
     #[arg(long)]

@@ -23,10 +23,10 @@ pub struct RecordsArgs {
     #[arg(long)]
     winner: Option<String>,
     /// Only this game.
-    #[arg(long, value_parser = values::game_names())]
+    #[arg(long, value_parser = values::game_names(), ignore_case = true)]
     game: Option<String>,
     /// Only matches that ended this way.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     reason: Option<EndReason>,
     /// Only matches that ended at or after this time (ms since the Unix epoch).
     #[arg(long)]
@@ -51,7 +51,7 @@ pub struct ResultsArgs {
     #[command(flatten)]
     server: ServerArg,
     /// Only matches of this game.
-    #[arg(long, value_parser = values::game_names())]
+    #[arg(long, value_parser = values::game_names(), ignore_case = true)]
     game: Option<String>,
     /// Leave out the built-in bots.
     #[arg(long)]
