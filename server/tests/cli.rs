@@ -532,3 +532,81 @@ fn serve_refuses_a_damaged_database_with_a_clear_message() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The client commands against a real server process: `create` makes a table of bots, `tables`
+/// lists it (paging through the server's list, filtered by state), and a wrong state is a
+/// usage error that names the allowed ones.
+#[test]
+fn create_and_tables_against_a_running_server() {
+    use std::io::{BufRead, BufReader};
+    let mut server = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", ":memory:"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the server says where it listens")
+            .unwrap();
+        if let Some(a) = line.strip_prefix("calabresella: listening on ") {
+            break a.trim().to_owned();
+        }
+    };
+    let url = format!("http://{addr}");
+    let out = bin()
+        .args([
+            "create",
+            "--server",
+            &url,
+            "--seats",
+            "heuristic",
+            "--name",
+            "cli",
+        ])
+        .args(["--game", "Tressette", "--bot-delay-ms", "0"])
+        .output()
+        .unwrap();
+    let created = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let id = created
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        id.starts_with("t-"),
+        "create prints the table id: {created}"
+    );
+    let out = bin().args(["tables", "--server", &url]).output().unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        listed.contains(&id) && listed.contains("tressette") && listed.contains("heuristic bot"),
+        "{listed}"
+    );
+    let out = bin()
+        .args(["tables", "--server", &url, "--state", "waiting"])
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains(&id),
+        "a table of bots is not waiting"
+    );
+    let out = bin()
+        .args(["tables", "--server", &url, "--state", "sleeping"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("waiting, playing, finished or abandoned")
+    );
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use calabresella_client::requests::NewTable;
 use calabresella_client::{FnStrategy, MAX_REFUSALS, RemoteSeat, RetryPolicy};
 use calabresella_engine::rng::GameRng;
+use calabresella_proto::convert;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use tokio_stream::StreamExt;
@@ -56,6 +57,16 @@ pub struct CreateArgs {
     /// Pause before each bot decision in milliseconds, so people can follow.
     #[arg(long, default_value_t = 0)]
     bot_delay_ms: u32,
+}
+
+/// Arguments of `tables`.
+#[derive(Debug, clap::Args)]
+pub struct TablesArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    /// Only tables in this state: waiting, playing, finished or abandoned.
+    #[arg(long, value_parser = values::table_state)]
+    state: Option<v1::TableState>,
 }
 
 /// Arguments of `watch`.
@@ -165,6 +176,69 @@ fn cards(cs: &[v1::Card]) -> String {
         .join(" ")
 }
 
+/// One table's seats as `seat=name` (or `(open)`).
+fn seat_names(t: &v1::Table) -> String {
+    let names: Vec<String> = t
+        .seats
+        .iter()
+        .map(|s| {
+            let name = if s.player_name.is_empty() {
+                "(open)"
+            } else {
+                &s.player_name
+            };
+            format!("{}={name}", s.seat)
+        })
+        .collect();
+    names.join(" ")
+}
+
+/// A table state's short name (`playing`, ...).
+fn state_name(state: i32) -> String {
+    v1::TableState::try_from(state).map_or("?".to_owned(), |s| {
+        s.as_str_name()
+            .trim_start_matches("TABLE_STATE_")
+            .to_ascii_lowercase()
+    })
+}
+
+/// Runs `tables`: every table on the server, newest first, one line each.
+pub fn tables(args: TablesArgs) -> Result<ExitCode> {
+    let state = args.state.unwrap_or(v1::TableState::Unspecified);
+    runtime()?.block_on(async {
+        let mut client = connect(&args.server).await?;
+        match calabresella_client::requests::list_all_tables(&mut client, state).await {
+            Ok(tables) => {
+                for t in &tables {
+                    let game = t
+                        .options
+                        .as_ref()
+                        .and_then(|o| convert::game_name(o.game))
+                        .unwrap_or("?");
+                    say!(
+                        "{}  {:<16} {:<9} {:>3} hands  totals {:?}  {}  {}",
+                        t.table_id,
+                        game,
+                        state_name(t.state),
+                        t.hands_completed,
+                        t.totals,
+                        seat_names(t),
+                        t.name
+                    );
+                }
+                if tables.is_empty() {
+                    eprintln!("calabresella: no tables");
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(s) => {
+                eprintln!("calabresella: {}", status_line(&s));
+                Ok(ExitCode::from(1))
+            }
+        }
+    })
+}
+
 /// One line (or a few) for an update, as a spectator or a seat sees it.
 fn describe(u: &v1::Update) -> Option<String> {
     use v1::update::Kind;
@@ -172,22 +246,7 @@ fn describe(u: &v1::Update) -> Option<String> {
         Kind::Snapshot(s) => {
             let t = s.table.as_ref()?;
             let state = v1::TableState::try_from(t.state).map_or("?", |s| s.as_str_name());
-            let names: Vec<String> = t
-                .seats
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{}={}",
-                        s.seat,
-                        if s.player_name.is_empty() {
-                            "(open)"
-                        } else {
-                            &s.player_name
-                        }
-                    )
-                })
-                .collect();
-            let mut line = format!("table {} [{}] seats {}", t.table_id, state, names.join(" "));
+            let mut line = format!("table {} [{}] seats {}", t.table_id, state, seat_names(t));
             if let Some(o) = &s.observation {
                 line += &format!(
                     "\nhand {} (dealer {}), totals {:?}",

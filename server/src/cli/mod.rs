@@ -30,6 +30,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Create a table on a running server and print its id.
     Create(client::CreateArgs),
+    /// List the tables on a running server, newest first (all, or those in one state).
+    Tables(client::TablesArgs),
     /// Follow a table as a spectator and print the match as it is played.
     Watch(client::WatchArgs),
     /// Take a seat at a table and play it: by hand from standard input, or automatically.
@@ -61,6 +63,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Serve(a) => serve::run(a),
         Command::Create(a) => client::create(a),
+        Command::Tables(a) => client::tables(a),
         Command::Watch(a) => client::watch(a),
         Command::Sit(a) => client::sit(a),
         Command::TableRecord(a) => client::record(a),

@@ -17,6 +17,11 @@ pub fn seat_kind(name: &str) -> Result<v1::SeatKind, requests::NameError> {
     requests::seat_kind(name)
 }
 
+/// A table state by name: waiting, playing, finished, abandoned.
+pub fn table_state(name: &str) -> Result<v1::TableState, requests::NameError> {
+    requests::table_state(Some(name))
+}
+
 /// A built-in bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BotName {
