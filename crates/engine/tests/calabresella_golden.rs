@@ -3,8 +3,9 @@
 //! them with `UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test calabresella_golden` and review the diff.
 #![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
+mod common;
+
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use calabresella_engine::bots::{Bot, HeuristicBot};
 use calabresella_engine::calabresella::{Hand, Observation, Options};
@@ -110,30 +111,8 @@ fn transcript(name: &str, opts: Options, seed: u64) -> String {
 }
 
 fn check(name: &str, opts: Options, seed: u64) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(format!("{name}.txt"));
     let now = transcript(name, opts, seed);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &now).unwrap();
-        return;
-    }
-    let stored = std::fs::read_to_string(&path).unwrap_or_default();
-    if stored != now {
-        let line = stored
-            .lines()
-            .zip(now.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(0);
-        panic!(
-            "{name}: the playthrough differs from {} at line {} (stored {:?}, now {:?}); if intended, regenerate with \
-             UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test calabresella_golden",
-            path.display(),
-            line + 1,
-            stored.lines().nth(line),
-            now.lines().nth(line)
-        );
-    }
+    common::check_golden(&format!("{name}.txt"), &now, "calabresella_golden");
 }
 
 #[test]
@@ -198,14 +177,5 @@ fn golden_scegliete_and_dividete_by_random_play() {
             }
         }
     }
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/exchanges.txt");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &out).unwrap();
-    } else {
-        assert_eq!(
-            std::fs::read_to_string(&path).unwrap_or_default(),
-            out,
-            "exchanges.txt differs; see the module docs"
-        );
-    }
+    common::check_golden("exchanges.txt", &out, "calabresella_golden");
 }

@@ -7,8 +7,9 @@
 //! `<game>_rules.rs`.
 #![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
+mod common;
+
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use calabresella_engine::Seat;
 use calabresella_engine::bots::{Bot, HeuristicBot};
@@ -73,30 +74,7 @@ fn transcript(name: &str, seed: u64) -> String {
 #[test]
 fn golden_playthrough_of_every_registered_game() {
     for name in game_names() {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/golden/every_game")
-            .join(format!("{name}.txt"));
         let now = transcript(name, 11);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::write(&path, &now).unwrap();
-            continue;
-        }
-        let stored = std::fs::read_to_string(&path).unwrap_or_default();
-        if stored != now {
-            let line = stored
-                .lines()
-                .zip(now.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or_else(|| stored.lines().count().min(now.lines().count()));
-            panic!(
-                "{name}: the playthrough differs from {} at line {} (stored {:?}, now {:?}); if \
-                 intended (or the game is new), regenerate with UPDATE_GOLDEN=1 cargo test -p \
-                 calabresella-engine --test every_game_golden and review the diff",
-                path.display(),
-                line + 1,
-                stored.lines().nth(line),
-                now.lines().nth(line)
-            );
-        }
+        common::check_golden(&format!("every_game/{name}.txt"), &now, "every_game_golden");
     }
 }

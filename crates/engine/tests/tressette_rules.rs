@@ -6,7 +6,6 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use calabresella_engine::bots::{Bot, HeuristicBot};
 use calabresella_engine::game::{MatchResult, Viewer};
@@ -449,19 +448,7 @@ fn golden_playthroughs() {
         ("tressette_seed_1", Options::new(Variant::Partnership), 1),
         ("tressette_in_due_seed_2", Options::new(Variant::Due), 2),
     ] {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/golden")
-            .join(format!("{name}.txt"));
         let now = transcript(opts, seed);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::write(&path, &now).unwrap();
-        } else {
-            let stored = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(
-                stored == now,
-                "{name} differs from {}; if intended: UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test tressette_rules",
-                path.display()
-            );
-        }
+        common::check_golden(&format!("{name}.txt"), &now, "tressette_rules");
     }
 }

@@ -7,12 +7,8 @@ use serde_json::{Map, Value, json};
 use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::deals::{DealError, DealRefused};
-use crate::error::IllegalAction;
-use crate::game::{
-    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult,
-    OptionError, View, Viewer,
-};
+use crate::deals::DealError;
+use crate::game::{CardPlaces, DealtCards, Features, Game, GameHand, OptionError, View, Viewer};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
@@ -122,6 +118,8 @@ impl Game for Match {
     type Event = Event;
     type Observation = Observation;
 
+    crate::game::game_via_inherent!();
+
     const NAMES: &'static [&'static str] = &[NAME];
 
     /// Three and four players, every flag, both match ends, targets 5, 21 and 31: every valid
@@ -196,12 +194,6 @@ impl Game for Match {
         Options::from_record(players, options)
     }
 
-    fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
-        Match::new(opts, first_dealer)
-    }
-    fn seeded(opts: Options, seed: u64, first_dealer: Option<Seat>) -> Result<Match, HandError> {
-        Match::seeded(opts, seed, first_dealer)
-    }
     fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
         Deal::shuffled(rng, opts.players, dealer)
     }
@@ -230,49 +222,14 @@ impl Game for Match {
             monte: parse_fixed(h, "monte", d.monte.as_ref())?,
         })
     }
-    fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
-        Match::start_hand(self, dealer, deal)
-    }
-    fn next_dealer(&self) -> Option<Seat> {
-        Match::next_dealer(self)
-    }
 
-    fn options(&self) -> &Options {
-        Match::options(self)
-    }
-    fn first_dealer(&self) -> Seat {
-        Match::first_dealer(self)
-    }
-    fn hands(&self) -> &[Hand] {
-        Match::hands(self)
-    }
-    fn actor(&self) -> Option<Seat> {
-        Match::actor(self)
-    }
     fn decider(&self) -> Option<Seat> {
         Match::decider(self)
-    }
-    fn legal_actions(&self) -> ActionList {
-        Match::legal_actions(self)
-    }
-    fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
-        self.current()
-            .ok_or(IllegalAction::HandOver)?
-            .check_as(seat, action)
-    }
-    fn is_legal(&self, action: &Action) -> bool {
-        self.current().is_some_and(|h| h.is_legal(action))
     }
     fn id_monte(&self) -> Option<[Card; 4]> {
         self.current()
             .filter(|h| h.contract() == Some(Contract::Scegliete))
             .map(|h| h.deal().monte)
-    }
-    fn is_over(&self) -> bool {
-        Match::is_over(self)
-    }
-    fn result(&self) -> Option<MatchResult> {
-        Match::result(self).cloned()
     }
     fn totals(&self) -> Vec<u32> {
         Match::totals(self).first_n(self.options().players).to_vec()
@@ -295,27 +252,6 @@ impl Game for Match {
             .collect()
     }
 
-    fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        Match::try_apply_as(self, seat, action)
-    }
-    fn try_apply_logged(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        log: &mut Vec<Event>,
-    ) -> Result<(), IllegalAction> {
-        Match::try_apply_logged(self, seat, action, log)
-    }
-    fn apply_unchecked(&mut self, action: Action) {
-        Match::apply_unchecked(self, action)
-    }
-
-    fn observation(&self, viewer: Viewer) -> Option<Observation> {
-        Match::observation(self, viewer)
-    }
-    fn hand_observation(&self, i: usize, viewer: Viewer) -> Option<Observation> {
-        Match::hands(self).get(i).map(|h| h.observation(viewer))
-    }
     fn hand_summary(&self, i: usize) -> Option<String> {
         let n = usize::from(self.options().players);
         let outcome = self.outcomes().get(i)?;

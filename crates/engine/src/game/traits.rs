@@ -65,6 +65,99 @@ macro_rules! rollout_via_inherent {
 }
 pub(crate) use rollout_via_inherent;
 
+/// Implements the [`Game`] methods that every game's match has as inherent methods of the same
+/// name (the match keeps its hands in `deals::Deals`): set-up, the hands, who acts, checking
+/// and applying actions, and views. Used inside `impl Game for Match`.
+macro_rules! game_via_inherent {
+    () => {
+        fn new(
+            opts: Self::Options,
+            first_dealer: $crate::seat::Seat,
+        ) -> Result<Self, $crate::game::HandError> {
+            Self::new(opts, first_dealer)
+        }
+        fn seeded(
+            opts: Self::Options,
+            seed: u64,
+            first_dealer: Option<$crate::seat::Seat>,
+        ) -> Result<Self, $crate::game::HandError> {
+            Self::seeded(opts, seed, first_dealer)
+        }
+        fn start_hand(
+            &mut self,
+            dealer: $crate::seat::Seat,
+            deal: Self::Deal,
+        ) -> Result<(), $crate::deals::DealRefused> {
+            Self::start_hand(self, dealer, deal)
+        }
+        fn next_dealer(&self) -> Option<$crate::seat::Seat> {
+            Self::next_dealer(self)
+        }
+        fn options(&self) -> &Self::Options {
+            Self::options(self)
+        }
+        fn first_dealer(&self) -> $crate::seat::Seat {
+            Self::first_dealer(self)
+        }
+        fn hands(&self) -> &[Self::Hand] {
+            Self::hands(self)
+        }
+        fn actor(&self) -> Option<$crate::seat::Seat> {
+            Self::actor(self)
+        }
+        fn legal_actions(&self) -> $crate::game::ActionList {
+            Self::legal_actions(self)
+        }
+        fn check_as(
+            &self,
+            seat: $crate::seat::Seat,
+            action: &$crate::action::Action,
+        ) -> Result<(), $crate::error::IllegalAction> {
+            self.current()
+                .ok_or($crate::error::IllegalAction::HandOver)?
+                .check_as(seat, action)
+        }
+        fn is_legal(&self, action: &$crate::action::Action) -> bool {
+            self.current().is_some_and(|h| h.is_legal(action))
+        }
+        fn is_over(&self) -> bool {
+            Self::is_over(self)
+        }
+        fn result(&self) -> Option<$crate::game::MatchResult> {
+            Self::result(self).cloned()
+        }
+        fn try_apply_as(
+            &mut self,
+            seat: $crate::seat::Seat,
+            action: $crate::action::Action,
+        ) -> Result<(), $crate::error::IllegalAction> {
+            Self::try_apply_as(self, seat, action)
+        }
+        fn try_apply_logged(
+            &mut self,
+            seat: $crate::seat::Seat,
+            action: $crate::action::Action,
+            log: &mut Vec<Self::Event>,
+        ) -> Result<(), $crate::error::IllegalAction> {
+            Self::try_apply_logged(self, seat, action, log)
+        }
+        fn apply_unchecked(&mut self, action: $crate::action::Action) {
+            Self::apply_unchecked(self, action)
+        }
+        fn observation(&self, viewer: $crate::game::Viewer) -> Option<Self::Observation> {
+            Self::observation(self, viewer)
+        }
+        fn hand_observation(
+            &self,
+            i: usize,
+            viewer: $crate::game::Viewer,
+        ) -> Option<Self::Observation> {
+            Self::hands(self).get(i).map(|h| h.observation(viewer))
+        }
+    };
+}
+pub(crate) use game_via_inherent;
+
 /// One hand of a game, as the surfaces see it: who dealt, what was dealt, what happened, and
 /// the visibility filter every event passes before it reaches a viewer.
 pub trait GameHand: Rollout + Clone + Debug + Send + Sync {

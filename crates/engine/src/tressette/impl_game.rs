@@ -7,11 +7,9 @@ use serde_json::{Map, Value, json};
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::deals::{DealError, DealRefused};
-use crate::error::IllegalAction;
+use crate::deals::DealError;
 use crate::game::{
-    ActionList, CardPlaces, DealtCards, Features, Game, GameHand, HandError, MatchResult,
-    OptionError, Phase, View, Viewer,
+    CardPlaces, DealtCards, Features, Game, GameHand, OptionError, Phase, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::rng::GameRng;
@@ -114,6 +112,8 @@ impl Game for Match {
     type Event = Event;
     type Observation = Observation;
 
+    crate::game::game_via_inherent!();
+
     const NAMES: &'static [&'static str] = &[Variant::Partnership.game(), Variant::Due.game()];
 
     /// Both variants, with and without accusi, in Due with and without the strict follow rule,
@@ -189,12 +189,6 @@ impl Game for Match {
         Options::from_record(variant, players, options)
     }
 
-    fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
-        Match::new(opts, first_dealer)
-    }
-    fn seeded(opts: Options, seed: u64, first_dealer: Option<Seat>) -> Result<Match, HandError> {
-        Match::seeded(opts, seed, first_dealer)
-    }
     fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
         Deal::shuffled(rng, opts.variant, dealer)
     }
@@ -234,44 +228,9 @@ impl Game for Match {
             stock,
         })
     }
-    fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
-        Match::start_hand(self, dealer, deal)
-    }
-    fn next_dealer(&self) -> Option<Seat> {
-        Match::next_dealer(self)
-    }
 
-    fn options(&self) -> &Options {
-        Match::options(self)
-    }
-    fn first_dealer(&self) -> Seat {
-        Match::first_dealer(self)
-    }
-    fn hands(&self) -> &[Hand] {
-        Match::hands(self)
-    }
-    fn actor(&self) -> Option<Seat> {
-        Match::actor(self)
-    }
     fn decider(&self) -> Option<Seat> {
         Match::actor(self)
-    }
-    fn legal_actions(&self) -> ActionList {
-        Match::legal_actions(self)
-    }
-    fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
-        self.current()
-            .ok_or(IllegalAction::HandOver)?
-            .check_as(seat, action)
-    }
-    fn is_legal(&self, action: &Action) -> bool {
-        self.current().is_some_and(|h| h.is_legal(action))
-    }
-    fn is_over(&self) -> bool {
-        Match::is_over(self)
-    }
-    fn result(&self) -> Option<MatchResult> {
-        Match::result(self).cloned()
     }
     fn totals(&self) -> Vec<u32> {
         Match::totals(self).to_vec()
@@ -292,27 +251,6 @@ impl Game for Match {
             .collect()
     }
 
-    fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        Match::try_apply_as(self, seat, action)
-    }
-    fn try_apply_logged(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        log: &mut Vec<Event>,
-    ) -> Result<(), IllegalAction> {
-        Match::try_apply_logged(self, seat, action, log)
-    }
-    fn apply_unchecked(&mut self, action: Action) {
-        Match::apply_unchecked(self, action)
-    }
-
-    fn observation(&self, viewer: Viewer) -> Option<Observation> {
-        Match::observation(self, viewer)
-    }
-    fn hand_observation(&self, i: usize, viewer: Viewer) -> Option<Observation> {
-        Match::hands(self).get(i).map(|h| h.observation(viewer))
-    }
     fn hand_summary(&self, i: usize) -> Option<String> {
         let hands = Match::hands(self);
         let o = hands.get(i)?.outcome()?;

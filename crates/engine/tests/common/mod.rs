@@ -206,3 +206,33 @@ pub fn permutation(hidden: CardSet, by_suit: bool, rng: &mut GameRng) -> [u8; 40
     }
     map
 }
+
+/// Compares a playthrough with its golden file `tests/golden/<file>` (or writes it when
+/// `UPDATE_GOLDEN` is set), naming the first differing line and the command that regenerates
+/// it (`cargo test -p calabresella-engine --test <test>`).
+pub fn check_golden(file: &str, now: &str, test: &str) {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(file);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, now).expect("golden file written");
+        return;
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_default();
+    if stored != now {
+        let line = stored
+            .lines()
+            .zip(now.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| stored.lines().count().min(now.lines().count()));
+        panic!(
+            "the playthrough differs from {} at line {} (stored {:?}, now {:?}); if intended (or \
+             new), regenerate with UPDATE_GOLDEN=1 cargo test -p calabresella-engine --test {test} \
+             and review the diff",
+            path.display(),
+            line + 1,
+            stored.lines().nth(line),
+            now.lines().nth(line)
+        );
+    }
+}
