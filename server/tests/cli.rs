@@ -538,24 +538,7 @@ fn serve_refuses_a_damaged_database_with_a_clear_message() {
 /// usage error that names the allowed ones.
 #[test]
 fn create_and_tables_against_a_running_server() {
-    use std::io::{BufRead, BufReader};
-    let mut server = bin()
-        .args(["serve", "--listen", "127.0.0.1:0", "--db", ":memory:"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server says where it listens")
-            .unwrap();
-        if let Some(a) = line.strip_prefix("calabresella: listening on ") {
-            break a.trim().to_owned();
-        }
-    };
-    let url = format!("http://{addr}");
+    let (mut server, url) = start_server();
     let out = bin()
         .args([
             "create",
@@ -609,4 +592,101 @@ fn create_and_tables_against_a_running_server() {
     );
     server.kill().unwrap();
     server.wait().unwrap();
+}
+
+/// Starts `serve` on a free loopback port with an in-memory store; returns the process and its
+/// URL.
+fn start_server() -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut server = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", ":memory:"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the server says where it listens")
+            .unwrap();
+        if let Some(a) = line.strip_prefix("calabresella: listening on ") {
+            break a.trim().to_owned();
+        }
+    };
+    (server, format!("http://{addr}"))
+}
+
+/// The one retry policy: when the server dies mid-match, play gives up once the outage has
+/// lasted the policy's window, counted from the first failure (not twice the window, as when a
+/// call's own retries and the loop's were added up).
+#[test]
+fn a_server_gone_for_longer_than_the_window_ends_play_after_one_window() {
+    use calabresella_client::{FnStrategy, PlayError, RemoteSeat, RetryPolicy};
+    use std::time::{Duration, Instant};
+    let (mut server, url) = start_server();
+    let out = bin()
+        .args([
+            "create",
+            "--server",
+            &url,
+            "--seats",
+            "open,heuristic,heuristic",
+        ])
+        .args(["--bot-delay-ms", "300"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let window = Duration::from_millis(1500);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let channel = tonic::transport::Channel::from_shared(url.clone())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let client = calabresella_proto::v1::table_service_client::TableServiceClient::new(channel);
+        let mut seat = RemoteSeat::join(client, &table, Some(0), "me")
+            .await
+            .unwrap();
+        let (seen_tx, seen_rx) = tokio::sync::oneshot::channel::<()>();
+        let mut seen_tx = Some(seen_tx);
+        let play = tokio::spawn(async move {
+            let mut strategy = FnStrategy {
+                choose: |t: &calabresella_proto::v1::Turn, _: Option<&tonic::Status>| {
+                    t.legal_actions[0].clone()
+                },
+                on_update: move |_: &calabresella_proto::v1::Update| {
+                    if let Some(tx) = seen_tx.take() {
+                        let _ = tx.send(());
+                    }
+                },
+            };
+            let policy = RetryPolicy {
+                reconnect_for: window,
+                ..RetryPolicy::default()
+            };
+            let r = calabresella_client::play::play(&mut seat, &mut strategy, policy).await;
+            (r, Instant::now())
+        });
+        seen_rx.await.unwrap();
+        server.kill().unwrap();
+        server.wait().unwrap();
+        let killed = Instant::now();
+        let (r, ended) = play.await.unwrap();
+        assert!(
+            matches!(r, Err(PlayError::ConnectionLost(_))),
+            "play ends with the connection lost: {r:?}"
+        );
+        let took = ended - killed;
+        assert!(
+            took >= window && took < window * 2 - Duration::from_millis(200),
+            "gave up after {took:?}, with a window of {window:?}"
+        );
+    });
 }
