@@ -675,9 +675,11 @@ fn a_server_gone_for_longer_than_the_window_ends_play_after_one_window() {
             (r, Instant::now())
         });
         seen_rx.await.unwrap();
+        // The outage starts after this instant (the play loop sees it only once the process is
+        // gone), so the time play takes to give up is at least the window from here.
+        let killed = Instant::now();
         server.kill().unwrap();
         server.wait().unwrap();
-        let killed = Instant::now();
         let (r, ended) = play.await.unwrap();
         assert!(
             matches!(r, Err(PlayError::ConnectionLost(_))),
@@ -685,7 +687,7 @@ fn a_server_gone_for_longer_than_the_window_ends_play_after_one_window() {
         );
         let took = ended - killed;
         assert!(
-            took >= window && took < window * 2 - Duration::from_millis(200),
+            took >= window && took < window + Duration::from_millis(900),
             "gave up after {took:?}, with a window of {window:?}"
         );
     });

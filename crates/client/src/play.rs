@@ -226,6 +226,13 @@ impl<S: Strategy> Play<'_, S> {
         Ok(())
     }
 
+    /// Waits before the `n`th retry, never past the end of the outage window (so play gives up
+    /// when the window closes, not a backoff later).
+    async fn backoff(&mut self, n: u32) -> Result<(), PlayError<S::Error>> {
+        let left = self.deadline().saturating_duration_since(Instant::now());
+        self.pause(backoff_delay(n).min(left)).await
+    }
+
     /// Opens (or resumes) the stream, retrying within the outage window.
     async fn open(
         &mut self,
@@ -241,7 +248,7 @@ impl<S: Strategy> Play<'_, S> {
                     if Instant::now() >= self.deadline() {
                         return Err(self.lost(&format!("{why}, and no stream could be opened")));
                     }
-                    self.pause(backoff_delay(n)).await?;
+                    self.backoff(n).await?;
                     n += 1;
                 }
             }
@@ -265,7 +272,7 @@ impl<S: Strategy> Play<'_, S> {
                     if Instant::now() >= self.deadline() {
                         return Err(self.lost("the observation could not be fetched"));
                     }
-                    self.pause(backoff_delay(n)).await?;
+                    self.backoff(n).await?;
                     n += 1;
                 }
             }
@@ -290,7 +297,7 @@ impl<S: Strategy> Play<'_, S> {
                     if Instant::now() >= self.deadline() {
                         return Err(self.lost("an answer could not be delivered"));
                     }
-                    self.pause(backoff_delay(n)).await?;
+                    self.backoff(n).await?;
                     n += 1;
                 }
             }
