@@ -151,7 +151,7 @@ def test_observation_fields_are_python_values() -> None:
     assert s.public_observation().hand == []
 
 
-@pytest.mark.parametrize("game", ["calabresella", "tressette", "tressette-in-due"])
+@pytest.mark.parametrize("game", cb.GAMES)
 def test_a_seeded_hand_is_the_first_hand_of_the_seeded_match(game: str) -> None:
     for seed in range(5):
         hand = cb.new_hand(game, seed=seed)

@@ -9,7 +9,7 @@ import calabresella as cb
 from calabresella.envs import VectorEnv, aec_env, gym_env
 
 
-@pytest.mark.parametrize("game", ["calabresella", "tressette", "tressette-in-due"])
+@pytest.mark.parametrize("game", cb.GAMES)
 def test_pettingzoo_api(game: str) -> None:
     from pettingzoo.test import api_test
 
