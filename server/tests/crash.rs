@@ -204,7 +204,8 @@ async fn killing_the_server_at_random_moments_loses_nothing() {
         // The same tables, killed again and again.
         let port = free_port();
         let mut server = start(port, &store).await;
-        let (ids, players) = run_plan(port, 12).await;
+        // Bots pause 30 ms a decision, so that the matches are still in play when the kills come.
+        let (ids, players) = run_plan(port, 30).await;
         let mut rng = GameRng::from_seed(2026);
         let mut kills = 0;
         let mut in_play_at_kills = Vec::new();

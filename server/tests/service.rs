@@ -446,6 +446,29 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
         "TABLE_NOT_FOUND",
     )
     .await;
+    // A huge table id is refused without being echoed (its message stays short).
+    let huge = c
+        .get_table(v1::GetTableRequest {
+            table_id: "t".repeat(10_000),
+        })
+        .await
+        .expect_err("a 10 KB table id");
+    assert_eq!(
+        (huge.code(), reason(&huge).as_str()),
+        (Code::InvalidArgument, "BAD_TABLE_ID")
+    );
+    assert!(huge.message().len() < 100, "{}", huge.message());
+    // A page token that overflows is not one this server gave.
+    expect_code(
+        c.list_tables(v1::ListTablesRequest {
+            page_token: u64::MAX.to_string(),
+            ..Default::default()
+        })
+        .await,
+        Code::InvalidArgument,
+        "BAD_PAGE_TOKEN",
+    )
+    .await;
 
     // A two-seat table: seat 0 and seat 1 both people.
     let table = create(
@@ -501,6 +524,18 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
     let mut second = RemoteSeat::join(c.clone(), &id, None, "bob")
         .await
         .expect("join");
+    // A table in play has no open seat (it is not finished).
+    expect_code(
+        c.join_table(v1::JoinTableRequest {
+            table_id: id.clone(),
+            seat: None,
+            player_name: "cy".into(),
+        })
+        .await,
+        Code::FailedPrecondition,
+        "NO_OPEN_SEAT",
+    )
+    .await;
 
     // Whose turn: read the first seat's snapshot.
     let mut stream = first.observe().await.expect("observe");

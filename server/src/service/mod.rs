@@ -77,10 +77,12 @@ fn page(size: u32, token: &str) -> Result<(usize, usize), ServiceError> {
         0 => 50,
         n => n.min(500) as usize,
     };
+    // The tokens this server gives are offsets into a list far shorter than 2^32: anything
+    // else (an overflowing number included) is not one of them.
     let offset = if token.is_empty() {
         0
     } else {
-        token.parse::<usize>().map_err(|_| {
+        token.parse::<u32>().map(|o| o as usize).map_err(|_| {
             ServiceError::Invalid(
                 Reason::BadPageToken,
                 "page_token is not one this server gave".into(),
@@ -92,12 +94,22 @@ fn page(size: u32, token: &str) -> Result<(usize, usize), ServiceError> {
 
 type Streamed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
 
+/// The longest table id accepted (the server's ids are 18 characters); a longer one is refused
+/// before any message could echo it.
+const MAX_TABLE_ID: usize = 64;
+
 fn table_id(id: &str) -> Result<&str, ServiceError> {
     let id = id.trim();
     if id.is_empty() {
         return Err(ServiceError::Invalid(
             Reason::BadTableId,
             "table_id is empty".into(),
+        ));
+    }
+    if id.len() > MAX_TABLE_ID {
+        return Err(ServiceError::Invalid(
+            Reason::BadTableId,
+            format!("table_id is longer than {MAX_TABLE_ID} bytes"),
         ));
     }
     Ok(id)

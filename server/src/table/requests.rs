@@ -10,11 +10,20 @@ impl Table {
         seat: Option<Seat>,
         name: String,
     ) -> Result<(Seat, String, v1::Table), ServiceError> {
-        if self.state != v1::TableState::Waiting {
-            return Err(ServiceError::Precondition(
-                Reason::TableFinished,
-                "the table's seats are no longer open".into(),
-            ));
+        match self.state {
+            v1::TableState::Waiting => {}
+            v1::TableState::Playing => {
+                return Err(ServiceError::Precondition(
+                    Reason::NoOpenSeat,
+                    "the match is in play: every seat is taken".into(),
+                ));
+            }
+            _ => {
+                return Err(ServiceError::Precondition(
+                    Reason::TableFinished,
+                    "the table's match is over".into(),
+                ));
+            }
         }
         let open = |s: &SeatState| s.kind == v1::SeatKind::Open && s.token.is_none();
         let i = match seat {
