@@ -539,34 +539,18 @@ fn serve_refuses_a_damaged_database_with_a_clear_message() {
 #[test]
 fn create_and_tables_against_a_running_server() {
     let (mut server, url) = start_server();
-    let out = bin()
-        .args([
-            "create",
-            "--server",
-            &url,
+    let id = create_table(
+        &url,
+        &[
             "--seats",
             "heuristic",
             "--name",
             "cli",
-        ])
-        .args(["--game", "Tressette", "--bot-delay-ms", "0"])
-        .output()
-        .unwrap();
-    let created = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+            "--game",
+            "Tressette",
+        ],
     );
-    let id = created
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_owned();
-    assert!(
-        id.starts_with("t-"),
-        "create prints the table id: {created}"
-    );
+    assert!(id.starts_with("t-"), "create prints the table id: {id}");
     let out = bin().args(["tables", "--server", &url]).output().unwrap();
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
@@ -617,6 +601,21 @@ fn start_server() -> (std::process::Child, String) {
     (server, format!("http://{addr}"))
 }
 
+/// Creates a table with `calabresella create` on the server at `url`; returns its id.
+fn create_table(url: &str, args: &[&str]) -> String {
+    let out = bin()
+        .args(["create", "--server", url])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
 /// The one retry policy: when the server dies mid-match, play gives up once the outage has
 /// lasted the policy's window, counted from the first failure (not twice the window, as when a
 /// call's own retries and the loop's were added up).
@@ -625,19 +624,15 @@ fn a_server_gone_for_longer_than_the_window_ends_play_after_one_window() {
     use calabresella_client::{FnStrategy, PlayError, RemoteSeat, RetryPolicy};
     use std::time::{Duration, Instant};
     let (mut server, url) = start_server();
-    let out = bin()
-        .args([
-            "create",
-            "--server",
-            &url,
+    let table = create_table(
+        &url,
+        &[
             "--seats",
             "open,heuristic,heuristic",
-        ])
-        .args(["--bot-delay-ms", "300"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let table = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+            "--bot-delay-ms",
+            "300",
+        ],
+    );
     let window = Duration::from_millis(1500);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -150,6 +150,30 @@ impl RemoteSeat {
         self.act_until(decision, action, until).await
     }
 
+    /// One `Act` call, unrecorded.
+    async fn send_act(
+        &mut self,
+        decision: u64,
+        action: v1::Action,
+    ) -> Result<v1::ActResponse, Status> {
+        self.client
+            .act(v1::ActRequest {
+                table_id: self.table_id.clone(),
+                seat_token: self.token.clone(),
+                decision,
+                action: Some(action),
+            })
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// Appends how long an answer took to [`RemoteSeat::act_times`], when kept.
+    fn record_act(&mut self, started: Instant) {
+        if let Some(times) = self.act_times.as_mut() {
+            times.push(started.elapsed());
+        }
+    }
+
     /// Answers `decision` with `action`, once (the play loop retries under its own policy).
     pub async fn act_once(
         &mut self,
@@ -157,21 +181,11 @@ impl RemoteSeat {
         action: v1::Action,
     ) -> Result<v1::ActResponse, Status> {
         let started = Instant::now();
-        let r = self
-            .client
-            .act(v1::ActRequest {
-                table_id: self.table_id.clone(),
-                seat_token: self.token.clone(),
-                decision,
-                action: Some(action),
-            })
-            .await;
-        if r.is_ok()
-            && let Some(times) = self.act_times.as_mut()
-        {
-            times.push(started.elapsed());
+        let r = self.send_act(decision, action).await;
+        if r.is_ok() {
+            self.record_act(started);
         }
-        r.map(tonic::Response::into_inner)
+        r
     }
 
     /// [`RemoteSeat::act`], retrying until `until` at the latest.
@@ -184,25 +198,14 @@ impl RemoteSeat {
         let mut tries = 0;
         let started = Instant::now();
         loop {
-            let r = self
-                .client
-                .act(v1::ActRequest {
-                    table_id: self.table_id.clone(),
-                    seat_token: self.token.clone(),
-                    decision,
-                    action: Some(action.clone()),
-                })
-                .await;
-            match r {
+            match self.send_act(decision, action.clone()).await {
                 Err(s) if retryable(&s) && Instant::now() < until => {
                     backoff(tries).await;
                     tries += 1;
                 }
                 other => {
-                    if let Some(times) = self.act_times.as_mut() {
-                        times.push(started.elapsed());
-                    }
-                    return other.map(tonic::Response::into_inner);
+                    self.record_act(started);
+                    return other;
                 }
             }
         }

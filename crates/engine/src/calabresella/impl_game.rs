@@ -88,16 +88,7 @@ impl GameHand for Hand {
         for (s, cards) in self.visible_hands(viewer) {
             f.visible[s.index()] = cards;
         }
-        let mut seat = self.trick().leader();
-        for c in self.trick().cards() {
-            f.trick[seat.index()] = Some(c);
-            seat = self.next_active(seat);
-        }
-        for s in Seat::first_n(n) {
-            f.hand_sizes[s.index()] = self.hand_of(s).len() as u8;
-        }
-        let [a, b] = self.piles();
-        f.played = a | b;
+        f.fill_table(self.trick(), |s| self.next_active(s), &self.card_places());
         f
     }
     fn phase_text(&self) -> Option<String> {

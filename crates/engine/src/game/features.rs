@@ -6,7 +6,8 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::seat::Seat;
 
-use super::vocab::Phase;
+use super::vocab::{CardPlaces, Phase};
+use crate::trick::Trick;
 
 /// What one viewer may know of a hand, by absolute seat. Every game fills the fields it has and
 /// leaves the rest empty (a game without an auction has no contract).
@@ -51,6 +52,27 @@ pub struct Features {
     pub side_tricks: [u32; 2],
     /// Cards left in the stock.
     pub stock_left: u8,
+}
+
+impl Features {
+    /// Fills what every trick-taking hand shows alike: the trick's cards by seat (play moving
+    /// from the leader by `next`), each seat's card count, and the cards won so far.
+    pub(crate) fn fill_table(
+        &mut self,
+        trick: &Trick,
+        next: impl Fn(Seat) -> Seat,
+        places: &CardPlaces,
+    ) {
+        let mut seat = trick.leader();
+        for c in trick.cards() {
+            self.trick[seat.index()] = Some(c);
+            seat = next(seat);
+        }
+        for s in Seat::ALL {
+            self.hand_sizes[s.index()] = places.hands[s].len() as u8;
+        }
+        self.played = places.won[0] | places.won[1];
+    }
 }
 
 impl Default for Features {

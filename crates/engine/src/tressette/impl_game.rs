@@ -85,16 +85,7 @@ impl GameHand for Hand {
         let t = self.side_tricks();
         let mine = viewer.seat().map_or(0, side_of);
         f.side_tricks = [t[mine], t[1 - mine]];
-        let mut seat = self.trick().leader();
-        for c in self.trick().cards() {
-            f.trick[seat.index()] = Some(c);
-            seat = seat.next(n);
-        }
-        for s in Seat::first_n(n) {
-            f.hand_sizes[s.index()] = self.hand_of(s).len() as u8;
-        }
-        let [a, b] = self.piles();
-        f.played = a | b;
+        f.fill_table(self.trick(), |s| s.next(n), &self.card_places());
         f
     }
 }

@@ -29,6 +29,15 @@ pub(crate) fn event_base(kind: v1::EventKind, text: String) -> v1::Event {
     }
 }
 
+/// A seat's cards as dealt (the same in every game).
+pub(crate) fn dealt_event(s: Seat, c: CardSet, text: String) -> v1::Event {
+    v1::Event {
+        seat: Some(seat(s)),
+        cards: cards(c),
+        ..event_base(v1::EventKind::Dealt, text)
+    }
+}
+
 /// A card played to a trick (the same in every game).
 pub(crate) fn played_event(s: Seat, c: Card, g: Option<Signal>, text: String) -> v1::Event {
     v1::Event {

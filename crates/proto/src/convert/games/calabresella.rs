@@ -7,7 +7,7 @@ use super::super::WireError;
 use super::super::actions::action;
 use super::super::any::WireGame;
 use super::super::cards::{card, card_list, cards, contract, seat};
-use super::super::view::{event_base, phase, played, played_event, trick_event};
+use super::super::view::{dealt_event, event_base, phase, played, played_event, trick_event};
 use crate::v1;
 
 impl WireGame for Match {
@@ -139,11 +139,7 @@ fn event(hand_number: u32, e: &calabresella::Event) -> v1::Event {
     use v1::EventKind as K;
     let text = e.to_string();
     match *e {
-        E::Dealt { seat: s, cards: c } => v1::Event {
-            seat: Some(seat(s)),
-            cards: cards(c),
-            ..event_base(K::Dealt, text)
-        },
+        E::Dealt { seat, cards } => dealt_event(seat, cards, text),
         E::Bid {
             seat: s,
             contract: c,
