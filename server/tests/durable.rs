@@ -52,20 +52,13 @@ async fn my_turn(seat: &RemoteSeat) -> Option<(u64, v1::Action)> {
     panic!("the seat's turn never came");
 }
 
+/// One `Act` call, without the client's retries (the tests look at each answer).
 async fn act(
     seat: &mut RemoteSeat,
     decision: u64,
     action: v1::Action,
 ) -> Result<v1::ActResponse, tonic::Status> {
-    seat.client
-        .act(v1::ActRequest {
-            table_id: seat.table_id.clone(),
-            seat_token: seat.token.clone(),
-            decision,
-            action: Some(action),
-        })
-        .await
-        .map(tonic::Response::into_inner)
+    seat.act_once(decision, action).await
 }
 
 /// Plays the seat's first legal action at each of its turns to the end of the match.
