@@ -15,6 +15,9 @@
 //! | 102..=141 | `discard <card>`: 102 + card |
 //! | 142..=181 | `play <card>`: 142 + card |
 //! | 182..=301 | `play <card> <signal>`: 182 + 40 * signal + card (busso 0, striscio 1, volo 2) |
+//! | 302..=311 | `bid <rank>` (Briscola Chiamata): 302 + the rank's step on the ladder, `bid A` 0 ... `bid 2` 9 |
+//! | 312..=370 | `bid 2 <N>` (Briscola Chiamata): 312 + N - 62, N from 62 to 120 |
+//! | 371..=430 | `bid <N>` (Briscola Chiamata, points auction): 371 + N - 61, N from 61 to 120 |
 //!
 //! `take` ids depend on the monte's deal order, so converting them needs the monte
 //! ([`Action::to_id`], [`Action::from_id`]); every other id converts on its own.
@@ -22,7 +25,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::card::{Card, NotationError};
+use crate::card::{Card, NotationError, Rank};
 use crate::cardset::CardSet;
 
 /// The five Calabresella contracts, lowest to highest; the discriminant is the contract's value
@@ -117,6 +120,92 @@ impl Signal {
     }
 }
 
+/// A Briscola Chiamata bid (BC-D3, BC-D5): a rank, which promises 61 card points, or a number
+/// of card points. On the rank auction's ladder `A < 3 < K < C < F < 7 < 6 < 5 < 4 < 2 <
+/// 2 62 < ... < 2 120`, each bid must be strictly higher than the last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Promise {
+    /// `bid <rank>`: the caller will call a card of this rank and promises 61 points.
+    Rank(Rank),
+    /// `bid 2 <N>`: after `bid 2`, a 2 is called and N card points (62 to 120) are promised.
+    TwoFor(u8),
+    /// `bid <N>` (option `auction = points`): N card points (61 to 120), any card called.
+    Points(u8),
+}
+
+impl Promise {
+    /// The ranks of the rank auction, lowest bid first: `A 3 K C F 7 6 5 4 2`.
+    pub const RANK_LADDER: [Rank; 10] = [
+        Rank::Ace,
+        Rank::Three,
+        Rank::Re,
+        Rank::Cavallo,
+        Rank::Fante,
+        Rank::Seven,
+        Rank::Six,
+        Rank::Five,
+        Rank::Four,
+        Rank::Two,
+    ];
+    /// The fewest card points a points bid may promise.
+    pub const MIN_POINTS: u8 = 61;
+    /// The most card points there are.
+    pub const MAX_POINTS: u8 = 120;
+
+    /// The bid's step on its auction's ladder: rank bids 0..=9, then `bid 2 N` at 10 + N - 62;
+    /// a points bid at N. Higher steps are higher bids (bids of one auction kind only).
+    #[inline]
+    pub fn step(self) -> u16 {
+        match self {
+            Promise::Rank(r) => Promise::RANK_LADDER
+                .iter()
+                .position(|&x| x == r)
+                .unwrap_or(0) as u16,
+            Promise::TwoFor(n) => 10 + u16::from(n) - 62,
+            Promise::Points(n) => u16::from(n),
+        }
+    }
+
+    /// The card points the caller's side must take: 61 for a rank bid, else N (BC-D10).
+    #[inline]
+    pub const fn target(self) -> u8 {
+        match self {
+            Promise::Rank(_) => 61,
+            Promise::TwoFor(n) | Promise::Points(n) => n,
+        }
+    }
+
+    /// The rank the caller must call: the bid rank, a 2 after `bid 2 N`, any after a points
+    /// bid (BC-D5, BC-D7).
+    #[inline]
+    pub const fn call_rank(self) -> Option<Rank> {
+        match self {
+            Promise::Rank(r) => Some(r),
+            Promise::TwoFor(_) => Some(Rank::Two),
+            Promise::Points(_) => None,
+        }
+    }
+
+    /// Whether the bid is well formed: a points figure in its range.
+    pub const fn is_valid(self) -> bool {
+        match self {
+            Promise::Rank(_) => true,
+            Promise::TwoFor(n) => n >= 62 && n <= Promise::MAX_POINTS,
+            Promise::Points(n) => n >= Promise::MIN_POINTS && n <= Promise::MAX_POINTS,
+        }
+    }
+}
+
+impl fmt::Display for Promise {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Promise::Rank(r) => write!(f, "{r}"),
+            Promise::TwoFor(n) => write!(f, "2 {n}"),
+            Promise::Points(n) => write!(f, "{n}"),
+        }
+    }
+}
+
 /// One decision of a player. Which seat takes it is always defined by the state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -134,10 +223,12 @@ pub enum Action {
     Take(CardSet),
     /// Play a card to the trick, with an optional Tressette lead signal.
     Play(Card, Option<Signal>),
+    /// A Briscola Chiamata bid: `bid A`, `bid 2 80`, `bid 75`.
+    Promise(Promise),
 }
 
 /// Number of numeric action ids (ids are `0..NUM_ACTION_IDS`).
-pub const NUM_ACTION_IDS: u16 = 302;
+pub const NUM_ACTION_IDS: u16 = 431;
 
 const TAKE0: u16 = 6;
 const CALL0: u16 = 22;
@@ -145,6 +236,9 @@ const RETURN0: u16 = 62;
 const DISCARD0: u16 = 102;
 const PLAY0: u16 = 142;
 const SIGNAL0: u16 = 182;
+const RANK_BID0: u16 = 302;
+const TWO_FOR0: u16 = 312;
+const POINTS0: u16 = 371;
 
 /// A numeric id that names no action (or a `take` id without a known monte).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -158,6 +252,9 @@ pub enum ActionIdError {
     /// A `take` action names a card that is not in the monte.
     #[error("take names a card that is not in the monte")]
     NotInMonte,
+    /// A points bid outside its range (`bid 2 N`: 62 to 120; `bid N`: 61 to 120).
+    #[error("a points bid promises 61 to 120 card points (62 to 120 after bid 2)")]
+    BadPromise,
 }
 
 impl Action {
@@ -186,6 +283,16 @@ impl Action {
             Action::Discard(c) => DISCARD0 + u16::from(c.index()),
             Action::Play(c, None) => PLAY0 + u16::from(c.index()),
             Action::Play(c, Some(s)) => SIGNAL0 + 40 * s as u16 + u16::from(c.index()),
+            Action::Promise(p) => {
+                if !p.is_valid() {
+                    return Err(ActionIdError::BadPromise);
+                }
+                match p {
+                    Promise::Rank(_) => RANK_BID0 + p.step(),
+                    Promise::TwoFor(n) => TWO_FOR0 + u16::from(n) - 62,
+                    Promise::Points(n) => POINTS0 + u16::from(n) - 61,
+                }
+            }
         })
     }
 
@@ -210,11 +317,16 @@ impl Action {
             RETURN0..DISCARD0 => Action::Return(card(RETURN0)?),
             DISCARD0..PLAY0 => Action::Discard(card(DISCARD0)?),
             PLAY0..SIGNAL0 => Action::Play(card(PLAY0)?, None),
-            SIGNAL0..NUM_ACTION_IDS => {
+            SIGNAL0..RANK_BID0 => {
                 let k = id - SIGNAL0;
                 let c = Card::from_index((k % 40) as u8).ok_or(ActionIdError::OutOfRange(id))?;
                 Action::Play(c, Some(Signal::ALL[(k / 40) as usize]))
             }
+            RANK_BID0..TWO_FOR0 => Action::Promise(Promise::Rank(
+                Promise::RANK_LADDER[(id - RANK_BID0) as usize],
+            )),
+            TWO_FOR0..POINTS0 => Action::Promise(Promise::TwoFor((id - TWO_FOR0 + 62) as u8)),
+            POINTS0..NUM_ACTION_IDS => Action::Promise(Promise::Points((id - POINTS0 + 61) as u8)),
             _ => return Err(ActionIdError::OutOfRange(id)),
         })
     }
@@ -238,7 +350,44 @@ impl fmt::Display for Action {
             }
             Action::Play(c, None) => write!(f, "play {c}"),
             Action::Play(c, Some(s)) => write!(f, "play {c} {}", s.name()),
+            Action::Promise(p) => write!(f, "bid {p}"),
         }
+    }
+}
+
+/// The words after `bid`: a contract name, a rank, `2 <N>` or a number of points.
+fn parse_bid(s: &str, rest: &[&str]) -> Result<Action, NotationError> {
+    let points = |w: &str, lo: u8| {
+        w.parse::<u8>()
+            .ok()
+            .filter(|n| (lo..=Promise::MAX_POINTS).contains(n))
+    };
+    match rest {
+        [word] => {
+            if let Some(c) = Contract::from_name(word) {
+                return Ok(Action::Bid(c));
+            }
+            let mut chars = word.chars();
+            if let (Some(c), None) = (chars.next(), chars.next())
+                && let Some(r) = Rank::from_letter(c)
+            {
+                return Ok(Action::Promise(Promise::Rank(r)));
+            }
+            if let Some(n) = points(word, Promise::MIN_POINTS) {
+                return Ok(Action::Promise(Promise::Points(n)));
+            }
+            Err(NotationError::new(
+                s,
+                "unknown bid: chiamo, solo, solissimo, dividete, scegliete, a rank (A 3 K C F 7 6 5 4 2) or 61 to 120 points",
+            ))
+        }
+        ["2", n] => points(n, 62)
+            .map(|n| Action::Promise(Promise::TwoFor(n)))
+            .ok_or_else(|| NotationError::new(s, "bid 2 <N> takes N from 62 to 120")),
+        _ => Err(NotationError::new(
+            s,
+            "bid takes a contract, a rank, 2 and a number of points, or a number of points",
+        )),
     }
 }
 
@@ -264,15 +413,7 @@ impl FromStr for Action {
         match verb.as_str() {
             "pass" if rest.is_empty() => Ok(Action::Pass),
             "pass" => Err(NotationError::new(s, "pass takes no argument")),
-            "bid" => match rest.as_slice() {
-                [name] => Contract::from_name(name).map(Action::Bid).ok_or_else(|| {
-                    NotationError::new(
-                        s,
-                        "unknown contract: chiamo, solo, solissimo, dividete or scegliete",
-                    )
-                }),
-                _ => Err(NotationError::new(s, "bid takes one contract name")),
-            },
+            "bid" => parse_bid(s, &rest),
             "call" => one_card(&rest).map(Action::Call),
             "return" => one_card(&rest).map(Action::Return),
             "discard" => one_card(&rest).map(Action::Discard),

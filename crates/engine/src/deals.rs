@@ -61,6 +61,28 @@ pub(crate) fn check_hands(
     Ok(seen)
 }
 
+/// The seeded deal by blocks, for games that deal every seat the same number of cards: the deck
+/// in index order is shuffled with [`GameRng::shuffle_above`]`(deck, size)`; positions
+/// `0..size` go to the eldest (the seat after the dealer), the next blocks of `size` to the
+/// following seats in play order. Returns the hands and the shuffled deck (what is left after
+/// the hands is the stock of games that have one).
+pub(crate) fn deal_blocks(
+    rng: &mut GameRng,
+    players: u8,
+    dealer: Seat,
+    size: usize,
+) -> (PerSeat<CardSet>, [u8; 40]) {
+    let mut deck: [u8; 40] = std::array::from_fn(|i| i as u8);
+    rng.shuffle_above(&mut deck, size);
+    let mut hands = PerSeat::splat(CardSet::EMPTY);
+    let mut seat = dealer.next(players);
+    for block in deck[..size * players as usize].chunks_exact(size) {
+        hands[seat] = CardSet::from_bits(block.iter().fold(0u64, |acc, &c| acc | 1 << c));
+        seat = seat.next(players);
+    }
+    (hands, deck)
+}
+
 /// Adds `cards` to `seen`, refusing a card dealt twice.
 pub(crate) fn check_more(seen: &mut CardSet, cards: &[Card]) -> Result<(), DealError> {
     for &c in cards {
@@ -152,7 +174,8 @@ impl<H: DealtHand> Deals<H> {
         first_dealer: Option<Seat>,
     ) -> Result<Deals<H>, crate::game::HandError> {
         let mut rng = GameRng::from_seed(seed);
-        let drawn = Seat::ALL[rng.below(u32::from(H::players(&opts).clamp(1, 4))) as usize];
+        let drawn =
+            Seat::ALL[rng.below(u32::from(H::players(&opts).clamp(1, Seat::MAX as u8))) as usize];
         let mut d = Deals::new(&opts, first_dealer.unwrap_or(drawn))?;
         d.rng = Some(rng);
         d.deal_next(opts, false);

@@ -1,6 +1,6 @@
 //! [`IllegalAction`]: why an action was refused. The state is always left unchanged.
 
-use crate::action::Contract;
+use crate::action::{Contract, Promise};
 use crate::card::{Card, Rank, Suit};
 use crate::game::Phase;
 use crate::seat::Seat;
@@ -54,6 +54,28 @@ pub enum IllegalAction {
     /// The player holds a card of the led suit.
     #[error("must follow suit {0}")]
     MustFollowSuit(Suit),
+    /// A bid of a kind this auction does not take (a contract in Briscola Chiamata, a rank in
+    /// Tressette con la Chiamata, `bid 2 N` with `two_closes`...).
+    #[error("this auction takes {expected}")]
+    BidNotTaken {
+        /// What the auction takes.
+        expected: &'static str,
+    },
+    /// A Briscola Chiamata bid not above the highest bid.
+    #[error("bid too low: must be higher than bid {highest}")]
+    PromiseTooLow {
+        /// The highest bid so far.
+        highest: Promise,
+    },
+    /// The call must be a card of another rank (the rank bid in Briscola Chiamata, or the
+    /// highest rank the caller lacks with `call_threes_only`).
+    #[error("the call must be a {rank} ({why})")]
+    CallMustBe {
+        /// The rank that may be called.
+        rank: Rank,
+        /// The rule that says so.
+        why: &'static str,
+    },
     /// A signal on a card in a game without signals, or on a follow.
     #[error("a signal may only accompany a Tressette lead")]
     SignalNotAllowed,

@@ -27,6 +27,7 @@ pub mod bots;
 pub mod calabresella;
 mod card;
 mod cardset;
+pub mod chiamata;
 pub mod deals;
 mod error;
 pub mod game;
@@ -37,7 +38,7 @@ mod sink;
 pub mod tressette;
 pub mod trick;
 
-pub use action::{Action, Contract, NUM_ACTION_IDS, Signal};
+pub use action::{Action, Contract, NUM_ACTION_IDS, Promise, Signal};
 pub use card::{Card, NotationError, Rank, Suit};
 pub use cardset::{CardSet, CardSetIter};
 pub use error::IllegalAction;

@@ -173,7 +173,7 @@ pub struct ReplayReport {
     over: bool,
     winners: Vec<usize>,
     draw: bool,
-    totals: Vec<u32>,
+    totals: Vec<i32>,
 }
 
 impl ReplayReport {

@@ -9,12 +9,13 @@ use std::ops::{Index, IndexMut};
 pub struct Seat(u8);
 
 impl Seat {
-    /// The most seats any game here uses.
-    pub const MAX: usize = 4;
-    /// Every possible seat, 0 to 3.
-    pub const ALL: [Seat; 4] = [Seat(0), Seat(1), Seat(2), Seat(3)];
+    /// The most seats any game here uses (five in Tressette con la Chiamata and Briscola
+    /// Chiamata).
+    pub const MAX: usize = 5;
+    /// Every possible seat, 0 to 4.
+    pub const ALL: [Seat; Seat::MAX] = [Seat(0), Seat(1), Seat(2), Seat(3), Seat(4)];
 
-    /// Seat `i`, or `None` when `i >= 4`.
+    /// Seat `i`, or `None` when `i >= Seat::MAX`.
     pub const fn new(i: u8) -> Option<Seat> {
         if (i as usize) < Seat::MAX {
             Some(Seat(i))
@@ -37,7 +38,7 @@ impl Seat {
 
     /// The first `n` seats in order.
     pub fn first_n(n: u8) -> impl Iterator<Item = Seat> {
-        (0..n.min(4)).map(Seat)
+        (0..n.min(Seat::MAX as u8)).map(Seat)
     }
 }
 
@@ -47,14 +48,14 @@ impl fmt::Display for Seat {
     }
 }
 
-/// One value per seat (up to four), indexed by [`Seat`] rather than bare integers.
+/// One value per seat (up to [`Seat::MAX`]), indexed by [`Seat`] rather than bare integers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct PerSeat<T>(pub [T; 4]);
+pub struct PerSeat<T>(pub [T; Seat::MAX]);
 
 impl<T: Copy> PerSeat<T> {
     /// The same value for every seat.
     pub const fn splat(v: T) -> Self {
-        PerSeat([v; 4])
+        PerSeat([v; Seat::MAX])
     }
 
     /// `f(seat)` for the first `n` seats, the default for the others.
@@ -62,7 +63,7 @@ impl<T: Copy> PerSeat<T> {
     where
         T: Default,
     {
-        let mut out = PerSeat([T::default(); 4]);
+        let mut out = PerSeat([T::default(); Seat::MAX]);
         for s in Seat::first_n(n) {
             out[s] = f(s);
         }
@@ -79,14 +80,14 @@ impl<T> Index<Seat> for PerSeat<T> {
     type Output = T;
     #[inline]
     fn index(&self, s: Seat) -> &T {
-        // A Seat is always below 4; the mask lets the compiler drop the bounds check.
-        &self.0[s.index() & 3]
+        // A Seat is always below Seat::MAX, so the check never fails.
+        &self.0[s.index()]
     }
 }
 
 impl<T> IndexMut<Seat> for PerSeat<T> {
     #[inline]
     fn index_mut(&mut self, s: Seat) -> &mut T {
-        &mut self.0[s.index() & 3]
+        &mut self.0[s.index()]
     }
 }

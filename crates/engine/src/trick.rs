@@ -27,7 +27,7 @@ pub fn follow_mask(hand: CardSet, led: CardSet) -> CardSet {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Trick {
     leader: Seat,
-    cards: [Card; 4],
+    cards: [Card; Seat::MAX],
     len: u8,
     winner_pos: u8,
     set: CardSet,
@@ -43,7 +43,7 @@ impl Trick {
     pub const fn new(leader: Seat) -> Trick {
         Trick {
             leader,
-            cards: [NO_CARD; 4],
+            cards: [NO_CARD; Seat::MAX],
             len: 0,
             winner_pos: 0,
             set: CardSet::EMPTY,
@@ -87,18 +87,21 @@ impl Trick {
 
     /// The cards played, in play order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
-        self.cards[..self.len().min(4)].iter().copied()
+        self.cards[..self.len().min(Seat::MAX)].iter().copied()
     }
 
     /// Adds the next card. Legality (follow suit) is the caller's business, and so is closing
-    /// the trick after at most four cards.
+    /// the trick once every seat has played.
     #[inline]
     pub fn push(&mut self, card: Card) {
-        debug_assert!(self.len < 4, "a trick holds at most four cards");
-        let pos = self.len as usize & 3;
+        debug_assert!(
+            (self.len as usize) < Seat::MAX,
+            "a trick holds a card per seat"
+        );
+        let pos = self.len as usize;
         if pos == 0 {
             self.led = CardSet::suit(card.suit());
-        } else if self.led.contains(card) && card > self.cards[self.winner_pos as usize & 3] {
+        } else if self.led.contains(card) && card > self.cards[self.winner_pos as usize] {
             // The winner is always of the led suit, so a higher led-suit card beats it.
             self.winner_pos = pos as u8;
         }
@@ -113,11 +116,14 @@ impl Trick {
     /// trumps or without the duty to follow suit.
     #[inline]
     pub fn push_ranked(&mut self, card: Card, rank: impl Fn(Card) -> u16) {
-        debug_assert!(self.len < 4, "a trick holds at most four cards");
-        let pos = self.len as usize & 3;
+        debug_assert!(
+            (self.len as usize) < Seat::MAX,
+            "a trick holds a card per seat"
+        );
+        let pos = self.len as usize;
         if pos == 0 {
             self.led = CardSet::suit(card.suit());
-        } else if rank(card) > rank(self.cards[self.winner_pos as usize & 3]) {
+        } else if rank(card) > rank(self.cards[self.winner_pos as usize]) {
             self.winner_pos = pos as u8;
         }
         self.cards[pos] = card;
@@ -134,7 +140,7 @@ impl Trick {
     /// The card now winning, if any was played.
     #[inline]
     pub fn winning_card(&self) -> Option<Card> {
-        (self.len > 0).then(|| self.cards[self.winner_pos as usize & 3])
+        (self.len > 0).then(|| self.cards[self.winner_pos as usize])
     }
 
     /// The cards played with who played them, given the seat after each seat in play order.
@@ -168,7 +174,7 @@ impl Trick {
 pub struct Tricks {
     trick: Trick,
     /// Who played each position of the trick in progress.
-    seats: [Seat; 4],
+    seats: [Seat; Seat::MAX],
     done: u8,
     side_tricks: [u32; 2],
     side_thirds: [u32; 2],
@@ -180,7 +186,7 @@ impl Tricks {
     pub const fn new(leader: Seat) -> Tricks {
         Tricks {
             trick: Trick::new(leader),
-            seats: [leader; 4],
+            seats: [leader; Seat::MAX],
             done: 0,
             side_tricks: [0; 2],
             side_thirds: [0; 2],
@@ -228,21 +234,21 @@ impl Tricks {
     /// card of the led suit wins.
     #[inline]
     pub fn play(&mut self, seat: Seat, card: Card) {
-        self.seats[self.trick.len() & 3] = seat;
+        self.seats[self.trick.len()] = seat;
         self.trick.push(card);
     }
 
     /// [`Tricks::play`] with the game's own ranking (see [`Trick::push_ranked`]).
     #[inline]
     pub fn play_ranked(&mut self, seat: Seat, card: Card, rank: impl Fn(Card) -> u16) {
-        self.seats[self.trick.len() & 3] = seat;
+        self.seats[self.trick.len()] = seat;
         self.trick.push_ranked(card, rank);
     }
 
     /// The seat whose card is winning the trick in progress.
     #[inline]
     pub fn winner(&self) -> Seat {
-        self.seats[self.trick.winner_pos() & 3]
+        self.seats[self.trick.winner_pos()]
     }
 
     /// Closes the trick in progress for `side` (the winner's): counts it, credits its thirds and

@@ -139,7 +139,7 @@ fn c_d4_all_pass_voids_the_deal_and_the_dealer_deals_again() {
         m.try_apply(Action::Pass).unwrap();
     }
     assert_eq!(m.outcomes(), &[HandOutcome::Void]);
-    assert_eq!(m.totals().0, [0; 4], "no score");
+    assert_eq!(m.totals().first_n(4), [0; 4], "no score");
     assert_eq!(
         m.next_dealer(),
         Some(seat(0)),
@@ -483,7 +483,7 @@ fn c_d12_c_d15_stramazzo_tricks_and_the_monte_to_the_last_trick() {
         s.multiplier, 3,
         "stramazzo: all 11 points without all tricks"
     );
-    assert_eq!(s.award.0, [0, 12, 0, 0], "solissimo 4 x 3");
+    assert_eq!(s.award.first_n(4), [0, 12, 0, 0], "solissimo 4 x 3");
 }
 
 #[test]
@@ -497,7 +497,7 @@ fn c_d13_c_d14_failed_contract_pays_each_defender() {
     assert!(!s.made, "made only with at least 6 points");
     assert_eq!(s.multiplier, 2, "the defenders won all 12 tricks: cappotto");
     assert_eq!(
-        s.award.0,
+        s.award.first_n(4),
         [4, 4, 0, 0],
         "each defender scores value x multiplier; scores only go up"
     );
@@ -514,7 +514,7 @@ fn c_d15_cappotto_doubles_and_never_stacks() {
         s.multiplier, 2,
         "cappotto x2 even though all points were taken too"
     );
-    assert_eq!(s.award.0, [0, 8, 0, 0]);
+    assert_eq!(s.award.first_n(4), [0, 8, 0, 0]);
 }
 
 #[test]
@@ -534,7 +534,7 @@ fn c_d20_no_stramazzo_option() {
     ])
     .first_legal_to_end();
     assert_eq!(score(&p).multiplier, 1);
-    assert_eq!(score(&p).award.0, [0, 4, 0, 0]);
+    assert_eq!(score(&p).award.first_n(4), [0, 4, 0, 0]);
     let mut q = Play::new(opts, 0, cappotto_deal());
     q.acts(&["bid solissimo", "pass", "pass"])
         .first_legal_to_end();
@@ -647,7 +647,7 @@ fn c_d18_aperta_defenders_see_each_other_after_trick_one_and_score_half() {
     );
     p.first_legal_to_end();
     assert_eq!(
-        score(&p).award.0,
+        score(&p).award.first_n(4),
         [2, 2, 0, 0],
         "solo 2 x cappotto 2 = 4, halved"
     );

@@ -25,10 +25,14 @@ struct Oracle {
     /// Whether a re-dealt world keeps every public fact of hand `i` besides the cards played
     /// (in Tressette, the accusi declared).
     consistent: fn(&AnyMatch, &AnyMatch, usize) -> bool,
+    /// A card whose name the viewer knows but whose place it does not (the calling games'
+    /// called card, whose holder is the secret partner): the harness also moves it to another
+    /// seat it cannot see, keeping every action as it was.
+    secret_place: fn(&AnyMatch, usize, Viewer) -> Option<Card>,
 }
 
 fn oracle(rules: &Rules) -> Oracle {
-    use common::{calabresella_oracle, tressette_oracle};
+    use common::{calabresella_oracle, chiamata_oracle, tressette_oracle};
     match rules {
         Rules::Calabresella(_) => Oracle {
             allowed: |m, i, v| match m {
@@ -40,6 +44,7 @@ fn oracle(rules: &Rules) -> Oracle {
                 _ => CardSet::ALL,
             },
             consistent: |_, _, _| true,
+            secret_place: |_, _, _| None,
         },
         Rules::Tressette(_) => Oracle {
             allowed: |m, i, v| match m {
@@ -57,15 +62,59 @@ fn oracle(rules: &Rules) -> Oracle {
                 }
                 _ => false,
             },
+            secret_place: |_, _, _| None,
+        },
+        Rules::Chiamata(_) => Oracle {
+            allowed: |m, i, v| match m {
+                AnyMatch::Chiamata(m) => chiamata_oracle::allowed(&m.hands()[i], v),
+                _ => CardSet::EMPTY,
+            },
+            shown: |o| match o {
+                AnyObservation::Chiamata(o) => chiamata_oracle::shown(o),
+                _ => CardSet::ALL,
+            },
+            consistent: |_, _, _| true,
+            secret_place: |m, i, v| match m {
+                AnyMatch::Chiamata(m) => chiamata_oracle::secret_place(&m.hands()[i], v),
+                _ => None,
+            },
         },
     }
+}
+
+/// Swaps `card` with a random card of `hidden` held by another seat than its holder and the
+/// viewer: the card's name stays, its place (in the calling games, the partner) moves.
+fn move_between_seats(
+    hands: &mut PerSeat<CardSet>,
+    card: Card,
+    hidden: CardSet,
+    viewer: Viewer,
+    rng: &mut GameRng,
+) -> bool {
+    let Some(from) = Seat::ALL.into_iter().find(|&s| hands[s].contains(card)) else {
+        return false;
+    };
+    let others: Vec<(Seat, Card)> = Seat::ALL
+        .into_iter()
+        .filter(|&s| s != from && Viewer::Seat(s) != viewer)
+        .flat_map(|s| (hands[s] & hidden).iter().map(move |c| (s, c)))
+        .collect();
+    if others.is_empty() {
+        return false;
+    }
+    let (to, other) = others[rng.below(others.len() as u32) as usize];
+    hands[from].remove(card);
+    hands[from].insert(other);
+    hands[to].remove(other);
+    hands[to].insert(card);
+    true
 }
 
 #[test]
 fn observations_do_not_depend_on_unseen_cards_in_any_game() {
     let sets = every_option_set();
     let mut rng = GameRng::from_seed(77);
-    let (mut compared, mut tried) = (0usize, 0usize);
+    let (mut compared, mut tried, mut moved) = (0usize, 0usize, 0usize);
     for case in 0..900u64 {
         let rules = sets[case as usize % sets.len()];
         let o = oracle(&rules);
@@ -113,6 +162,12 @@ fn observations_do_not_depend_on_unseen_cards_in_any_game() {
                 for s in Seat::ALL {
                     hands[s] = deal.hands[s].iter().map(f).collect();
                 }
+                if trial % 2 == 1
+                    && let Some(card) = (o.secret_place)(now, 0, viewer)
+                    && move_between_seats(&mut hands, card, hidden, viewer, &mut rng)
+                {
+                    moved += 1;
+                }
                 let rest: Vec<Card> = deal
                     .monte
                     .iter()
@@ -139,5 +194,9 @@ fn observations_do_not_depend_on_unseen_cards_in_any_game() {
     assert!(
         compared * 4 > tried,
         "too few consistent worlds: {compared} of {tried}"
+    );
+    assert!(
+        moved > 100,
+        "the called card moved between seats only {moved} times"
     );
 }

@@ -116,6 +116,7 @@ impl Bot<Observation> for HeuristicBot {
             })
             .unwrap_or(fallback),
             Action::Play(..) => play(obs, actor, hand, gone).unwrap_or(fallback),
+            Action::Promise(_) => fallback,
         }
     }
 }

@@ -274,7 +274,7 @@ mod tests {
 
     fn after(opts: Options, totals: [u32; 4]) -> Option<Vec<Seat>> {
         let mut m = Match::new(opts, Seat::ALL[0]).expect("valid options");
-        m.totals = PerSeat(totals);
+        m.totals = PerSeat::from_fn(4, |s| totals[s.index()]);
         let s = Score {
             soloist: Seat::ALL[1],
             defenders: [Seat::ALL[2], Seat::ALL[0]],

@@ -51,7 +51,7 @@ pub struct Hand {
     /// Active seats in play order from the eldest.
     active: [Seat; 3],
     /// For each seat, the next active seat in play order.
-    next: [Seat; 4],
+    next: [Seat; Seat::MAX],
     speakers: ArrayVec<Seat, 3>,
     spoken: u8,
     best: Option<(Seat, Contract)>,
@@ -88,7 +88,7 @@ impl Hand {
     /// `players` and a valid deal (as [`Deal::shuffled`] makes). Used on hot paths.
     pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
         let active = active_seats(opts.players, dealer);
-        let mut next = [Seat::ALL[0]; 4];
+        let mut next = [Seat::ALL[0]; Seat::MAX];
         for i in 0..3 {
             next[active[i].index()] = active[(i + 1) % 3];
         }
@@ -660,6 +660,8 @@ impl Hand {
             Action::Discard(c) => self.discard(c, sink),
             Action::Take(set) => self.split_monte(set, sink),
             Action::Play(c, signal) => self.play(c, signal, sink),
+            // Never legal here (a Briscola Chiamata bid); apply_unchecked's contract excludes it.
+            Action::Promise(_) => {}
         }
         self.refresh_legal();
     }

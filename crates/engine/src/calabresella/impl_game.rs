@@ -222,18 +222,23 @@ impl Game for Match {
             .filter(|h| h.contract() == Some(Contract::Scegliete))
             .map(|h| h.deal().monte)
     }
-    fn totals(&self) -> Vec<u32> {
-        Match::totals(self).first_n(self.options().players).to_vec()
+    fn totals(&self) -> Vec<i32> {
+        Match::totals(self)
+            .first_n(self.options().players)
+            .iter()
+            .map(|&t| t as i32)
+            .collect()
     }
-    fn seat_points(&self, hand: Option<usize>) -> PerSeat<u32> {
-        match hand {
+    fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32> {
+        let points = match hand {
             Some(i) => self
                 .outcomes()
                 .get(i)
                 .map(HandOutcome::award)
                 .unwrap_or_default(),
             None => Match::totals(self),
-        }
+        };
+        PerSeat::from_fn(self.options().players, |s| points[s] as i32)
     }
     fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
         let opts = self.options();

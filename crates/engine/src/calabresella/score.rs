@@ -173,13 +173,13 @@ mod tests {
             &Options::default(),
             tally([20, 15], [7, 5], Contract::Dividete),
         );
-        assert_eq!(made.award.0, [0, 8, 0, 0]);
+        assert_eq!(made.award.first_n(4), [0, 8, 0, 0]);
         let failed = score(
             &Options::default(),
             tally([15, 20], [5, 7], Contract::Scegliete),
         );
         assert_eq!(
-            failed.award.0,
+            failed.award.first_n(4),
             [16, 0, 16, 0],
             "each defender scores the value"
         );
@@ -240,12 +240,12 @@ mod tests {
             ..Options::default()
         };
         let s = score(&o, tally([10, 25], [4, 8], Contract::Chiamo));
-        assert_eq!(s.award.0, [1, 0, 1, 0], "half of 1 rounds up to 1");
+        assert_eq!(s.award.first_n(4), [1, 0, 1, 0], "half of 1 rounds up to 1");
         let s = score(&o, tally([2, 33], [2, 10], Contract::Solissimo));
-        assert_eq!(s.award.0, [6, 0, 6, 0], "4 x 3 = 12, halved");
+        assert_eq!(s.award.first_n(4), [6, 0, 6, 0], "4 x 3 = 12, halved");
         let s = score(&o, tally([20, 15], [7, 5], Contract::Solo));
         assert_eq!(
-            s.award.0,
+            s.award.first_n(4),
             [0, 2, 0, 0],
             "the soloist's award is not reduced"
         );
@@ -260,7 +260,7 @@ mod tests {
         };
         let s = score(&o, tally([10, 25], [4, 8], Contract::Solo));
         assert_eq!(
-            s.award.0,
+            s.award.first_n(4),
             [2, 0, 0, 0],
             "seat 0 is the person, seat 2 the dummy"
         );

@@ -1,8 +1,8 @@
 //! [`Features`]: what a viewer may know of a hand, as fixed-size fields filled without
 //! allocation: the input of tensor encodings (the Python package's observation tensor).
 
-use crate::action::Contract;
-use crate::card::Card;
+use crate::action::{Contract, Promise};
+use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::seat::Seat;
 
@@ -20,9 +20,9 @@ pub struct Features {
     /// The viewer's cards.
     pub own: CardSet,
     /// Other seats' hands the viewer sees, by absolute seat.
-    pub visible: [CardSet; 4],
+    pub visible: [CardSet; Seat::MAX],
     /// The current trick's card of each absolute seat.
-    pub trick: [Option<Card>; 4],
+    pub trick: [Option<Card>; Seat::MAX],
     /// Cards won in completed tricks (with the monte once the last trick takes it).
     pub played: CardSet,
     /// The called card.
@@ -33,8 +33,23 @@ pub struct Features {
     pub contract: Option<Contract>,
     /// The highest bid.
     pub highest: Option<(Seat, Contract)>,
-    /// The soloist.
+    /// The soloist, or the caller in the calling games.
     pub soloist: Option<Seat>,
+    /// Briscola Chiamata: the highest bid so far.
+    pub highest_promise: Option<(Seat, Promise)>,
+    /// Briscola Chiamata: the winning bid.
+    pub promise: Option<Promise>,
+    /// Briscola Chiamata: the trump suit.
+    pub trump: Option<Suit>,
+    /// The calling games: the partner, once the viewer may know it (the called card is out, or
+    /// the viewer holds it).
+    pub partner: Option<Seat>,
+    /// The calling games: the caller plays alone, as far as the viewer knows.
+    pub alone: bool,
+    /// The calling games: what the caller's side needs (6 points; 61 or N card points).
+    pub target: u32,
+    /// The calling games: points each seat has captured (thirds, or Briscola card points).
+    pub seat_points: [u32; Seat::MAX],
     /// Who decides.
     pub decider: Option<Seat>,
     /// Whose turn it is.
@@ -44,11 +59,12 @@ pub struct Features {
     /// The idle dealer.
     pub idle: Option<Seat>,
     /// Cards held per absolute seat.
-    pub hand_sizes: [u8; 4],
+    pub hand_sizes: [u8; Seat::MAX],
     /// Completed tricks.
     pub tricks_done: u8,
     /// Tricks won per side: `[soloist, defenders]` in a game with a soloist, else `[the
-    /// viewer's side, the other side]`.
+    /// viewer's side, the other side]`; always zero in the calling games, whose sides are
+    /// secret (see `seat_points`).
     pub side_tricks: [u32; 2],
     /// Cards left in the stock.
     pub stock_left: u8,
@@ -81,19 +97,26 @@ impl Default for Features {
             players: 0,
             viewer: None,
             own: CardSet::EMPTY,
-            visible: [CardSet::EMPTY; 4],
-            trick: [None; 4],
+            visible: [CardSet::EMPTY; Seat::MAX],
+            trick: [None; Seat::MAX],
             played: CardSet::EMPTY,
             called: None,
             phase: Phase::Auction,
             contract: None,
             highest: None,
             soloist: None,
+            highest_promise: None,
+            promise: None,
+            trump: None,
+            partner: None,
+            alone: false,
+            target: 0,
+            seat_points: [0; Seat::MAX],
             decider: None,
             actor: None,
             dealer: Seat::ALL[0],
             idle: None,
-            hand_sizes: [0; 4],
+            hand_sizes: [0; Seat::MAX],
             tricks_done: 0,
             side_tricks: [0; 2],
             stock_left: 0,

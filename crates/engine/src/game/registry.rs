@@ -26,6 +26,7 @@ macro_rules! for_each_game {
         $callback! {
             Calabresella => calabresella,
             Tressette => tressette,
+            Chiamata => chiamata,
         }
     };
 }
@@ -525,12 +526,12 @@ impl AnyMatch {
     }
 
     /// Match totals in the game's unit (per seat, or per side).
-    pub fn totals(&self) -> Vec<u32> {
+    pub fn totals(&self) -> Vec<i32> {
         each!(AnyMatch, self, m => Game::totals(m))
     }
 
     /// Points per seat: hand `hand`'s award, or the match totals with `None`.
-    pub fn seat_points(&self, hand: Option<usize>) -> PerSeat<u32> {
+    pub fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32> {
         each!(AnyMatch, self, m => Game::seat_points(m, hand))
     }
 

@@ -305,11 +305,12 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     fn is_over(&self) -> bool;
     /// The result once the match is over.
     fn result(&self) -> Option<MatchResult>;
-    /// Match totals in the game's own unit: per seat, or per side in a partnership game.
-    fn totals(&self) -> Vec<u32>;
+    /// Match totals in the game's own unit: per seat, or per side in a partnership game (the
+    /// calling games' totals are zero-sum and may be negative).
+    fn totals(&self) -> Vec<i32>;
     /// Points per seat: hand `hand`'s award, or with `None` the match totals so far (a side's
     /// points are each of its seats').
-    fn seat_points(&self, hand: Option<usize>) -> PerSeat<u32>;
+    fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32>;
     /// Every seat that wins when `seat` forfeits.
     fn opponents_of(&self, seat: Seat) -> Vec<Seat>;
 

@@ -12,9 +12,10 @@ use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::seat::{PerSeat, Seat};
 
-/// The most legal actions any state of any game has (a Tressette lead: 10 cards times 4
-/// signal choices; a Calabresella call: 28 cards).
-pub const MAX_LEGAL: usize = 40;
+/// The most legal actions any state of any game has: Briscola Chiamata's first bid, `pass`
+/// and 69 bids from `bid A` to `bid 2 120` (a Tressette lead has 10 cards times 4 signal
+/// choices; any call at most 40 cards).
+pub const MAX_LEGAL: usize = 70;
 
 /// Legal actions without heap allocation.
 pub type ActionList = ArrayVec<Action, MAX_LEGAL>;

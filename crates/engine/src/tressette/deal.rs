@@ -2,7 +2,7 @@
 
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::deals::{DealError, check_hands, check_more};
+use crate::deals::{DealError, check_hands, check_more, deal_blocks};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
@@ -26,15 +26,7 @@ impl Deal {
     /// the dealer), the next blocks of 10 to the following seats in play order, and in
     /// Tressette in Due positions `20..40` are the stock in draw order.
     pub fn shuffled(rng: &mut GameRng, variant: Variant, dealer: Seat) -> Deal {
-        let mut deck: [u8; 40] = std::array::from_fn(|i| i as u8);
-        rng.shuffle_above(&mut deck, HAND_SIZE);
-        let n = variant.players();
-        let mut hands = PerSeat::splat(CardSet::EMPTY);
-        let mut seat = dealer.next(n);
-        for block in deck[..HAND_SIZE * n as usize].chunks_exact(HAND_SIZE) {
-            hands[seat] = CardSet::from_bits(block.iter().fold(0u64, |acc, &c| acc | 1 << c));
-            seat = seat.next(n);
-        }
+        let (hands, deck) = deal_blocks(rng, variant.players(), dealer, HAND_SIZE);
         let stock = (variant == Variant::Due)
             .then(|| std::array::from_fn(|i| Card::from_index_unchecked(deck[20 + i])));
         Deal { hands, stock }

@@ -223,10 +223,10 @@ impl Game for Match {
     fn decider(&self) -> Option<Seat> {
         Match::actor(self)
     }
-    fn totals(&self) -> Vec<u32> {
-        Match::totals(self).to_vec()
+    fn totals(&self) -> Vec<i32> {
+        Match::totals(self).map(|t| t as i32).to_vec()
     }
-    fn seat_points(&self, hand: Option<usize>) -> PerSeat<u32> {
+    fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32> {
         let sides = match hand {
             Some(i) => Match::hands(self)
                 .get(i)
@@ -234,7 +234,9 @@ impl Game for Match {
                 .map_or([0, 0], |o| o.points),
             None => Match::totals(self),
         };
-        PerSeat::from_fn(self.options().variant.players(), |s| sides[side_of(s)])
+        PerSeat::from_fn(self.options().variant.players(), |s| {
+            sides[side_of(s)] as i32
+        })
     }
     fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
         Seat::first_n(self.options().variant.players())

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod calabresella_oracle;
+pub mod chiamata_oracle;
 pub mod tressette_oracle;
 
 use calabresella_engine::calabresella::{Deal, Event, Hand, Observation, Options};
@@ -139,7 +140,7 @@ pub fn action_cards(a: &Action) -> CardSet {
             CardSet::single(c)
         }
         Action::Take(set) => set,
-        Action::Pass | Action::Bid(_) => CardSet::EMPTY,
+        Action::Pass | Action::Bid(_) | Action::Promise(_) => CardSet::EMPTY,
     }
 }
 

@@ -1,0 +1,878 @@
+//! [`Hand`]: one hand of Tressette con la Chiamata or Briscola Chiamata: the auction, the call
+//! that makes a secret partner (and in Briscola the trump), eight tricks, and the payout.
+
+use arrayvec::ArrayVec;
+
+use crate::action::{Action, Contract, Promise, Signal};
+use crate::card::{Card, Rank, Suit};
+use crate::cardset::CardSet;
+use crate::error::IllegalAction;
+use crate::game::{ActionList, HandError, Phase, Viewer};
+use crate::seat::{PerSeat, Seat};
+use crate::sink::{EventSink, NoEvents};
+use crate::trick::{LAST_TRICK_THIRDS, Trick, Tricks, follow_mask, truncate_points};
+
+use super::cards::{briscola_points_of, briscola_strength};
+use super::deal::Deal;
+use super::event::Event;
+use super::options::{Auction, FirstLead, Options, Variant};
+use super::score::{Outcome, payout};
+
+/// What a seat is in a hand, as that seat knows it (CH-D2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The auction winner, with a partner (whom he does not know until the called card is
+    /// played).
+    Caller,
+    /// The holder of the called card.
+    Partner,
+    /// One of the other seats.
+    Defender,
+    /// The caller playing one against four: by `bid solo` (public), or by calling his own card
+    /// (known only to him until he plays it).
+    CallerAlone,
+}
+
+impl Role {
+    /// `caller`, `partner`, `defender` or `caller_alone`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Caller => "caller",
+            Role::Partner => "partner",
+            Role::Defender => "defender",
+            Role::CallerAlone => "caller_alone",
+        }
+    }
+}
+
+/// The most actions a hand can take: a rank auction of 69 bids and 5 passes, a call, 40 cards.
+const MAX_ACTIONS: usize = 120;
+
+/// The highest step of the rank auction: `bid 2 120` (10 ranks, then 62..=120).
+const LAST_RANK_STEP: u16 = 10 + 120 - 62;
+
+/// One hand of a calling game, as a value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Hand {
+    opts: Options,
+    dealer: Seat,
+    deal: Deal,
+    hands: PerSeat<CardSet>,
+    phase: Phase,
+    actor: Seat,
+    /// Seats that have passed (bit per seat): a pass is final.
+    passed: u8,
+    /// Turns taken in the auction (Tressette con la Chiamata: one each).
+    spoken: u8,
+    /// The highest bid so far and who made it.
+    highest: Option<(Seat, Action)>,
+    /// The auction winner (the eldest with four players).
+    caller: Option<Seat>,
+    /// The winning bid (none with four players, where the eldest must call).
+    bid: Option<Action>,
+    /// The called card.
+    called: Option<Card>,
+    /// Who holds the called card: the secret partner (the caller himself when he called his own
+    /// card). Hidden information until the called card is played.
+    holder: Option<Seat>,
+    /// Whether the called card has been played (the partnership is public).
+    revealed: bool,
+    /// `bid solo`: the caller plays alone, publicly, without a call.
+    solo: bool,
+    /// Briscola Chiamata: the trump suit's ten cards once called (empty in Tressette).
+    trump: CardSet,
+    tricks: Tricks,
+    /// Cards each seat has won in tricks (CH-D3: credited per seat, merged only at scoring).
+    seat_won: PerSeat<CardSet>,
+    history: ArrayVec<u16, MAX_ACTIONS>,
+    /// The legal cards of the call or the play.
+    legal: CardSet,
+    void: bool,
+    outcome: Option<Outcome>,
+}
+
+impl Hand {
+    /// A new hand dealt by `dealer`; checks the options and the deal.
+    pub fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
+        opts.validate()?;
+        if dealer.index() >= opts.players as usize {
+            return Err(HandError::Dealer(dealer));
+        }
+        deal.validate(opts.players)?;
+        Ok(Hand::new_unchecked(opts, dealer, deal))
+    }
+
+    /// [`Hand::new`] without checks (valid options and deal guaranteed by the caller).
+    pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
+        let eldest = dealer.next(opts.players);
+        let mut h = Hand {
+            opts,
+            dealer,
+            deal,
+            hands: deal.hands,
+            phase: Phase::Auction,
+            actor: eldest,
+            passed: 0,
+            spoken: 0,
+            highest: None,
+            caller: None,
+            bid: None,
+            called: None,
+            holder: None,
+            revealed: false,
+            solo: false,
+            trump: CardSet::EMPTY,
+            tricks: Tricks::new(eldest),
+            seat_won: PerSeat::splat(CardSet::EMPTY),
+            history: ArrayVec::new(),
+            legal: CardSet::EMPTY,
+            void: false,
+            outcome: None,
+        };
+        if opts.four_players() {
+            // TC-D15: no auction; the eldest must call.
+            h.caller = Some(eldest);
+            h.phase = Phase::Call;
+        }
+        h.refresh_legal();
+        h
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The dealer.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The deal this hand started from.
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// Number of seats.
+    pub fn players(&self) -> u8 {
+        self.opts.players
+    }
+
+    /// The eldest: the seat after the dealer.
+    pub fn eldest(&self) -> Seat {
+        self.dealer.next(self.opts.players)
+    }
+
+    /// What the hand waits for.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whether the hand is over (scored, or void).
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Whether every player passed (TC-D3, BC-D4): nothing is scored, the same dealer deals.
+    pub fn is_void(&self) -> bool {
+        self.void
+    }
+
+    /// The result once the hand is scored.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Who acts next, or `None` when the hand is over.
+    #[inline]
+    pub fn actor(&self) -> Option<Seat> {
+        (!self.is_over()).then_some(self.actor)
+    }
+
+    /// The cards `seat` holds now (hidden information: for referees and tests).
+    pub fn hand_of(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// The highest bid so far and its bidder (public).
+    pub fn highest(&self) -> Option<(Seat, Action)> {
+        self.highest
+    }
+
+    /// The caller, once the auction is won (public).
+    pub fn caller(&self) -> Option<Seat> {
+        self.caller
+    }
+
+    /// The winning bid (public); none with four players.
+    pub fn bid(&self) -> Option<Action> {
+        self.bid
+    }
+
+    /// The called card (public).
+    pub fn called(&self) -> Option<Card> {
+        self.called
+    }
+
+    /// Briscola Chiamata: the trump suit, once called (public).
+    pub fn trump(&self) -> Option<Suit> {
+        self.trump.first().map(Card::suit)
+    }
+
+    /// Whether the caller plays alone by `bid solo` (public from the auction on).
+    pub fn is_solo(&self) -> bool {
+        self.solo
+    }
+
+    /// Whether the called card has been played, which makes the partnership public.
+    pub fn partner_revealed(&self) -> bool {
+        self.revealed
+    }
+
+    /// The holder of the called card: the partner, or the caller himself when he called his
+    /// own card. **Hidden information** until [`Hand::partner_revealed`]: for referees, the
+    /// holder's own view, and tests.
+    pub fn holder(&self) -> Option<Seat> {
+        self.holder
+    }
+
+    /// Whether the caller plays alone (by `bid solo` or by calling his own card): hidden while
+    /// only his own call makes it so and the card is unplayed.
+    pub fn is_alone(&self) -> bool {
+        self.solo || (self.holder.is_some() && self.holder == self.caller)
+    }
+
+    /// The partner (not the caller himself): hidden information until revealed.
+    pub fn partner(&self) -> Option<Seat> {
+        self.holder.filter(|&h| Some(h) != self.caller)
+    }
+
+    /// What `seat` is in this hand, as `seat` itself knows it.
+    pub fn role_of(&self, seat: Seat) -> Option<Role> {
+        let caller = self.caller?;
+        Some(if seat == caller {
+            if self.is_alone() {
+                Role::CallerAlone
+            } else {
+                Role::Caller
+            }
+        } else if self.partner() == Some(seat) {
+            Role::Partner
+        } else {
+            Role::Defender
+        })
+    }
+
+    /// The target: 6 points in Tressette con la Chiamata (TC-D11); 61 card points, or the
+    /// points bid, in Briscola Chiamata (BC-D10). Known once the auction is won.
+    pub fn target(&self) -> Option<u32> {
+        self.caller?;
+        Some(match (self.opts.variant, self.bid) {
+            (Variant::Briscola, Some(Action::Promise(p))) => u32::from(p.target()),
+            (Variant::Briscola, _) => 61,
+            (Variant::Tressette, _) => 6,
+        })
+    }
+
+    /// The trick in progress.
+    pub fn trick(&self) -> &Trick {
+        self.tricks.current()
+    }
+
+    /// Completed tricks.
+    pub fn tricks_done(&self) -> u8 {
+        self.tricks.done()
+    }
+
+    /// Cards each seat has won so far (public: every trick's winner and cards are).
+    pub fn seat_won(&self, seat: Seat) -> CardSet {
+        self.seat_won[seat]
+    }
+
+    /// Points each seat has captured so far: thirds in Tressette con la Chiamata, card points
+    /// in Briscola Chiamata (public, CH-D2).
+    pub fn seat_points(&self, seat: Seat) -> u32 {
+        match self.opts.variant {
+            Variant::Tressette => self.seat_won[seat].thirds(),
+            Variant::Briscola => briscola_points_of(self.seat_won[seat]),
+        }
+    }
+
+    /// Cards won per side, `[caller's side, defenders]` (hidden information while the
+    /// partnership is secret: for referees and tests).
+    pub fn piles(&self) -> [CardSet; 2] {
+        self.tricks.won()
+    }
+
+    /// The actions taken so far, in order.
+    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.history
+            .iter()
+            .filter_map(|&id| Action::from_id(id, None).ok())
+    }
+
+    /// Number of actions taken so far.
+    pub fn action_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Side 0 (the caller and his partner) or 1 (the defenders) of `seat`; before the call
+    /// every seat counts as a defender.
+    #[inline]
+    fn side_of(&self, seat: Seat) -> usize {
+        usize::from(Some(seat) != self.caller && Some(seat) != self.holder)
+    }
+
+    // --- Legal actions ----------------------------------------------------------------------
+
+    /// The auction's lowest and highest step still open to a bid, and whether any bid is
+    /// possible: Tressette steps are chiamo 0 and solo 1; Briscola's are [`Promise::step`].
+    fn bid_range(&self) -> Option<(u16, u16)> {
+        let (first, last) = match self.opts.variant {
+            Variant::Tressette => (0, if self.opts.solo_allowed() { 1 } else { 0 }),
+            Variant::Briscola => match self.opts.auction {
+                Auction::Ranks if self.opts.two_closes => (0, 9),
+                Auction::Ranks => (0, LAST_RANK_STEP),
+                Auction::Points => (u16::from(Promise::MIN_POINTS), 120),
+            },
+        };
+        let low = match self.highest {
+            None => first,
+            Some((_, a)) => bid_step(a) + 1,
+        };
+        (low <= last).then_some((low, last))
+    }
+
+    /// The bid at auction step `step` (see [`Hand::bid_range`]).
+    fn bid_at(&self, step: u16) -> Action {
+        match (self.opts.variant, self.opts.auction) {
+            (Variant::Tressette, _) => Action::Bid(if step == 0 {
+                Contract::Chiamo
+            } else {
+                Contract::Solo
+            }),
+            (Variant::Briscola, Auction::Points) => Action::Promise(Promise::Points(step as u8)),
+            (Variant::Briscola, Auction::Ranks) if step < 10 => {
+                Action::Promise(Promise::Rank(Promise::RANK_LADDER[step as usize]))
+            }
+            (Variant::Briscola, Auction::Ranks) => {
+                Action::Promise(Promise::TwoFor((step - 10 + 62) as u8))
+            }
+        }
+    }
+
+    /// Whether a signal may go with the next card: on a lead in Tressette (TC-D8).
+    #[inline]
+    fn signals_allowed(&self) -> bool {
+        self.opts.variant == Variant::Tressette && self.tricks.current().is_empty()
+    }
+
+    /// The cards the caller may call (TC-D4, TC-D5, BC-D5, BC-D7, CH-D6).
+    fn callable(&self) -> CardSet {
+        let own = self.hands[self.actor];
+        match self.opts.variant {
+            Variant::Briscola => match self.bid {
+                Some(Action::Promise(p)) => p.call_rank().map_or(CardSet::ALL, CardSet::rank_mask),
+                _ => CardSet::ALL,
+            },
+            Variant::Tressette => {
+                let mut allowed = if self.opts.own_card_allowed() {
+                    CardSet::ALL
+                } else {
+                    CardSet::ALL - own
+                };
+                if self.opts.call_threes_only
+                    && let Some(r) = self.forced_rank()
+                {
+                    allowed = allowed & CardSet::rank_mask(r);
+                }
+                allowed
+            }
+        }
+    }
+
+    /// With `call_threes_only`: the highest rank (3, 2, A, ...) of which the caller lacks a
+    /// card.
+    fn forced_rank(&self) -> Option<Rank> {
+        let own = self.hands[self.actor];
+        Rank::ALL
+            .into_iter()
+            .find(|&r| !own.is_superset(CardSet::rank_mask(r)))
+    }
+
+    fn refresh_legal(&mut self) {
+        self.legal = match self.phase {
+            Phase::Call => self.callable(),
+            Phase::Play => {
+                let hand = self.hands[self.actor];
+                match self.opts.variant {
+                    Variant::Tressette => follow_mask(hand, self.tricks.current().led_mask()),
+                    // BC-D9: no duty to follow suit or to trump.
+                    Variant::Briscola => hand,
+                }
+            }
+            _ => CardSet::EMPTY,
+        };
+    }
+
+    /// How many legal actions there are now.
+    #[inline]
+    pub fn num_legal_actions(&self) -> usize {
+        match self.phase {
+            Phase::Auction => {
+                1 + self
+                    .bid_range()
+                    .map_or(0, |(lo, hi)| usize::from(hi - lo) + 1)
+            }
+            Phase::Call => self.legal.len(),
+            Phase::Play if self.signals_allowed() => self.legal.len() * 4,
+            Phase::Play => self.legal.len(),
+            _ => 0,
+        }
+    }
+
+    /// The `i`-th legal action: in the auction `pass` then the bids from the lowest; calls and
+    /// cards in index order, each card on a Tressette lead plain first, then with busso,
+    /// striscio and volo.
+    #[inline]
+    pub fn legal_action(&self, i: usize) -> Option<Action> {
+        match self.phase {
+            Phase::Auction if i == 0 => Some(Action::Pass),
+            Phase::Auction => {
+                let (lo, hi) = self.bid_range()?;
+                let step = lo + u16::try_from(i - 1).ok()?;
+                (step <= hi).then(|| self.bid_at(step))
+            }
+            Phase::Call => self.legal.nth(i).map(Action::Call),
+            Phase::Play if self.signals_allowed() => {
+                let card = self.legal.nth(i / 4)?;
+                Some(Action::Play(
+                    card,
+                    [
+                        None,
+                        Some(Signal::Busso),
+                        Some(Signal::Striscio),
+                        Some(Signal::Volo),
+                    ][i % 4],
+                ))
+            }
+            Phase::Play => self.legal.nth(i).map(|c| Action::Play(c, None)),
+            _ => None,
+        }
+    }
+
+    /// Every legal action now, in the order of [`Hand::legal_action`].
+    pub fn legal_actions(&self) -> ActionList {
+        (0..self.num_legal_actions())
+            .filter_map(|i| self.legal_action(i))
+            .collect()
+    }
+
+    /// What the auction takes, for error messages.
+    fn bids_taken(&self) -> &'static str {
+        match (self.opts.variant, self.opts.auction) {
+            (Variant::Tressette, _) if self.opts.solo_allowed() => "pass, bid chiamo or bid solo",
+            (Variant::Tressette, _) => "pass or bid chiamo",
+            (Variant::Briscola, Auction::Points) => "pass or bid <N>, 61 to 120 (auction=points)",
+            (Variant::Briscola, Auction::Ranks) if self.opts.two_closes => {
+                "pass or bid <rank> (two_closes: no bidding in points)"
+            }
+            (Variant::Briscola, Auction::Ranks) => "pass, bid <rank> or bid 2 <N>",
+        }
+    }
+
+    /// Why `action` is not legal now, or `Ok`.
+    pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        match (self.phase, *action) {
+            (Phase::Over, _) => Err(IllegalAction::HandOver),
+            (Phase::Auction, Action::Pass) => Ok(()),
+            (Phase::Auction, a @ (Action::Bid(_) | Action::Promise(_))) => self.check_bid(a),
+            (Phase::Call, Action::Call(c)) => self.check_call(c),
+            (Phase::Play, Action::Play(card, signal)) => {
+                if signal.is_some() && !self.signals_allowed() {
+                    return Err(IllegalAction::SignalNotAllowed);
+                }
+                if !self.hands[self.actor].contains(card) {
+                    return Err(IllegalAction::NotInHand(card));
+                }
+                if !self.legal.contains(card) {
+                    return Err(IllegalAction::MustFollowSuit(
+                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
+                    ));
+                }
+                Ok(())
+            }
+            (phase, _) => Err(IllegalAction::WrongPhase { phase }),
+        }
+    }
+
+    fn check_bid(&self, a: Action) -> Result<(), IllegalAction> {
+        let taken = IllegalAction::BidNotTaken {
+            expected: self.bids_taken(),
+        };
+        let kind_ok = match (self.opts.variant, a) {
+            (Variant::Tressette, Action::Bid(Contract::Chiamo)) => true,
+            (Variant::Tressette, Action::Bid(Contract::Solo)) => self.opts.solo_allowed(),
+            (Variant::Briscola, Action::Promise(p)) => {
+                p.is_valid()
+                    && match (self.opts.auction, p) {
+                        (Auction::Ranks, Promise::Rank(_)) => true,
+                        (Auction::Ranks, Promise::TwoFor(_)) => !self.opts.two_closes,
+                        (Auction::Points, Promise::Points(_)) => true,
+                        _ => false,
+                    }
+            }
+            _ => false,
+        };
+        if !kind_ok {
+            return Err(taken);
+        }
+        match self.highest {
+            Some((_, h)) if bid_step(a) <= bid_step(h) => Err(match h {
+                Action::Promise(p) => IllegalAction::PromiseTooLow { highest: p },
+                Action::Bid(c) => IllegalAction::BidTooLow { highest: Some(c) },
+                _ => taken,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_call(&self, c: Card) -> Result<(), IllegalAction> {
+        if self.legal.contains(c) {
+            return Ok(());
+        }
+        if self.hands[self.actor].contains(c) && !self.opts.own_card_allowed() {
+            return Err(IllegalAction::CallOwnCard(c));
+        }
+        let rank = match self.opts.variant {
+            Variant::Briscola => self.bid.and_then(|b| match b {
+                Action::Promise(p) => p.call_rank(),
+                _ => None,
+            }),
+            Variant::Tressette => self.forced_rank(),
+        };
+        let why = match self.opts.variant {
+            Variant::Briscola => "the rank bid",
+            Variant::Tressette => "call_threes_only: the highest rank the caller lacks",
+        };
+        Err(match rank {
+            Some(rank) => IllegalAction::CallMustBe { rank, why },
+            None => IllegalAction::CallOwnCard(c),
+        })
+    }
+
+    /// Whether `action` is legal now.
+    pub fn is_legal(&self, action: &Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Why `seat` may not take `action` now, or `Ok` when it may.
+    pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
+        match self.actor() {
+            None => Err(IllegalAction::HandOver),
+            Some(a) if a != seat => Err(IllegalAction::NotYourTurn { actor: a }),
+            Some(_) => self.check(action),
+        }
+    }
+
+    /// Applies `action` if legal; on error nothing changes.
+    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        self.check(&action)?;
+        self.apply(action, &mut NoEvents);
+        Ok(())
+    }
+
+    /// Applies `action` as `seat`, which must be the seat to act.
+    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.check_as(seat, &action)?;
+        self.apply(action, &mut NoEvents);
+        Ok(())
+    }
+
+    /// Like [`Hand::try_apply_as`], appending the events the action causes (nothing hidden) to
+    /// `log`; pass each through [`Hand::visible_to`] before it reaches a viewer.
+    pub fn try_apply_logged(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        self.check_as(seat, &action)?;
+        self.apply(action, log);
+        Ok(())
+    }
+
+    /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.
+    pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.seen_by(viewer)
+    }
+
+    /// Applies a legal `action` without checking it (the action must be legal).
+    #[inline]
+    pub fn apply_unchecked(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(&action),
+            "apply_unchecked({action}) is illegal"
+        );
+        self.apply(action, &mut NoEvents);
+    }
+
+    /// Plays the hand out with uniformly random legal actions from `rng`; returns the number of
+    /// actions.
+    pub fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
+        let mut taken = 0;
+        while !self.is_over() {
+            let i = rng.below(self.num_legal_actions() as u32) as usize;
+            if let Some(a) = self.legal_action(i) {
+                self.apply(a, &mut NoEvents);
+            }
+            taken += 1;
+        }
+        taken
+    }
+
+    /// Every event so far, nothing hidden.
+    pub fn events(&self) -> Vec<Event> {
+        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let n = self.players();
+        let mut events = Vec::with_capacity(96);
+        let mut seat = self.eldest();
+        for _ in 0..n {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.deal.hands[seat],
+            });
+            seat = seat.next(n);
+        }
+        for a in self.actions() {
+            replay.apply(a, &mut events);
+        }
+        events
+    }
+
+    // --- Applying ---------------------------------------------------------------------------
+
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        if let Ok(id) = action.to_id(None) {
+            // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
+            let _ = self.history.try_push(id);
+        }
+        match action {
+            Action::Pass | Action::Bid(_) | Action::Promise(_) => self.speak(action, sink),
+            Action::Call(c) => self.call(c, sink),
+            Action::Play(c, signal) => self.play(c, signal, sink),
+            // No other kind is ever legal here.
+            Action::Return(_) | Action::Discard(_) | Action::Take(_) => {}
+        }
+        if !self.is_over() {
+            self.refresh_legal();
+        }
+    }
+
+    fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        let seat = self.actor;
+        let n = self.players();
+        if S::ACTIVE {
+            sink.push(Event::Spoke { seat, action });
+        }
+        self.spoken += 1;
+        if action == Action::Pass {
+            self.passed |= 1 << seat.index();
+        } else {
+            self.highest = Some((seat, action));
+        }
+        let passes = self.passed.count_ones() as u8;
+        let closes = match action {
+            // TC-D2: the first chiamo wins at once (unless solo may still be bid, TC-D16).
+            Action::Bid(Contract::Chiamo) => !self.opts.solo_allowed(),
+            Action::Bid(_) => true,
+            // BC-D4, BC-D6, CH-D6: the top of the ladder, or a plain 2 with two_closes.
+            Action::Promise(p) => {
+                matches!(p, Promise::TwoFor(120) | Promise::Points(120))
+                    || (self.opts.two_closes && p == Promise::Rank(Rank::Two))
+            }
+            _ => false,
+        };
+        let over = match self.opts.variant {
+            Variant::Tressette => closes || self.spoken >= n,
+            Variant::Briscola => {
+                closes || passes >= n || (self.highest.is_some() && passes + 1 >= n)
+            }
+        };
+        if !over {
+            // The next seat that has not passed (in Tressette every seat speaks once, in turn).
+            let mut next = seat.next(n);
+            while self.passed & (1 << next.index()) != 0 && next != seat {
+                next = next.next(n);
+            }
+            self.actor = next;
+            return;
+        }
+        let Some((caller, bid)) = self.highest else {
+            // TC-D3, BC-D4: all passed; the deal is void.
+            if S::ACTIVE {
+                sink.push(Event::AllPassed);
+            }
+            self.void = true;
+            self.phase = Phase::Over;
+            return;
+        };
+        self.caller = Some(caller);
+        self.bid = Some(bid);
+        if S::ACTIVE {
+            sink.push(Event::AuctionWon { seat: caller, bid });
+        }
+        self.actor = caller;
+        if bid == Action::Bid(Contract::Solo) {
+            // TC-D16: the soloist calls no card and plays alone, publicly.
+            self.solo = true;
+            self.start_play();
+        } else {
+            self.phase = Phase::Call;
+        }
+    }
+
+    fn call<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
+        let caller = self.actor;
+        self.called = Some(card);
+        self.holder = Seat::first_n(self.players()).find(|&s| self.hands[s].contains(card));
+        if self.opts.variant == Variant::Briscola {
+            // BC-D7: the called card's suit is trump.
+            self.trump = CardSet::suit(card.suit());
+        }
+        if S::ACTIVE {
+            sink.push(Event::Called { seat: caller, card });
+        }
+        self.start_play();
+    }
+
+    fn start_play(&mut self) {
+        let leader = match (self.opts.variant, self.opts.first_lead) {
+            (Variant::Briscola, FirstLead::Caller) => self.caller.unwrap_or(self.eldest()),
+            _ => self.eldest(),
+        };
+        self.phase = Phase::Play;
+        self.tricks.lead_by(leader);
+        self.actor = leader;
+    }
+
+    fn play<S: EventSink<Event>>(&mut self, card: Card, signal: Option<Signal>, sink: &mut S) {
+        let seat = self.actor;
+        let n = self.players();
+        self.hands[seat].remove(card);
+        match self.opts.variant {
+            Variant::Tressette => self.tricks.play(seat, card),
+            Variant::Briscola => {
+                let (led, trump) = (self.tricks.current().led_mask(), self.trump);
+                self.tricks
+                    .play_ranked(seat, card, |c| briscola_strength(c, led, trump));
+            }
+        }
+        if S::ACTIVE {
+            sink.push(Event::Played { seat, card, signal });
+        }
+        if Some(card) == self.called {
+            // TC-D6, BC-D8: playing the called card makes the partnership public.
+            self.revealed = true;
+            if S::ACTIVE {
+                sink.push(Event::PartnerKnown {
+                    partner: self.partner(),
+                });
+            }
+        }
+        if self.tricks.current().len() < n as usize {
+            self.actor = seat.next(n);
+            return;
+        }
+        let side = self.side_of(self.tricks.winner());
+        let (winner, cards) = self.tricks.close(side);
+        self.seat_won[winner] |= cards;
+        if S::ACTIVE {
+            sink.push(Event::TrickWon {
+                number: self.tricks.done(),
+                winner,
+                cards,
+            });
+        }
+        self.actor = winner;
+        if usize::from(self.tricks.done()) == self.opts.hand_size() {
+            self.score(side, sink);
+        }
+    }
+
+    fn score<S: EventSink<Event>>(&mut self, last: usize, sink: &mut S) {
+        let caller = self.caller.unwrap_or(self.dealer);
+        let tricks = self.tricks.side_tricks();
+        let all = self.opts.hand_size() as u32;
+        let (points, cappotto) = match self.opts.variant {
+            Variant::Tressette => {
+                // TC-D9: the last trick adds 3 thirds; TC-D13: cappotto is every trick.
+                self.tricks.credit(last, LAST_TRICK_THIRDS, CardSet::EMPTY);
+                let p = self.tricks.side_thirds().map(truncate_points);
+                (p, tricks[0] == all || tricks[1] == all)
+            }
+            Variant::Briscola => {
+                // BC-D12: cappotto is every card point.
+                let p = self.tricks.won().map(briscola_points_of);
+                (p, p[0] == 120 || p[1] == 120)
+            }
+        };
+        let target = self.target().unwrap_or(6);
+        let made = points[0] >= target;
+        let mut multiplier = if cappotto { 2 } else { 1 };
+        if self.opts.bid_multiplier {
+            multiplier *= target_multiplier(target);
+        }
+        let outcome = Outcome {
+            caller,
+            partner: self.partner(),
+            alone: self.is_alone(),
+            bid: self.bid,
+            called: self.called,
+            trump: self.trump(),
+            target,
+            points,
+            tricks,
+            last_trick: last,
+            made,
+            multiplier,
+            award: payout(
+                self.players(),
+                caller,
+                self.partner(),
+                self.is_alone(),
+                made,
+                multiplier,
+            ),
+        };
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+        self.legal = CardSet::EMPTY;
+        if S::ACTIVE {
+            sink.push(Event::Scored(outcome));
+        }
+    }
+}
+
+/// A bid's place on its auction's ladder (see [`Promise::step`]; chiamo 0, solo 1).
+#[inline]
+fn bid_step(a: Action) -> u16 {
+    match a {
+        Action::Bid(Contract::Chiamo) => 0,
+        Action::Bid(_) => 1,
+        Action::Promise(p) => p.step(),
+        _ => 0,
+    }
+}
+
+/// BC-D12, option `bid_multiplier`: 71–80 ×2, 81–90 ×3, 91–100 ×4, 101–120 ×5.
+pub const fn target_multiplier(target: u32) -> u32 {
+    match target {
+        0..=70 => 1,
+        71..=80 => 2,
+        81..=90 => 3,
+        91..=100 => 4,
+        _ => 5,
+    }
+}

@@ -1,0 +1,339 @@
+//! Tressette con la Chiamata and Briscola Chiamata behind the one game interface: [`Game`] for
+//! [`Match`], [`GameHand`] and [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for
+//! [`Observation`], and the record lines (CH-D4).
+
+use serde_json::{Map, Value, json};
+
+use crate::action::Action;
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::deals::DealError;
+use crate::game::{CardPlaces, DealtCards, Features, Game, GameHand, OptionError, View, Viewer};
+use crate::record::{RecordDeal, RecordError, in_hand, parse_hands};
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+
+use super::deal::Deal;
+use super::event::Event;
+use super::game::Match;
+use super::hand::Hand;
+use super::observation::Observation;
+use super::options::{Auction, FirstLead, Options, Variant};
+use super::score::Outcome;
+
+crate::game::rollout_via_inherent!(Hand);
+
+impl GameHand for Hand {
+    type Event = Event;
+    fn dealer(&self) -> Seat {
+        Hand::dealer(self)
+    }
+    fn dealt(&self) -> DealtCards {
+        DealtCards {
+            hands: self.deal().hands,
+            monte: Vec::new(),
+            stock: Vec::new(),
+        }
+    }
+    /// The sum of the awards' sizes (the awards themselves sum to zero).
+    fn award_sum(&self) -> u64 {
+        self.outcome().map_or(0, |o| {
+            o.award.0.iter().map(|a| u64::from(a.unsigned_abs())).sum()
+        })
+    }
+    fn action_list(&self) -> Vec<Action> {
+        self.actions().collect()
+    }
+    fn cards_of(&self, seat: Seat) -> CardSet {
+        self.hand_of(seat)
+    }
+    fn card_places(&self) -> CardPlaces {
+        CardPlaces {
+            hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
+            trick: self.trick().card_set(),
+            won: self.piles(),
+            aside: CardSet::EMPTY,
+        }
+    }
+    fn trick_cards(&self) -> Vec<Card> {
+        self.trick().cards().collect()
+    }
+    fn all_events(&self) -> Vec<Event> {
+        self.events()
+    }
+    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        self.visible_to(event, viewer)
+    }
+    fn features(&self, viewer: Viewer) -> Features {
+        let n = self.players();
+        let promise = |a: Option<Action>| match a {
+            Some(Action::Promise(p)) => Some(p),
+            _ => None,
+        };
+        let contract = |a: Option<Action>| match a {
+            Some(Action::Bid(c)) => Some(c),
+            _ => None,
+        };
+        let highest = self.highest();
+        let mut f = Features {
+            players: n,
+            viewer: viewer.seat(),
+            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
+            phase: self.phase(),
+            actor: self.actor(),
+            decider: self.actor(),
+            dealer: Hand::dealer(self),
+            tricks_done: self.tricks_done(),
+            called: self.called(),
+            contract: contract(self.bid()),
+            highest: highest.and_then(|(s, a)| contract(Some(a)).map(|c| (s, c))),
+            highest_promise: highest.and_then(|(s, a)| promise(Some(a)).map(|p| (s, p))),
+            promise: promise(self.bid()),
+            soloist: self.caller(),
+            trump: self.trump(),
+            partner: self.partner_seen_by(viewer),
+            alone: self.alone_seen_by(viewer),
+            target: self.target().unwrap_or(0),
+            ..Features::default()
+        };
+        for s in Seat::first_n(n) {
+            f.seat_points[s.index()] = self.seat_points(s);
+        }
+        f.fill_table(self.trick(), |s| s.next(n), &self.card_places());
+        f
+    }
+    fn phase_text(&self) -> Option<String> {
+        Some(format!("{:?}", self.phase()).to_lowercase())
+    }
+}
+
+impl View for Observation {
+    fn legal_actions(&self) -> &[Action] {
+        &self.legal_actions
+    }
+}
+
+impl Game for Match {
+    type Options = Options;
+    type Deal = Deal;
+    type Hand = Hand;
+    type Event = Event;
+    type Observation = Observation;
+
+    crate::game::game_via_inherent!();
+
+    const NAMES: &'static [&'static str] = &[Variant::Tressette.game(), Variant::Briscola.game()];
+
+    /// Tressette con la Chiamata with 5 and 4 players and each of its options; Briscola
+    /// Chiamata with each auction, `two_closes`, `first_lead`, `bid_multiplier`; short and
+    /// default match lengths.
+    fn option_sets() -> Vec<Options> {
+        let mut out = Vec::new();
+        let tc = Options::new(Variant::Tressette);
+        out.push(tc);
+        out.push(Options {
+            players: 4,
+            hands: Some(3),
+            call_threes_only: true,
+            ..tc
+        });
+        out.push(Options {
+            solo_bid: true,
+            call_own_card: true,
+            hands: Some(4),
+            ..tc
+        });
+        out.push(Options {
+            call_threes_only: true,
+            call_own_card: true,
+            hands: Some(3),
+            ..tc
+        });
+        let bc = Options::new(Variant::Briscola);
+        out.push(bc);
+        out.push(Options {
+            auction: Auction::Points,
+            bid_multiplier: true,
+            hands: Some(3),
+            ..bc
+        });
+        out.push(Options {
+            two_closes: true,
+            first_lead: FirstLead::Caller,
+            hands: Some(3),
+            ..bc
+        });
+        out.push(Options {
+            bid_multiplier: true,
+            hands: Some(4),
+            ..bc
+        });
+        out
+    }
+    fn default_options(name: &str) -> Option<Options> {
+        Variant::from_game(name).map(Options::new)
+    }
+    fn name(opts: &Options) -> &'static str {
+        opts.variant.game()
+    }
+    fn seats(opts: &Options) -> u8 {
+        opts.players
+    }
+    fn total_index(_: &Options, seat: Seat) -> usize {
+        seat.index()
+    }
+    /// Every seat alone: the partnerships change every hand and are secret.
+    fn teams(opts: &Options) -> Vec<Vec<Seat>> {
+        Seat::first_n(opts.players).map(|s| vec![s]).collect()
+    }
+    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
+        opts.set(key, value)
+    }
+    fn validate(opts: &Options) -> Result<(), OptionError> {
+        opts.validate()
+    }
+    fn non_default(opts: &Options) -> Map<String, Value> {
+        opts.non_default()
+    }
+    fn options_from_record(
+        name: &str,
+        players: u8,
+        options: &Map<String, Value>,
+    ) -> Result<Options, OptionError> {
+        let variant =
+            Variant::from_game(name).ok_or(OptionError::Conflict("not a calling game"))?;
+        Options::from_record(variant, players, options)
+    }
+
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.players, dealer)
+    }
+    fn seeded_hand(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Hand {
+        Hand::new_unchecked(*opts, dealer, Deal::shuffled(rng, opts.players, dealer))
+    }
+    fn deal_from_cards(
+        _: &Options,
+        hands: PerSeat<CardSet>,
+        rest: &[Card],
+    ) -> Result<Deal, DealError> {
+        if !rest.is_empty() {
+            return Err(DealError::WrongStock {
+                got: rest.len(),
+                expected: 0,
+            });
+        }
+        Ok(Deal { hands })
+    }
+    fn deal_from_record(opts: &Options, h: usize, d: &RecordDeal) -> Result<Deal, RecordError> {
+        if d.monte.is_some() || d.stock.is_some() {
+            return Err(in_hand(
+                h,
+                "invalid deal: every card is dealt to the players (no monte, no stock)",
+            ));
+        }
+        Ok(Deal {
+            hands: parse_hands(h, opts.players, &d.hands)?,
+        })
+    }
+
+    fn decider(&self) -> Option<Seat> {
+        Match::actor(self)
+    }
+    fn totals(&self) -> Vec<i32> {
+        Match::totals(self).first_n(self.options().players).to_vec()
+    }
+    fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32> {
+        match hand {
+            Some(i) => Match::hands(self)
+                .get(i)
+                .and_then(Hand::outcome)
+                .map_or(PerSeat::splat(0), |o| o.award),
+            None => Match::totals(self),
+        }
+    }
+    /// Everyone else: with individual totals a forfeit is a loss to every other seat.
+    fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
+        Seat::first_n(self.options().players)
+            .filter(|&s| s != seat)
+            .collect()
+    }
+
+    fn hand_summary(&self, i: usize) -> Option<String> {
+        let hands = Match::hands(self);
+        let hand = hands.get(i)?;
+        if hand.is_void() {
+            return Some("all passed: void deal".into());
+        }
+        let o = hand.outcome()?;
+        let n = self.options().players;
+        let mut totals = PerSeat::splat(0i32);
+        for p in hands[..=i].iter().filter_map(Hand::outcome) {
+            for s in Seat::first_n(n) {
+                totals[s] += p.award[s];
+            }
+        }
+        Some(format!(
+            "{}  totals {:?}",
+            Event::Scored(*o),
+            totals.first_n(n)
+        ))
+    }
+    /// CH-D4: caller, partner, alone, bid, called, trump, target, points and tricks per side
+    /// (`caller_side`, `defenders`), last trick, made, multiplier, award and totals per seat.
+    fn replay_hand(&self, i: usize) -> Value {
+        let hands = Match::hands(self);
+        let Some(hand) = hands.get(i) else {
+            return Value::Null;
+        };
+        let n = self.options().players;
+        let mut totals = PerSeat::splat(0i32);
+        for p in hands[..=i].iter().filter_map(Hand::outcome) {
+            for s in Seat::first_n(n) {
+                totals[s] += p.award[s];
+            }
+        }
+        let totals = totals.first_n(n).to_vec();
+        let dealer = hand.dealer().index();
+        if hand.is_void() {
+            return json!({"dealer": dealer, "void": true, "complete": true,
+                "caller": null, "partner": null, "alone": null, "bid": null, "called": null,
+                "trump": null, "target": null, "points": null, "tricks": null,
+                "last_trick": null, "made": null, "multiplier": null,
+                "award": vec![0; n as usize], "totals": totals});
+        }
+        let Some(o) = hand.outcome() else {
+            return json!({"dealer": dealer, "void": false, "complete": false,
+                "caller": hand.caller().map(Seat::index), "partner": null, "alone": null,
+                "bid": hand.bid().map(bid_text), "called": hand.called().map(|c| c.to_string()),
+                "trump": hand.trump().map(|s| s.letter().to_string()), "target": hand.target(),
+                "points": null, "tricks": null, "last_trick": null, "made": null,
+                "multiplier": null, "award": null, "totals": totals});
+        };
+        json!({
+            "dealer": dealer, "void": false, "complete": true,
+            "caller": o.caller.index(), "partner": o.partner.map(Seat::index), "alone": o.alone,
+            "bid": o.bid.map(bid_text), "called": o.called.map(|c| c.to_string()),
+            "trump": o.trump.map(|s| s.letter().to_string()), "target": o.target,
+            "points": {"caller_side": o.points[0], "defenders": o.points[1]},
+            "tricks": {"caller_side": o.tricks[0], "defenders": o.tricks[1]},
+            "last_trick": Outcome::side_name(o.last_trick),
+            "made": o.made, "multiplier": o.multiplier,
+            "award": o.award.first_n(n), "totals": totals,
+        })
+    }
+    /// The seats with the highest total.
+    fn replay_winners(&self) -> Vec<usize> {
+        Match::result(self)
+            .map(|r| r.winners.iter().map(|s| s.index()).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The bid as the replay output gives it: `chiamo`, `solo`, `A`, `2 80`, `75`.
+fn bid_text(a: Action) -> String {
+    match a {
+        Action::Bid(c) => c.name().to_owned(),
+        Action::Promise(p) => p.to_string(),
+        other => other.to_string(),
+    }
+}

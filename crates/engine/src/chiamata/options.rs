@@ -1,0 +1,303 @@
+//! Rule options of Tressette con la Chiamata and Briscola Chiamata (TC-D1 to TC-D16, BC-D1 to
+//! BC-D13, CH-D6).
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::game::OptionError;
+
+/// Which game of the calling family is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Tressette con la Chiamata: Tressette card play, an auction for the call (TC-D1..TC-D16).
+    Tressette,
+    /// Briscola Chiamata: Briscola cards, a bidding auction, the call names trumps (BC-D1..BC-D13).
+    Briscola,
+}
+
+impl Variant {
+    /// The record's `game` value: `tressette-chiamata` or `briscola-chiamata`.
+    pub const fn game(self) -> &'static str {
+        match self {
+            Variant::Tressette => "tressette-chiamata",
+            Variant::Briscola => "briscola-chiamata",
+        }
+    }
+
+    /// The variant of a record's `game` value.
+    pub fn from_game(game: &str) -> Option<Variant> {
+        match game {
+            "tressette-chiamata" => Some(Variant::Tressette),
+            "briscola-chiamata" => Some(Variant::Briscola),
+            _ => None,
+        }
+    }
+}
+
+/// How Briscola Chiamata is bid (BC-D3, BC-D5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Auction {
+    /// Ranks from the ace down to the 2, then `bid 2 N` in points (the default).
+    Ranks,
+    /// Points only: `bid N`, 61 to 120; any card may then be called.
+    Points,
+}
+
+/// Who leads the first trick of a Briscola Chiamata hand (BC-D9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FirstLead {
+    /// The eldest, the seat after the dealer (the default).
+    Eldest,
+    /// The caller.
+    Caller,
+}
+
+/// Every rule option of the two games. The defaults are the spec's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Which game.
+    pub variant: Variant,
+    /// Seats: 5, or 4 in Tressette con la Chiamata by option (TC-D15).
+    pub players: u8,
+    /// Scored hands in a match; `None` is the default, two per seat (TC-D14, BC-D13).
+    pub hands: Option<u32>,
+    /// Tressette con la Chiamata: `bid solo` above `bid chiamo` (TC-D16).
+    pub solo_bid: bool,
+    /// Tressette con la Chiamata: only a card of the highest rank the caller lacks (TC-D4).
+    pub call_threes_only: bool,
+    /// Tressette con la Chiamata: the caller may call his own card and play alone (TC-D5).
+    pub call_own_card: bool,
+    /// Briscola Chiamata: ranks then points, or points only.
+    pub auction: Auction,
+    /// Briscola Chiamata: a plain `bid 2` closes the auction (BC-D6).
+    pub two_closes: bool,
+    /// Briscola Chiamata: who leads first.
+    pub first_lead: FirstLead,
+    /// Briscola Chiamata: a high target multiplies the payout (BC-D12).
+    pub bid_multiplier: bool,
+    /// Safety cap: after this many deals (void deals included) an unfinished match is a draw.
+    pub max_deals: u32,
+}
+
+/// The option names, for error messages.
+const KNOWN: &str = "players, hands, solo_bid, call_threes_only, call_own_card, auction, \
+                     two_closes, first_lead, bid_multiplier, max_deals";
+
+impl Options {
+    /// The defaults of a variant: five players, ten hands.
+    pub const fn new(variant: Variant) -> Options {
+        Options {
+            variant,
+            players: 5,
+            hands: None,
+            solo_bid: false,
+            call_threes_only: false,
+            call_own_card: false,
+            auction: Auction::Ranks,
+            two_closes: false,
+            first_lead: FirstLead::Eldest,
+            bid_multiplier: false,
+            max_deals: 1000,
+        }
+    }
+
+    /// Scored hands in a match: the option, or two per seat.
+    pub const fn match_hands(&self) -> u32 {
+        match self.hands {
+            Some(h) => h,
+            None => 2 * self.players as u32,
+        }
+    }
+
+    /// Cards per seat, and tricks per hand: 8, or 10 with four players.
+    pub const fn hand_size(&self) -> usize {
+        40 / self.players as usize
+    }
+
+    /// Whether this is the four-player Tressette con la Chiamata (TC-D15): no auction, the
+    /// eldest calls, 2 against 2.
+    pub const fn four_players(&self) -> bool {
+        self.players == 4
+    }
+
+    /// Whether `bid solo` may be bid (TC-D16; no effect with four players, CH-D6).
+    pub const fn solo_allowed(&self) -> bool {
+        self.solo_bid && !self.four_players()
+    }
+
+    /// Whether the caller may call his own card: always in Briscola Chiamata (BC-D7), by option
+    /// in Tressette con la Chiamata with five players (TC-D5, TC-D15).
+    pub const fn own_card_allowed(&self) -> bool {
+        match self.variant {
+            Variant::Briscola => true,
+            Variant::Tressette => self.call_own_card && !self.four_players(),
+        }
+    }
+
+    /// Sets one option from its string value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        let k = key.trim().to_ascii_lowercase();
+        let v = value.trim().to_ascii_lowercase();
+        let bad = |expected| OptionError::BadValue {
+            key: k.clone(),
+            value: value.into(),
+            expected,
+        };
+        let flag = || match v.as_str() {
+            "true" | "on" | "yes" | "1" => Ok(true),
+            "false" | "off" | "no" | "0" => Ok(false),
+            _ => Err(bad("true or false")),
+        };
+        let num = |hi: u32| {
+            v.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=hi).contains(n))
+                .ok_or_else(|| bad("a whole number from 1"))
+        };
+        match k.as_str() {
+            "players" => {
+                self.players = match (self.variant, v.as_str()) {
+                    (_, "5") => 5,
+                    (Variant::Tressette, "4") => 4,
+                    (Variant::Tressette, _) => return Err(bad("5, or 4 (TC-D15)")),
+                    (Variant::Briscola, _) => {
+                        return Err(OptionError::Players {
+                            game: self.variant.game(),
+                            players: 5,
+                            given: value.into(),
+                        });
+                    }
+                }
+            }
+            "hands" => self.hands = Some(num(100_000)?),
+            "max_deals" => self.max_deals = num(10_000_000)?,
+            "solo_bid" => self.solo_bid = flag()?,
+            "call_threes_only" => self.call_threes_only = flag()?,
+            "call_own_card" => self.call_own_card = flag()?,
+            "two_closes" => self.two_closes = flag()?,
+            "bid_multiplier" => self.bid_multiplier = flag()?,
+            "auction" => {
+                self.auction = match v.as_str() {
+                    "ranks" => Auction::Ranks,
+                    "points" => Auction::Points,
+                    _ => return Err(bad("ranks or points")),
+                }
+            }
+            "first_lead" => {
+                self.first_lead = match v.as_str() {
+                    "eldest" => FirstLead::Eldest,
+                    "caller" => FirstLead::Caller,
+                    _ => return Err(bad("eldest or caller")),
+                }
+            }
+            _ => {
+                return Err(OptionError::Unknown {
+                    key: key.into(),
+                    known: KNOWN,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the options make a playable game: each game's options only on that game.
+    pub fn validate(&self) -> Result<(), OptionError> {
+        let d = Options::new(self.variant);
+        match self.variant {
+            Variant::Tressette => {
+                if self.auction != d.auction
+                    || self.two_closes
+                    || self.first_lead != d.first_lead
+                    || self.bid_multiplier
+                {
+                    return Err(OptionError::Conflict(
+                        "auction, two_closes, first_lead and bid_multiplier are options of \
+                         briscola-chiamata",
+                    ));
+                }
+                if !matches!(self.players, 4 | 5) {
+                    return Err(OptionError::Conflict(
+                        "tressette-chiamata is played by 5 players, or 4 (TC-D15)",
+                    ));
+                }
+            }
+            Variant::Briscola => {
+                if self.solo_bid || self.call_threes_only || self.call_own_card {
+                    return Err(OptionError::Conflict(
+                        "solo_bid, call_threes_only and call_own_card are options of \
+                         tressette-chiamata (in briscola-chiamata the caller may always call \
+                         his own card)",
+                    ));
+                }
+                if self.players != 5 {
+                    return Err(OptionError::Conflict(
+                        "briscola-chiamata is played by 5 players",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The options that differ from the defaults, as a record's `options` object (`players`
+    /// is the record's own field).
+    pub fn non_default(&self) -> Map<String, Value> {
+        let d = Options::new(self.variant);
+        let mut m = Map::new();
+        if let Some(h) = self.hands {
+            m.insert("hands".into(), h.into());
+        }
+        let flags = [
+            ("solo_bid", self.solo_bid),
+            ("call_threes_only", self.call_threes_only),
+            ("call_own_card", self.call_own_card),
+            ("two_closes", self.two_closes),
+            ("bid_multiplier", self.bid_multiplier),
+        ];
+        for (k, on) in flags {
+            if on {
+                m.insert(k.into(), true.into());
+            }
+        }
+        if self.auction != d.auction {
+            m.insert("auction".into(), "points".into());
+        }
+        if self.first_lead != d.first_lead {
+            m.insert("first_lead".into(), "caller".into());
+        }
+        if self.max_deals != d.max_deals {
+            m.insert("max_deals".into(), self.max_deals.into());
+        }
+        m
+    }
+
+    /// Options from a record's `game`, `players` and `options`, validated.
+    pub fn from_record(
+        variant: Variant,
+        players: u8,
+        options: &Map<String, Value>,
+    ) -> Result<Options, OptionError> {
+        let mut o = Options::new(variant);
+        o.set("players", &players.to_string())?;
+        for (k, v) in options {
+            let text = crate::game::json_option_text(k, v)?;
+            o.set(k, &text)?;
+        }
+        o.validate()?;
+        Ok(o)
+    }
+}
+
+impl fmt::Display for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game={}", self.variant.game())?;
+        if self.players != 5 {
+            write!(f, " players={}", self.players)?;
+        }
+        for (k, v) in self.non_default() {
+            write!(f, " {k}={v}")?;
+        }
+        Ok(())
+    }
+}
