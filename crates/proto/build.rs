@@ -30,6 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ".calabresella.v1.Update.next_turn",
         ".calabresella.v1.Event.result",
         ".calabresella.v1.Event.accuso",
+        ".calabresella.v1.Event.action",
     ] {
         builder = builder.boxed(path);
     }

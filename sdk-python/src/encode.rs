@@ -15,48 +15,78 @@ pub use calabresella_engine::game::Features;
 use crate::game::Game;
 use crate::view::View;
 
-/// Version of the tensor layouts; bumped whenever a layout changes.
-pub const ENCODING_VERSION: u32 = 1;
+/// Version of the tensor layouts; bumped whenever a layout changes (2: five seats and the
+/// calling games' public facts).
+pub const ENCODING_VERSION: u32 = 2;
+
+/// Relative seats a tensor has room for: the viewer and up to four others.
+const SEATS: usize = Seat::MAX;
 
 /// Length of the observation tensor (every game).
-pub const OBS_SIZE: usize = 457;
+pub const OBS_SIZE: usize = 563;
 /// Length of the information-state tensor (every game).
-pub const INFO_SIZE: usize = OBS_SIZE + 160 + 40 + 28 + 40 + 40 + 40 + 160;
+pub const INFO_SIZE: usize = OBS_SIZE + 40 * SEATS + 40 + 8 * SEATS + 40 + 40 + 40 + 40 * SEATS;
 /// Length of the legal-action mask: every numeric action id.
 pub const MASK_SIZE: usize = calabresella_engine::NUM_ACTION_IDS as usize;
 
 /// Named offsets of the observation tensor, as `(name, offset, length)`.
-pub const OBS_LAYOUT: [(&str, usize, usize); 18] = [
+pub const OBS_LAYOUT: [(&str, usize, usize); 25] = [
     ("hand", 0, 40),
-    ("visible_hands", 40, 120),
-    ("trick", 160, 160),
-    ("played", 320, 40),
-    ("called", 360, 40),
-    ("phase", 400, 7),
-    ("contract", 407, 6),
-    ("highest_bid", 413, 6),
-    ("soloist", 419, 5),
-    ("highest_bidder", 424, 5),
-    ("decider", 429, 5),
-    ("actor", 434, 5),
-    ("dealer", 439, 4),
-    ("idle", 444, 5),
-    ("hand_sizes", 449, 4),
-    ("tricks_done", 453, 1),
-    ("side_tricks", 454, 2),
-    ("stock_left", 456, 1),
+    ("visible_hands", 40, 160),
+    ("trick", 200, 200),
+    ("played", 400, 40),
+    ("called", 440, 40),
+    ("phase", 480, 7),
+    ("contract", 487, 6),
+    ("highest_bid", 493, 6),
+    ("soloist", 499, 6),
+    ("highest_bidder", 505, 6),
+    ("decider", 511, 6),
+    ("actor", 517, 6),
+    ("dealer", 523, 5),
+    ("idle", 528, 6),
+    ("hand_sizes", 534, 5),
+    ("tricks_done", 539, 1),
+    ("side_tricks", 540, 2),
+    ("stock_left", 542, 1),
+    ("trump", 543, 5),
+    ("partner", 548, 6),
+    ("alone", 554, 1),
+    ("target", 555, 1),
+    ("seat_points", 556, 5),
+    ("highest_promise", 561, 1),
+    ("promise", 562, 1),
 ];
 
 /// Named offsets of the information-state tensor's history part (after the observation).
 pub const INFO_LAYOUT: [(&str, usize, usize); 7] = [
-    ("played_by", OBS_SIZE, 160),
-    ("played_in_trick", OBS_SIZE + 160, 40),
-    ("bids", OBS_SIZE + 200, 28),
-    ("own_discards", OBS_SIZE + 228, 40),
-    ("monte_known", OBS_SIZE + 268, 40),
-    ("drawn", OBS_SIZE + 308, 40),
-    ("accusi", OBS_SIZE + 348, 160),
+    ("played_by", OBS_SIZE, 200),
+    ("played_in_trick", OBS_SIZE + 200, 40),
+    ("bids", OBS_SIZE + 240, 40),
+    ("own_discards", OBS_SIZE + 280, 40),
+    ("monte_known", OBS_SIZE + 320, 40),
+    ("drawn", OBS_SIZE + 360, 40),
+    ("accusi", OBS_SIZE + 400, 200),
 ];
+
+/// A Briscola Chiamata bid as one number in (0, 1]: its step on the rank ladder (`bid A` the
+/// lowest, `bid 2 120` the highest), or its points in the points auction.
+fn promise_level(p: calabresella_engine::Promise) -> f32 {
+    match p {
+        calabresella_engine::Promise::Points(n) => f32::from(n) / 120.0,
+        other => f32::from(other.step() + 1) / 69.0,
+    }
+}
+
+/// All the points a hand holds, in the unit the calling games count seat points in: 35 thirds
+/// (Tressette con la Chiamata) or 120 card points (Briscola Chiamata).
+fn hand_points(f: &Features) -> f32 {
+    if f.trump.is_some() || f.promise.is_some() || f.highest_promise.is_some() {
+        120.0
+    } else {
+        35.0
+    }
+}
 
 /// Features from the engine's hand (the batched environment's path) and from a [`View`]
 /// (`Observation.tensor()`), and the observation tensor written from them.
@@ -97,8 +127,17 @@ impl Encode for Features {
             tricks_done: v.tricks_done,
             stock_left: v.stock_left,
             side_tricks: v.side_tricks,
+            trump: v.trump,
+            partner: v.partner,
+            alone: v.alone,
+            target: v.target,
+            highest_promise: v.highest_promise,
+            promise: v.promise,
             ..Features::default()
         };
+        for (i, &p) in v.seat_points.iter().take(SEATS).enumerate() {
+            f.seat_points[i] = p;
+        }
         if !v.has_side_tricks {
             // The wire carries per-side trick counts only in games with a soloist; elsewhere
             // count the tricks of the viewer's side (or team) and of the others from the history.
@@ -120,7 +159,7 @@ impl Encode for Features {
         for &(s, c) in &v.trick {
             f.trick[s.index()] = Some(c);
         }
-        for (i, &x) in v.hand_sizes.iter().take(4).enumerate() {
+        for (i, &x) in v.hand_sizes.iter().take(SEATS).enumerate() {
             f.hand_sizes[i] = x;
         }
         f.played = v.played();
@@ -137,6 +176,7 @@ impl Encode for Features {
         let out = &mut out[..OBS_SIZE];
         out.fill(0.0);
         set_cards(&mut out[0..40], self.own);
+        let points = hand_points(self);
         for s in Seat::first_n(self.players) {
             let r = self.rel(s);
             if r > 0 {
@@ -146,27 +186,38 @@ impl Encode for Features {
                 );
             }
             if let Some(c) = self.trick[s.index()] {
-                out[160 + 40 * r + usize::from(c.index())] = 1.0;
+                out[200 + 40 * r + usize::from(c.index())] = 1.0;
             }
-            out[449 + r] = f32::from(self.hand_sizes[s.index()]) / 16.0;
+            out[534 + r] = f32::from(self.hand_sizes[s.index()]) / 16.0;
+            out[556 + r] = self.seat_points[s.index()] as f32 / points;
         }
-        set_cards(&mut out[320..360], self.played);
+        set_cards(&mut out[400..440], self.played);
         if let Some(c) = self.called {
-            out[360 + usize::from(c.index())] = 1.0;
+            out[440 + usize::from(c.index())] = 1.0;
         }
-        out[400 + self.phase.index()] = 1.0;
-        out[407 + self.contract.map_or(0, |c| 1 + c.ordinal())] = 1.0;
-        out[413 + self.highest.map_or(0, |(_, c)| 1 + c.ordinal())] = 1.0;
-        out[419 + self.soloist.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[424 + self.highest.map_or(0, |(s, _)| 1 + self.rel(s))] = 1.0;
-        out[429 + self.decider.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[434 + self.actor.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[439 + self.rel(self.dealer)] = 1.0;
-        out[444 + self.idle.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[453] = f32::from(self.tricks_done) / 20.0;
-        out[454] = self.side_tricks[0] as f32 / 20.0;
-        out[455] = self.side_tricks[1] as f32 / 20.0;
-        out[456] = f32::from(self.stock_left) / 20.0;
+        out[480 + self.phase.index()] = 1.0;
+        out[487 + self.contract.map_or(0, |c| 1 + c.ordinal())] = 1.0;
+        out[493 + self.highest.map_or(0, |(_, c)| 1 + c.ordinal())] = 1.0;
+        out[499 + self.soloist.map_or(0, |s| 1 + self.rel(s))] = 1.0;
+        let bidder = self
+            .highest
+            .map(|(s, _)| s)
+            .or(self.highest_promise.map(|(s, _)| s));
+        out[505 + bidder.map_or(0, |s| 1 + self.rel(s))] = 1.0;
+        out[511 + self.decider.map_or(0, |s| 1 + self.rel(s))] = 1.0;
+        out[517 + self.actor.map_or(0, |s| 1 + self.rel(s))] = 1.0;
+        out[523 + self.rel(self.dealer)] = 1.0;
+        out[528 + self.idle.map_or(0, |s| 1 + self.rel(s))] = 1.0;
+        out[539] = f32::from(self.tricks_done) / 20.0;
+        out[540] = self.side_tricks[0] as f32 / 20.0;
+        out[541] = self.side_tricks[1] as f32 / 20.0;
+        out[542] = f32::from(self.stock_left) / 20.0;
+        out[543 + self.trump.map_or(0, |t| 1 + t.index())] = 1.0;
+        out[548 + self.partner.map_or(0, |s| 1 + self.rel(s))] = 1.0;
+        out[554] = f32::from(u8::from(self.alone));
+        out[555] = self.target as f32 / if points > 100.0 { 120.0 } else { 11.0 };
+        out[561] = self.highest_promise.map_or(0.0, |(_, p)| promise_level(p));
+        out[562] = self.promise.map_or(0.0, promise_level);
     }
 }
 
@@ -191,34 +242,40 @@ pub fn encode_info(v: &View, out: &mut [f32]) {
             v1::EventKind::Played => {
                 if let (Some(s), Some(c)) = (e.seat, e.card) {
                     out[40 * rel(s) + usize::from(c.index())] = 1.0;
-                    out[160 + usize::from(c.index())] = trick_no as f32 / 20.0;
+                    out[200 + usize::from(c.index())] = trick_no as f32 / 20.0;
                 }
             }
             v1::EventKind::TrickWon => trick_no = e.number + 1,
             v1::EventKind::Bid => {
                 if let Some(s) = e.seat {
-                    let slot = 200 + 7 * rel(s);
-                    out[slot..slot + 7].fill(0.0);
-                    out[slot + e.contract.map_or(1, |c| 2 + c.ordinal())] = 1.0;
+                    // Per seat: spoke, then pass or a contract one-hot, then a Briscola bid's
+                    // level.
+                    let slot = 240 + 8 * rel(s);
+                    out[slot..slot + 8].fill(0.0);
+                    out[slot] = 1.0;
+                    match e.promise {
+                        Some(p) => out[slot + 7] = promise_level(p),
+                        None => out[slot + 1 + e.contract.map_or(0, |c| 1 + c.ordinal())] = 1.0,
+                    }
                 }
             }
             v1::EventKind::Discarded if e.seat == mine => {
                 if let Some(c) = e.card {
-                    out[228 + usize::from(c.index())] = 1.0;
+                    out[280 + usize::from(c.index())] = 1.0;
                 }
             }
             v1::EventKind::MonteTaken
             | v1::EventKind::MonteReceived
             | v1::EventKind::MonteShown
-            | v1::EventKind::MonteRevealed => set_cards(&mut out[268..308], e.cards),
+            | v1::EventKind::MonteRevealed => set_cards(&mut out[320..360], e.cards),
             v1::EventKind::Drew => {
                 if let Some(c) = e.card {
-                    out[308 + usize::from(c.index())] = 1.0;
+                    out[360 + usize::from(c.index())] = 1.0;
                 }
             }
             v1::EventKind::Declared => {
                 if let Some(s) = e.seat {
-                    let at = 348 + 40 * rel(s);
+                    let at = 400 + 40 * rel(s);
                     set_cards(&mut out[at..at + 40], e.cards);
                 }
             }

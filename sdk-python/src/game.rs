@@ -266,9 +266,9 @@ impl Game {
 
     /// Points per seat: in single-hand mode the hand's award (a side's points are each of its
     /// seats'), otherwise the match totals so far.
-    pub fn returns(&self) -> [f64; 4] {
+    pub fn returns(&self) -> [f64; Seat::MAX] {
         let points = self.inner.seat_points(self.single.then_some(0));
-        let mut out = [0.0; 4];
+        let mut out = [0.0; Seat::MAX];
         for s in Seat::first_n(self.players()) {
             out[s.index()] = f64::from(points[s]);
         }

@@ -85,9 +85,10 @@ impl Observation {
         seat(self.view.idle)
     }
 
-    /// Match totals: per seat in Calabresella, per side in Tressette.
+    /// Match totals: per seat in Calabresella and the calling games (signed there), per side
+    /// in Tressette.
     #[getter]
-    fn totals(&self) -> Vec<u32> {
+    fn totals(&self) -> Vec<i32> {
         self.view.totals.clone()
     }
 
@@ -109,12 +110,69 @@ impl Observation {
         seat(self.view.decider)
     }
 
-    /// The highest bid so far as `(seat, contract)`.
+    /// The highest bid so far as `(seat, bid)`: a contract (`chiamo`, `solo`...), or in
+    /// Briscola Chiamata a rank or points (`A`, `2 80`, `75`).
     #[getter]
     fn highest_bid(&self) -> Option<(usize, String)> {
         self.view
             .highest_bid
             .map(|(s, c)| (s.index(), c.to_string()))
+            .or_else(|| {
+                self.view
+                    .highest_promise
+                    .map(|(s, p)| (s.index(), p.to_string()))
+            })
+    }
+
+    /// Calling games: the winning bid (`chiamo`, `solo`, `A`, `2 80`, `75`); `None` before the
+    /// auction is won and with four players (the eldest calls without bidding).
+    #[getter]
+    fn bid(&self) -> Option<String> {
+        self.view.promise.map(|p| p.to_string()).or_else(|| {
+            self.view
+                .contract
+                .filter(|_| self.view.target > 0)
+                .map(|c| c.to_string())
+        })
+    }
+
+    /// Briscola Chiamata: the trump suit's letter (`b`, `c`, `d`, `s`) once called.
+    #[getter]
+    fn trump(&self) -> Option<String> {
+        self.view.trump.map(|s| s.letter().to_string())
+    }
+
+    /// Calling games: the partner's seat, once the called card has been played or in the
+    /// holder's own view; `None` otherwise (the partner is secret).
+    #[getter]
+    fn partner(&self) -> Option<usize> {
+        seat(self.view.partner)
+    }
+
+    /// Calling games: whether the caller plays alone, as far as this viewer knows.
+    #[getter]
+    fn alone(&self) -> bool {
+        self.view.alone
+    }
+
+    /// Calling games: what the caller's side needs (6 points; 61 or the bid's card points);
+    /// `None` before the auction is won and in the other games.
+    #[getter]
+    fn target(&self) -> Option<u32> {
+        (self.view.target > 0).then_some(self.view.target)
+    }
+
+    /// Calling games: the viewer's role: `caller`, `partner`, `defender` or `caller_alone`.
+    #[getter]
+    fn role(&self) -> Option<&'static str> {
+        self.view.role
+    }
+
+    /// Calling games: points each seat has captured so far (thirds in Tressette con la
+    /// Chiamata, card points in Briscola Chiamata); empty in the other games.
+    #[getter]
+    fn seat_points(&self) -> Vec<u32> {
+        self.view.seat_points.clone()
     }
 
     /// The soloist once the auction is over.
@@ -211,7 +269,7 @@ impl Observation {
 
     /// The hand's award once over: per seat (Calabresella) or per side (Tressette).
     #[getter]
-    fn award(&self) -> Option<Vec<u32>> {
+    fn award(&self) -> Option<Vec<i32>> {
         self.view.award.clone()
     }
 

@@ -91,7 +91,7 @@ fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict
         .collect();
     d.set_item("seats", seats)?;
     d.set_item("hands_completed", t.hands_completed)?;
-    d.set_item("totals", t.totals.clone())?;
+    d.set_item("totals", signed(&t.signed_totals, &t.totals))?;
     d.set_item("decisions", t.decisions)?;
     d.set_item("winners", t.result.as_ref().map(|r| r.winners.clone()))?;
     d.set_item("metadata", t.metadata.clone())?;
@@ -276,7 +276,7 @@ impl Client {
                 let result = m.result.clone().unwrap_or_default();
                 d.set_item("winners", result.winners)?;
                 d.set_item("draw", result.draw)?;
-                d.set_item("totals", result.totals)?;
+                d.set_item("totals", signed(&result.signed_totals, &result.totals))?;
                 d.set_item("hands", result.hands)?;
                 d.set_item("created_unix_ms", m.created_unix_ms)?;
                 d.set_item("ended_unix_ms", m.ended_unix_ms)?;
@@ -476,7 +476,7 @@ impl RemoteSeat {
         d.set_item("won", r.winners.contains(&self.inner.seat))?;
         d.set_item("winners", r.winners)?;
         d.set_item("draw", r.draw)?;
-        d.set_item("totals", r.totals)?;
+        d.set_item("totals", signed(&r.signed_totals, &r.totals))?;
         d.set_item("hands", r.hands)?;
         d.set_item("forfeited_by", r.forfeited_by)?;
         d.set_item("decisions", e.decisions)?;
@@ -490,5 +490,15 @@ impl RemoteSeat {
             "RemoteSeat(table_id={:?}, seat={})",
             self.inner.table_id, self.inner.seat
         )
+    }
+}
+
+/// Match totals from a server: the signed ones every game fills, or the unsigned ones a server
+/// from before the calling games sent.
+fn signed(signed: &[i32], unsigned: &[u32]) -> Vec<i32> {
+    if signed.is_empty() {
+        unsigned.iter().map(|&t| t as i32).collect()
+    } else {
+        signed.to_vec()
     }
 }

@@ -255,7 +255,7 @@ impl State {
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyList>> {
         // Straight from the engine's fixed-size list into a Python list: this is called every
         // step of a training loop.
-        let mut ids = [0u16; 64];
+        let mut ids = [0u16; calabresella_engine::game::MAX_LEGAL];
         let n = self.game.legal_ids(&mut ids);
         pyo3::types::PyList::new(py, &ids[..n])
     }
@@ -380,7 +380,7 @@ impl State {
         write_into(&obs, "obs", encode::OBS_SIZE, |o| {
             Features::of_game(&self.game, self.game.decider()).encode(o)
         })?;
-        let mut ids = [0u16; 64];
+        let mut ids = [0u16; calabresella_engine::game::MAX_LEGAL];
         let n = self.game.legal_ids(&mut ids);
         write_into(&mask, "mask", encode::MASK_SIZE, |m| {
             m.fill(false);

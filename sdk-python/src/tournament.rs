@@ -40,12 +40,12 @@ enum Spec {
 /// One finished match.
 struct Played {
     job: usize,
-    returns: [f64; 4],
+    returns: [f64; Seat::MAX],
     winners: Vec<usize>,
     draw: bool,
     hands: usize,
     actions: u64,
-    faults: [u32; 4],
+    faults: [u32; Seat::MAX],
     first_error: Option<String>,
     record: Option<String>,
 }
@@ -56,7 +56,7 @@ impl Played {
         job: usize,
         game: &Game,
         actions: u64,
-        faults: [u32; 4],
+        faults: [u32; Seat::MAX],
         first_error: Option<String>,
         keep_record: bool,
     ) -> Played {
@@ -175,10 +175,17 @@ fn play_one(
     }
     if players.iter().all(|p| matches!(p, Player::Random(_))) {
         let actions = random_playout(&mut game, &mut players);
-        return Ok(Played::of(job, &game, actions, [0; 4], None, keep_record));
+        return Ok(Played::of(
+            job,
+            &game,
+            actions,
+            [0; Seat::MAX],
+            None,
+            keep_record,
+        ));
     }
     let mut legal = Vec::with_capacity(40);
-    let mut faults = [0u32; 4];
+    let mut faults = [0u32; Seat::MAX];
     let mut first_error = None;
     let mut actions = 0u64;
     while let Some(seat) = game.decider() {

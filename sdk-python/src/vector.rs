@@ -17,13 +17,13 @@ use crate::state::{State, rules_from};
 struct Slot {
     game: Game,
     /// Returns so far, to turn cumulative points into per-step rewards.
-    returned: [f64; 4],
+    returned: [f64; Seat::MAX],
     legal: Vec<(u16, Action)>,
 }
 
 /// N self-play games stepped at once. Every step, each game's deciding seat plays the action
 /// given for it; the arrays `observations` (float32 `[N, OBSERVATION_SIZE]`, the decider's view),
-/// `masks` (bool `[N, NUM_ACTIONS]`), `rewards` (float32 `[N, 4]`, points won this step per
+/// `masks` (bool `[N, NUM_ACTIONS]`), `rewards` (float32 `[N, players]`, points won this step per
 /// seat), `dones` (bool `[N]`) and `players` (int64 `[N]`, the seat that decides next) are
 /// rewritten in place. A finished game is reset at once with the next seed (auto-reset): its
 /// `dones` entry and `rewards` row belong to the finished game, its observation to the new one.
@@ -128,7 +128,7 @@ impl VectorEnv {
             rng: GameRng::from_seed(seed),
             observations: PyArray2::zeros(py, [num_envs, OBS_SIZE], false).unbind(),
             masks: PyArray2::zeros(py, [num_envs, MASK_SIZE], false).unbind(),
-            rewards: PyArray2::zeros(py, [num_envs, 4], false).unbind(),
+            rewards: PyArray2::zeros(py, [num_envs, usize::from(rules.seats())], false).unbind(),
             dones: PyArray1::zeros(py, num_envs, false).unbind(),
             players: PyArray1::zeros(py, num_envs, false).unbind(),
             episodes: 0,
@@ -138,7 +138,7 @@ impl VectorEnv {
             let game = env.fresh().map_err(errors::notation)?;
             env.slots.push(Slot {
                 game,
-                returned: [0.0; 4],
+                returned: [0.0; Seat::MAX],
                 legal: Vec::with_capacity(40),
             });
         }
@@ -173,7 +173,7 @@ impl VectorEnv {
         for i in 0..self.slots.len() {
             let g = self.fresh().map_err(errors::notation)?;
             self.slots[i].game = g;
-            self.slots[i].returned = [0.0; 4];
+            self.slots[i].returned = [0.0; Seat::MAX];
         }
         {
             let r = self.rewards.bind(py);
@@ -243,6 +243,7 @@ impl VectorEnv {
         );
         let rules = self.rules;
         let single = self.single;
+        let seats = usize::from(rules.seats());
         let slots = &mut self.slots;
         let rng = &mut self.rng;
         let finished = py.detach(|| {
@@ -251,9 +252,9 @@ impl VectorEnv {
                 // Every action was checked against the cached legal list above.
                 slot.game.apply_unchecked(action);
                 let now = slot.game.returns();
-                let row = &mut r[i * 4..i * 4 + 4];
-                for s in 0..4 {
-                    row[s] = (now[s] - slot.returned[s]) as f32;
+                let row = &mut r[i * seats..(i + 1) * seats];
+                for (s, x) in row.iter_mut().enumerate() {
+                    *x = (now[s] - slot.returned[s]) as f32;
                 }
                 slot.returned = now;
                 let done = slot.game.is_over();
@@ -264,7 +265,7 @@ impl VectorEnv {
                     if let Ok(g) = Game::seeded(rules, seed, None, single) {
                         slot.game = g;
                     }
-                    slot.returned = [0.0; 4];
+                    slot.returned = [0.0; Seat::MAX];
                 }
                 write_slot(
                     slot,

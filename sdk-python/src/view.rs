@@ -24,6 +24,8 @@ pub struct PubEvent {
     pub cards: CardSet,
     /// A trick number.
     pub number: u32,
+    /// A Briscola Chiamata bid.
+    pub promise: Option<calabresella_engine::Promise>,
 }
 
 /// A seat's (or a spectator's) view of the current hand, with everything the Python
@@ -40,8 +42,9 @@ pub struct View {
     pub dealer: Seat,
     /// The idle dealer (four-player Calabresella).
     pub idle: Option<Seat>,
-    /// Match totals (per seat in Calabresella, per side in Tressette).
-    pub totals: Vec<u32>,
+    /// Match totals (per seat in Calabresella and the calling games, per side in Tressette);
+    /// negative only in the calling games.
+    pub totals: Vec<i32>,
     /// The phase: 0 auction, 1 call, 2 return, 3 discard, 4 take, 5 play, 6 over.
     pub phase: u8,
     /// Whose decision it is.
@@ -50,7 +53,7 @@ pub struct View {
     pub decider: Option<Seat>,
     /// The highest bid so far.
     pub highest_bid: Option<(Seat, Contract)>,
-    /// The soloist once known.
+    /// The soloist once known (the caller in the calling games).
     pub soloist: Option<Seat>,
     /// The contract once known.
     pub contract: Option<Contract>,
@@ -83,8 +86,25 @@ pub struct View {
     pub monte: Option<[Card; 4]>,
     /// The hand's result text once over.
     pub outcome: Option<String>,
-    /// The hand's award per seat (Calabresella) or side (Tressette) once over.
-    pub award: Option<Vec<u32>>,
+    /// The hand's award per seat (Calabresella, the calling games) or side (Tressette) once
+    /// over.
+    pub award: Option<Vec<i32>>,
+    /// Calling games: the trump suit (Briscola Chiamata).
+    pub trump: Option<calabresella_engine::Suit>,
+    /// Calling games: the partner, when this viewer may know it.
+    pub partner: Option<Seat>,
+    /// Calling games: the caller plays alone, as far as this viewer knows.
+    pub alone: bool,
+    /// Calling games: what the caller's side needs.
+    pub target: u32,
+    /// Calling games: points captured per seat.
+    pub seat_points: Vec<u32>,
+    /// Briscola Chiamata: the highest bid so far.
+    pub highest_promise: Option<(Seat, calabresella_engine::Promise)>,
+    /// Briscola Chiamata: the winning bid.
+    pub promise: Option<calabresella_engine::Promise>,
+    /// Calling games: the viewer's role (`caller`, `partner`, `defender`, `caller_alone`).
+    pub role: Option<&'static str>,
     /// Earlier hands' result texts.
     pub previous: Vec<String>,
 }
@@ -114,6 +134,17 @@ fn phase_of(p: i32) -> u8 {
         v1::Phase::Take => 4,
         v1::Phase::Play => 5,
         v1::Phase::Over => 6,
+    }
+}
+
+/// The notation letter of a wire suit (`?` when unset).
+fn suit_letter(s: v1::Suit) -> char {
+    match s {
+        v1::Suit::Bastoni => 'b',
+        v1::Suit::Coppe => 'c',
+        v1::Suit::Denari => 'd',
+        v1::Suit::Spade => 's',
+        v1::Suit::Unspecified => '?',
     }
 }
 
@@ -154,6 +185,19 @@ impl View {
                 card: e.card.as_ref().map(convert::card_from_wire).transpose()?,
                 cards: card_set(&e.cards)?,
                 number: e.number,
+                promise: match e
+                    .action
+                    .as_ref()
+                    .map(|a| convert::action_from_wire(a, None))
+                    .transpose()?
+                {
+                    Some(calabresella_engine::Action::Promise(p))
+                        if e.kind == v1::EventKind::Bid as i32 =>
+                    {
+                        Some(p)
+                    }
+                    _ => None,
+                },
             });
         }
         let mut legal = Vec::with_capacity(w.legal_actions.len());
@@ -181,18 +225,41 @@ impl View {
             _ => None,
         };
         let side = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+        let promise =
+            |a: Option<&v1::Action>| -> Result<Option<calabresella_engine::Promise>, WireError> {
+                Ok(
+                    match a.map(|a| convert::action_from_wire(a, None)).transpose()? {
+                        Some(calabresella_engine::Action::Promise(p)) => Some(p),
+                        _ => None,
+                    },
+                )
+            };
+        let highest_promise = match (w.highest_bidder, promise(w.highest.as_ref())?) {
+            (Some(s), Some(p)) => Some((seat_of(s, n)?, p)),
+            _ => None,
+        };
+        let trump = v1::Suit::try_from(w.trump).ok().and_then(|s| {
+            calabresella_engine::Suit::ALL
+                .into_iter()
+                .find(|x| x.letter() == suit_letter(s))
+        });
         Ok(View {
             rules,
             viewer: opt_seat(w.viewer, n)?,
             hand_number: w.hand_number,
             dealer: seat_of(w.dealer, n)?,
             idle: opt_seat(w.idle, n)?,
-            totals: w.totals.clone(),
+            totals: if w.signed_totals.is_empty() {
+                w.totals.iter().map(|&t| t as i32).collect()
+            } else {
+                w.signed_totals.clone()
+            },
             phase: phase_of(w.phase),
             actor: opt_seat(w.actor, n)?,
             decider: opt_seat(w.decider, n)?,
             highest_bid,
-            soloist: opt_seat(w.soloist, n)?,
+            // The calling games' caller takes the soloist's place.
+            soloist: opt_seat(w.soloist.or(w.caller), n)?,
             contract: convert::contract_from_wire(w.contract)?,
             called: w.called.as_ref().map(convert::card_from_wire).transpose()?,
             hand: card_set(&w.hand)?,
@@ -208,7 +275,27 @@ impl View {
             legal,
             monte,
             outcome: w.outcome.as_ref().map(|r| r.text.clone()),
-            award: w.outcome.as_ref().map(|r| r.award.clone()),
+            award: w.outcome.as_ref().map(|r| {
+                if r.signed_award.is_empty() {
+                    r.award.iter().map(|&a| a as i32).collect()
+                } else {
+                    r.signed_award.clone()
+                }
+            }),
+            trump,
+            partner: opt_seat(w.partner, n)?,
+            alone: w.alone,
+            target: w.target.unwrap_or(0),
+            seat_points: w.seat_points.clone(),
+            highest_promise,
+            promise: promise(w.bid.as_ref())?,
+            role: match v1::Role::try_from(w.role).unwrap_or(v1::Role::Unspecified) {
+                v1::Role::Unspecified => None,
+                v1::Role::Caller => Some("caller"),
+                v1::Role::Partner => Some("partner"),
+                v1::Role::Defender => Some("defender"),
+                v1::Role::CallerAlone => Some("caller_alone"),
+            },
             previous: w.previous.iter().map(|r| r.text.clone()).collect(),
         })
     }

@@ -30,7 +30,7 @@ def test_pettingzoo_episode_rewards_are_the_returns() -> None:
     assert list(total.values()) == env.state.returns()
 
 
-@pytest.mark.parametrize("game", ["calabresella", "tressette-in-due"])
+@pytest.mark.parametrize("game", ["calabresella", "tressette-in-due", "briscola-chiamata"])
 def test_gymnasium_checker(game: str) -> None:
     from gymnasium.utils.env_checker import check_env
 
@@ -59,7 +59,8 @@ def test_gym_agent_plays_against_callables_and_gets_its_points() -> None:
 
 @pytest.mark.parametrize(("game", "episode"), [("calabresella", "hand"), ("tressette", "match")])
 def test_vector_env_matches_single_games(game: str, episode: str) -> None:
-    env = VectorEnv(game, num_envs=8, seed=5, episode=episode, target=5)
+    short = {"hands": 2} if game in ("tressette-chiamata", "briscola-chiamata") else {"target": 5}
+    env = VectorEnv(game, num_envs=8, seed=5, episode=episode, **short)
     singles = [env.state(i) for i in range(env.num_envs)]
     for _ in range(400):
         actions = env.sample_actions()

@@ -83,8 +83,14 @@ fn expected(writes: &[Write]) -> Vec<StoredTable> {
 }
 
 fn finished(id: &str, game: &str, players: &[&str], winners: &[u32], ended: i64) -> Finished {
-    let totals: Vec<u32> = (0..players.len() as u32)
-        .map(|i| if winners.contains(&i) { 21 } else { 10 + i })
+    let totals: Vec<i32> = (0..players.len() as u32)
+        .map(|i| {
+            if winners.contains(&i) {
+                21
+            } else {
+                10 + i as i32
+            }
+        })
         .collect();
     Finished {
         summary: MatchSummary {
@@ -569,7 +575,7 @@ async fn a_name_on_two_seats_counts_once() {
     for r in &mut f.results {
         r.bot = true;
     }
-    let points: u64 = f.results[..2].iter().map(|r| u64::from(r.points)).sum();
+    let points: u64 = f.results[..2].iter().map(|r| r.points as u64).sum();
     store
         .write(vec![table("t-bots", "c"), Write::Ended(Box::new(f))])
         .await

@@ -37,9 +37,12 @@ fn events_seen(m: &AnyMatch, i: usize, viewer: Viewer, out: &mut String) {
 }
 
 fn transcript(name: &str, seed: u64) -> String {
-    let rules = Rules::parse(name, [("target", "5")]).unwrap();
+    // A short match: a low target, or two hands in the calling games.
+    let rules = Rules::parse(name, [("target", "5")])
+        .or_else(|_| Rules::parse(name, [("hands", "2")]))
+        .unwrap();
     let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
-    let mut bots: Vec<HeuristicBot> = (0..4).map(HeuristicBot::new).collect();
+    let mut bots: Vec<HeuristicBot> = (0..5).map(HeuristicBot::new).collect();
     let mut out = format!("# {rules}, seed {seed}\n");
     let mut hand = usize::MAX;
     while let Some(seat) = m.decider() {

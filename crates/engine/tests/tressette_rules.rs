@@ -74,7 +74,7 @@ fn one_suit_each() -> Deal {
 fn t_d7_deal_eldest_leads_follow_suit_no_trumps() {
     let d = Deal::shuffled(&mut GameRng::from_seed(4), Variant::Partnership, seat(3));
     d.validate(Variant::Partnership).unwrap();
-    assert!(d.hands.0.iter().all(|h| h.len() == 10));
+    assert!(d.hands.first_n(4).iter().all(|h| h.len() == 10));
     let mut h = Hand::new(Options::new(Variant::Partnership), seat(0), one_suit_each()).unwrap();
     assert_eq!(
         h.actor(),

@@ -51,7 +51,7 @@ fn play_hand(
     teams: &[Vec<Seat>],
     perm: &[usize],
     bots: &mut [Box<dyn Bot + Send>],
-) -> Vec<u32> {
+) -> Vec<i64> {
     let mut m = fresh.clone();
     let bot_of = |seat: Seat| {
         teams
@@ -69,9 +69,9 @@ fn play_hand(
         }
     }
     let points = m.seat_points(Some(0));
-    let mut per_bot = vec![0; bots.len()];
+    let mut per_bot = vec![0i64; bots.len()];
     for (i, team) in teams.iter().enumerate() {
-        per_bot[perm[i]] += team.first().map_or(0, |&s| points[s]);
+        per_bot[perm[i]] += team.first().map_or(0, |&s| i64::from(points[s]));
     }
     per_bot
 }
@@ -86,7 +86,9 @@ fn summary(margins: &[f64]) -> (f64, [f64; 2]) {
 }
 
 /// Runs the comparison and prints JSON: every deal is played once per permutation of the bots
-/// over the sides, so each bot holds every side equally often.
+/// over the sides, so each bot holds every side equally often. In the calling games every seat
+/// is a side of its own (partners are secret and change every hand), so the bots are permuted
+/// over all five seats: 120 plays of each deal.
 pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     let rules = args.game.rules()?;
     let teams = rules.teams();
@@ -116,19 +118,19 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     }
     let perms = permutations(teams.len());
     let mut rng = GameRng::from_seed(args.seed);
-    let mut totals = vec![0u64; bots.len()];
+    let mut totals = vec![0i64; bots.len()];
     let mut margins = Vec::with_capacity(args.deals as usize);
     for d in 0..args.deals {
         let dealer = Seat::ALL[(d % u64::from(rules.seats())) as usize];
         let mut fresh = AnyMatch::new(rules, dealer)?;
         fresh.start_hand_from(dealer, &mut rng)?;
-        let mut per_deal = vec![0u64; bots.len()];
+        let mut per_deal = vec![0i64; bots.len()];
         for perm in &perms {
             for (k, pts) in play_hand(&fresh, &teams, perm, &mut bots)
                 .into_iter()
                 .enumerate()
             {
-                per_deal[k] += u64::from(pts);
+                per_deal[k] += pts;
             }
         }
         for (t, p) in totals.iter_mut().zip(&per_deal) {
@@ -136,7 +138,7 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         }
         // Each bot sits every side equally often, so per-hand margins compare like with like.
         let first = per_deal[0] as f64;
-        let rest = per_deal[1..].iter().sum::<u64>() as f64 / (bots.len() - 1).max(1) as f64;
+        let rest = per_deal[1..].iter().sum::<i64>() as f64 / (bots.len() - 1).max(1) as f64;
         margins.push((first - rest) / perms.len() as f64);
     }
     let (mean, ci) = summary(&margins);

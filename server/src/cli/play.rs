@@ -34,8 +34,8 @@ pub struct PlayArgs {
     quiet: bool,
 }
 
-fn list(v: &[u32]) -> String {
-    let parts: Vec<String> = v.iter().map(u32::to_string).collect();
+fn list(v: &[i32]) -> String {
+    let parts: Vec<String> = v.iter().map(i32::to_string).collect();
     format!("[{}]", parts.join(", "))
 }
 

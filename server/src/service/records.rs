@@ -56,7 +56,10 @@ pub fn summary(m: MatchSummary) -> v1::RecordSummary {
     let result = (reason != v1::EndReason::Abandoned).then(|| v1::MatchResult {
         winners: m.winners.clone(),
         draw: m.draw,
-        totals: m.totals.clone(),
+        totals: calabresella_engine::game::Rules::defaults(&m.game)
+            .map(|r| convert::unsigned_totals(&r, &m.totals))
+            .unwrap_or_default(),
+        signed_totals: m.totals.clone(),
         forfeited_by: None,
         hands: m.hands,
     });
@@ -80,6 +83,7 @@ pub fn player(p: PlayerResult) -> v1::PlayerResult {
         wins: p.wins,
         draws: p.draws,
         points: p.points,
+        signed_points: p.signed_points,
         mu: p.mu,
         sigma: p.sigma,
         rating: p.rating,

@@ -114,7 +114,7 @@ pub struct ResultRow {
     /// The side (partners share one).
     pub side: u8,
     /// The seat's (or side's) match total.
-    pub points: u32,
+    pub points: i32,
     /// Whether the player won.
     pub won: bool,
     /// Whether the match was drawn.

@@ -21,8 +21,11 @@ pub struct PlayerResult {
     pub wins: u32,
     /// Matches drawn.
     pub draws: u32,
-    /// Sum of the player's (or side's) match totals.
+    /// Sum of the player's (or side's) positive match totals.
     pub points: u64,
+    /// Sum of the player's (or side's) match totals, signed (the calling games' totals may be
+    /// negative).
+    pub signed_points: i64,
     /// OpenSkill mean.
     pub mu: f64,
     /// OpenSkill uncertainty.
@@ -123,6 +126,7 @@ fn rate_match(
                     wins: 0,
                     draws: 0,
                     points: 0,
+                    signed_points: 0,
                     mu: 0.0,
                     sigma: 0.0,
                     rating: 0.0,
@@ -135,6 +139,7 @@ fn rate_match(
         entry.0.wins += u32::from(same.iter().any(|o| o.won));
         entry.0.draws += u32::from(s.draw);
         entry.0.points += same.iter().map(|o| o.points.max(0) as u64).sum::<u64>();
+        entry.0.signed_points += same.iter().map(|o| o.points).sum::<i64>();
     }
     // The same name on two seats is counted, but not rated against itself.
     if sides.len() < 2 || counted.len() < seats.len() {

@@ -47,7 +47,7 @@ pub struct MatchSummary {
     /// Drawn.
     pub draw: bool,
     /// Match totals.
-    pub totals: Vec<u32>,
+    pub totals: Vec<i32>,
     /// Hands played.
     pub hands: u32,
     /// Creation time.

@@ -15,10 +15,12 @@ impl Table {
                 Some(s) => (self.session.opponents_of(s), false),
                 None => self.session.result().unwrap_or_default(),
             };
+            let totals = self.session.totals();
             Some(v1::MatchResult {
                 winners,
                 draw,
-                totals: self.session.totals(),
+                totals: convert::unsigned_totals(&self.spec.rules, &totals),
+                signed_totals: totals,
                 forfeited_by: forfeited_by.map(|s| s.index() as u32),
                 hands: self.session.hands_dealt() as u32,
             })
@@ -59,7 +61,7 @@ impl Table {
         let (winners, draw, totals) = end
             .result
             .as_ref()
-            .map(|r| (r.winners.clone(), r.draw, r.totals.clone()))
+            .map(|r| (r.winners.clone(), r.draw, r.signed_totals.clone()))
             .unwrap_or_default();
         let results = if end.result.is_some() {
             self.seats

@@ -133,8 +133,9 @@ impl Session {
         Some(bot.act(&obs))
     }
 
-    /// Match totals in the game's unit (per seat, or per side).
-    pub fn totals(&self) -> Vec<u32> {
+    /// Match totals in the game's unit (per seat, or per side); negative only in the calling
+    /// games.
+    pub fn totals(&self) -> Vec<i32> {
         self.0.totals()
     }
 

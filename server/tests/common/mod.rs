@@ -96,12 +96,14 @@ impl Drop for TestServer {
     }
 }
 
-/// Game options for `game` with a low target so matches are short.
+/// Game options for `game` with a short match: a low target, or (the calling games, which
+/// play a fixed number of hands) two hands.
 pub fn options(game: v1::Game, target: u32) -> v1::GameOptions {
     let name = convert::game_name(game as i32).expect("a registered game");
     let target = target.to_string();
     let rules = calabresella_engine::game::Rules::parse(name, [("target", target.as_str())])
-        .expect("every game takes a target");
+        .or_else(|_| calabresella_engine::game::Rules::parse(name, [("hands", "2")]))
+        .expect("every game takes a target or a number of hands");
     convert::rules(&rules)
 }
 

@@ -307,7 +307,7 @@ impl std::fmt::Display for Event {
                 s.tricks[0],
                 s.tricks[1],
                 s.multiplier,
-                s.award.0
+                &s.award.0[..4]
             ),
         }
     }

@@ -100,6 +100,11 @@ impl Match {
         self.totals
     }
 
+    /// Void deals so far (every player passed).
+    fn void_deals(&self) -> u64 {
+        self.deals.hands.iter().filter(|h| h.is_void()).count() as u64
+    }
+
     /// Hands scored so far (void deals do not count).
     pub fn hands_scored(&self) -> u32 {
         self.scored
@@ -195,7 +200,7 @@ impl Match {
         }
         if self.scored >= self.opts.match_hands() {
             self.result = Some(MatchResult::won(leaders(&self.totals, self.opts.players)));
-        } else if self.deals.hands.len() as u64 >= u64::from(self.opts.max_deals) {
+        } else if self.void_deals() >= u64::from(self.opts.max_deals) {
             self.result = Some(MatchResult::draw());
         } else {
             self.deals.deal_next(self.opts, false);

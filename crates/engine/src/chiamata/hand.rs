@@ -385,7 +385,7 @@ impl Hand {
                 if self.opts.call_threes_only
                     && let Some(r) = self.forced_rank()
                 {
-                    allowed = allowed & CardSet::rank_mask(r);
+                    allowed &= CardSet::rank_mask(r);
                 }
                 allowed
             }

@@ -96,8 +96,13 @@ impl GameHand for Hand {
             target: self.target().unwrap_or(0),
             ..Features::default()
         };
+        // Per-side tricks would reveal the secret sides: the viewer's own tricks and everyone
+        // else's, which are public.
+        let mine = viewer.seat().unwrap_or(Seat::ALL[0]);
         for s in Seat::first_n(n) {
             f.seat_points[s.index()] = self.seat_points(s);
+            let tricks = (self.seat_won(s).len() / usize::from(n)) as u32;
+            f.side_tricks[usize::from(s != mine)] += tricks;
         }
         f.fill_table(self.trick(), |s| s.next(n), &self.card_places());
         f

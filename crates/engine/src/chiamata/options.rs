@@ -60,7 +60,8 @@ pub struct Options {
     pub variant: Variant,
     /// Seats: 5, or 4 in Tressette con la Chiamata by option (TC-D15).
     pub players: u8,
-    /// Scored hands in a match; `None` is the default, two per seat (TC-D14, BC-D13).
+    /// Scored hands in a match; `None` is the default, two per seat (TC-D14, BC-D13): 10, or
+    /// 8 with four players.
     pub hands: Option<u32>,
     /// Tressette con la Chiamata: `bid solo` above `bid chiamo` (TC-D16).
     pub solo_bid: bool,
@@ -76,7 +77,8 @@ pub struct Options {
     pub first_lead: FirstLead,
     /// Briscola Chiamata: a high target multiplies the payout (BC-D12).
     pub bid_multiplier: bool,
-    /// Safety cap: after this many deals (void deals included) an unfinished match is a draw.
+    /// Safety cap: after this many void deals (every player passed) in one match, the match
+    /// ends as a draw; scored hands are bounded by `hands`.
     pub max_deals: u32,
 }
 
@@ -153,7 +155,7 @@ impl Options {
             v.parse::<u32>()
                 .ok()
                 .filter(|n| (1..=hi).contains(n))
-                .ok_or_else(|| bad("a whole number from 1"))
+                .ok_or_else(|| bad("a whole number from 1 to 10000000"))
         };
         match k.as_str() {
             "players" => {
@@ -170,7 +172,11 @@ impl Options {
                     }
                 }
             }
-            "hands" => self.hands = Some(num(100_000)?),
+            "hands" => {
+                // Two hands per seat is the default, however it was reached.
+                let n = num(10_000_000)?;
+                self.hands = (n != 2 * u32::from(self.players)).then_some(n);
+            }
             "max_deals" => self.max_deals = num(10_000_000)?,
             "solo_bid" => self.solo_bid = flag()?,
             "call_threes_only" => self.call_threes_only = flag()?,

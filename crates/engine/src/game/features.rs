@@ -63,8 +63,8 @@ pub struct Features {
     /// Completed tricks.
     pub tricks_done: u8,
     /// Tricks won per side: `[soloist, defenders]` in a game with a soloist, else `[the
-    /// viewer's side, the other side]`; always zero in the calling games, whose sides are
-    /// secret (see `seat_points`).
+    /// viewer's side, the other side]`; in the calling games, whose sides are secret, `[the
+    /// viewer's own, everyone else's]`.
     pub side_tricks: [u32; 2],
     /// Cards left in the stock.
     pub stock_left: u8,

@@ -2,11 +2,12 @@
 //! whichever forms a client gives in, checked to agree.
 
 use calabresella_engine::action::ActionIdError;
-use calabresella_engine::{Action, Card, CardSet};
+use calabresella_engine::{Action, Card, CardSet, Promise};
 
 use super::WireError;
 use super::cards::{
-    card, card_from_wire, cards, contract, contract_from_wire, signal, signal_from_wire,
+    card, card_from_wire, cards, contract, contract_from_wire, rank_from_wire, rank_wire, signal,
+    signal_from_wire,
 };
 use crate::v1;
 
@@ -50,6 +51,18 @@ pub fn action(a: Action, monte: Option<&[Card; 4]>) -> v1::Action {
             w.signal = signal(s);
             K::Play
         }
+        Action::Promise(Promise::Rank(r)) => {
+            w.rank = rank_wire(r) as i32;
+            K::BidRank
+        }
+        Action::Promise(Promise::TwoFor(n)) => {
+            w.points = Some(u32::from(n));
+            K::BidTwoFor
+        }
+        Action::Promise(Promise::Points(n)) => {
+            w.points = Some(u32::from(n));
+            K::BidPoints
+        }
     };
     w.kind = kind as i32;
     w
@@ -81,6 +94,27 @@ fn typed_action(w: &v1::Action) -> Result<Option<Action>, WireError> {
                 .collect::<Result<CardSet, _>>()?,
         ),
         K::Play => Action::Play(one_card()?, signal_from_wire(w.signal)?),
+        K::BidRank => Action::Promise(Promise::Rank(
+            rank_from_wire(w.rank)
+                .ok_or_else(|| WireError::Action("a rank bid needs `rank`".into()))?,
+        )),
+        K::BidTwoFor | K::BidPoints => {
+            let n = w
+                .points
+                .and_then(|n| u8::try_from(n).ok())
+                .ok_or_else(|| WireError::Action("a points bid needs `points`".into()))?;
+            let p = if kind == K::BidTwoFor {
+                Promise::TwoFor(n)
+            } else {
+                Promise::Points(n)
+            };
+            if !p.is_valid() {
+                return Err(WireError::Action(
+                    "a points bid promises 61 to 120 (62 to 120 after bid 2)".into(),
+                ));
+            }
+            Action::Promise(p)
+        }
     }))
 }
 
@@ -158,13 +192,15 @@ mod tests {
         }
 
         #[test]
-        fn arbitrary_wire_actions_never_panic(kind in -2i32..10, contract in -2i32..8, sig in -2i32..6,
-                                              id in proptest::option::of(0u32..400), text in ".{0,20}",
-                                              suit in -1i32..6, rank in -1i32..12) {
+        fn arbitrary_wire_actions_never_panic(kind in -2i32..13, contract in -2i32..8, sig in -2i32..6,
+                                              id in proptest::option::of(0u32..500), text in ".{0,20}",
+                                              suit in -1i32..6, rank in -1i32..12,
+                                              points in proptest::option::of(0u32..300)) {
             let w = v1::Action {
                 kind, contract, signal: sig, id, notation: text,
                 card: Some(v1::Card { suit, rank, notation: String::new() }),
                 cards: vec![],
+                rank, points,
             };
             let _ = action_from_wire(&w, None);
         }

@@ -13,6 +13,9 @@ pub trait WireGame: Game {
     /// The wire `Game` values of the variants this game module plays, with their registered
     /// names.
     const WIRE_GAMES: &'static [(v1::Game, &'static str)];
+    /// Whether the game's totals may be negative: then only the `signed_*` total fields are
+    /// filled, the unsigned ones left empty.
+    const SIGNED_TOTALS: bool = false;
     /// The options on the wire, every field set.
     fn options_to_wire(opts: &Self::Options) -> v1::GameOptions;
     /// The options of wire game `game` when it is one of this module's (`None` otherwise):
@@ -65,13 +68,30 @@ macro_rules! wire_dispatch {
             Err(WireError::Options(format!("game {}", w.game)))
         }
 
+        /// Match totals for the wire's unsigned `totals` fields: the totals, or nothing for a
+        /// game whose totals may be negative (its `signed_totals` carry them).
+        pub fn unsigned_totals(r: &Rules, totals: &[i32]) -> Vec<u32> {
+            let signed = match r {
+                $(Rules::$V(_) => <calabresella_engine::$m::Match as WireGame>::SIGNED_TOTALS,)*
+            };
+            if signed {
+                Vec::new()
+            } else {
+                totals.iter().map(|&t| t.max(0) as u32).collect()
+            }
+        }
+
         /// An observation of any game on the wire.
         pub fn observation(o: &AnyObservation) -> v1::Observation {
-            match o {
+            let mut w = match o {
                 $(AnyObservation::$V(o) => {
                     <calabresella_engine::$m::Match as WireGame>::observation_to_wire(o)
                 })*
+            };
+            if w.signed_totals.is_empty() {
+                w.signed_totals = w.totals.iter().map(|&t| t as i32).collect();
             }
+            w
         }
 
         /// An event of any game (already filtered for its viewer) on the wire.

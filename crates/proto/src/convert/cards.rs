@@ -31,6 +31,12 @@ pub(crate) fn rank_wire(r: Rank) -> v1::Rank {
     }
 }
 
+/// A rank from the wire (`None` when unset or unknown).
+pub(crate) fn rank_from_wire(v: i32) -> Option<Rank> {
+    let w = v1::Rank::try_from(v).ok()?;
+    Rank::ALL.into_iter().find(|&r| rank_wire(r) == w)
+}
+
 /// A card on the wire.
 pub fn card(c: Card) -> v1::Card {
     v1::Card {

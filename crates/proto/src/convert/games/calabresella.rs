@@ -126,9 +126,10 @@ fn result(hand_number: u32, o: &HandOutcome) -> v1::HandResult {
             card_points: Vec::new(),
             accusi: Vec::new(),
             last_trick_side: s.last_trick as u32,
-            award: s.award.0.to_vec(),
+            award: s.award.0[..4].to_vec(),
             monte: cards(s.monte),
             text,
+            ..v1::HandResult::default()
         },
     }
 }
@@ -281,6 +282,7 @@ fn observation(o: &calabresella::Observation) -> v1::Observation {
             .enumerate()
             .map(|(i, r)| result(i as u32, r))
             .collect(),
+        ..v1::Observation::default()
     }
 }
 

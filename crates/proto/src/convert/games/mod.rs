@@ -2,6 +2,7 @@
 //! and its hand results. One module per game module of the engine.
 
 mod calabresella;
+mod chiamata;
 mod tressette;
 
 #[cfg(test)]

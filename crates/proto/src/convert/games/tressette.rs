@@ -211,5 +211,6 @@ fn observation(o: &tressette::Observation) -> v1::Observation {
             .enumerate()
             .map(|(i, r)| result(i as u32, r))
             .collect(),
+        ..v1::Observation::default()
     }
 }
