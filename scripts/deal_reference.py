@@ -4,7 +4,8 @@ calabresella/deal.rs, written from the documentation alone. Prints the deal for 
 Rust golden test can be checked against a second implementation.
 
 Usage: python3 scripts/deal_reference.py SEED [PLAYERS] [DEALER] [GAME]
-GAME is calabresella (default), tressette or tressette-in-due (PLAYERS is then 4 or 2).
+GAME is calabresella (default), tressette or tressette-in-due (PLAYERS is then 4 or 2),
+tressette-chiamata (5 or 4) or briscola-chiamata (5): every card dealt, in blocks of 40 / PLAYERS.
 """
 import sys
 
@@ -96,7 +97,12 @@ def main():
     dealer = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     game = sys.argv[4] if len(sys.argv) > 4 else "calabresella"
     deck = list(range(40))
-    block = 12 if game == "calabresella" else 10
+    if game == "calabresella":
+        block = 12
+    elif game in ("tressette-chiamata", "briscola-chiamata"):
+        block = 40 // players
+    else:
+        block = 10
     shuffle_above(Xoshiro256pp(seed), deck, block)
     active = 3 if game == "calabresella" else players
     first = (dealer + 1) % players

@@ -4,12 +4,22 @@
 # (every card played, and each hand's full deal once it is over); then fetch and replay the game
 # record, and list the finished matches and the results table the database keeps.
 #
-#   bash scripts/demo.sh          # the whole show, then the server stops
+#   bash scripts/demo.sh                            # the whole show, then the server stops
+#   bash scripts/demo.sh --game briscola-chiamata   # another game (any registered name)
 #   KEEP=1 bash scripts/demo.sh   # leave the server running to play a seat by hand afterwards
 #
-# Environment: CALABRESELLA_LISTEN (default 127.0.0.1:50051), BOT_DELAY_MS (default 15), SEED.
+# Environment: CALABRESELLA_LISTEN (default 127.0.0.1:50051), BOT_DELAY_MS (default 15), SEED,
+# GAME (the same as --game; default calabresella).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+game=${GAME:-calabresella}
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --game) game=${2:?--game needs a game name}; shift 2 ;;
+    --game=*) game=${1#--game=}; shift ;;
+    *) echo "demo: unknown argument $1 (usage: bash scripts/demo.sh [--game NAME])" >&2; exit 2 ;;
+  esac
+done
 bash scripts/setup.sh >/dev/null
 cargo build --locked --release --quiet -p calabresella-server
 bin=target/release/calabresella
@@ -30,9 +40,12 @@ server="http://$addr"
 echo "server: $server (log: $log)"
 
 seed=${SEED:-2026}
-table=$("$bin" create --server "$server" --seats heuristic,heuristic,random \
+# One bot per seat: heuristic bots, and a random one in the last seat.
+seats=$("$bin" deal --game "$game" --seed 1 | grep -c '^seat')
+bots=$(printf 'heuristic,%.0s' $(seq $((seats - 1))))random
+table=$("$bin" create --server "$server" --game "$game" --seats "$bots" \
   --seed "$seed" --bot-delay-ms "${BOT_DELAY_MS:-15}" --name demo)
-echo "table:  $table (three bots; a spectator follows it)"
+echo "table:  $table ($game, $seats bots; a spectator follows it)"
 echo
 "$bin" watch --server "$server" "$table"
 echo

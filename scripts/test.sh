@@ -45,7 +45,9 @@ bin=target/debug/calabresella
 step "the seeded deal agrees with an independent implementation of its documentation"
 for seed in 0 1 7 42 1000003 18446744073709551615; do
   for table in "calabresella 3 0" "calabresella 3 2" "calabresella 4 1" "calabresella 4 3" \
-               "tressette 4 0" "tressette 4 3" "tressette-in-due 2 0" "tressette-in-due 2 1"; do
+               "tressette 4 0" "tressette 4 3" "tressette-in-due 2 0" "tressette-in-due 2 1" \
+               "tressette-chiamata 5 0" "tressette-chiamata 5 4" "tressette-chiamata 4 2" \
+               "briscola-chiamata 5 1" "briscola-chiamata 5 3"; do
     set -- $table
     if ! diff <("$bin" deal --game "$1" --seed "$seed" --players "$2" --dealer "$3") \
               <(python3 scripts/deal_reference.py "$seed" "$2" "$3" "$1") >/dev/null; then

@@ -207,7 +207,7 @@ async fn play_match(server: &TestServer, label: &str, opts: v1::GameOptions, see
     let result = end.result.as_ref().expect("result");
     assert_eq!(
         replay["match"]["totals"],
-        serde_json::json!(result.totals),
+        serde_json::json!(result.signed_totals),
         "{label}: totals of the stream and the record agree"
     );
     for (_, e, _) in &results {

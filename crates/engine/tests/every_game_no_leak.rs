@@ -3,7 +3,8 @@
 //! rules do not let it know (by each game's own oracle, an independent reading of its
 //! visibility rules from the full event log) are permuted through the deal and the history;
 //! whenever that permuted world is consistent with what is public, the viewer's observation
-//! must be identical. And no observation ever shows a card beyond the oracle's.
+//! must be identical, and so must its features (the tensors' input). And no observation ever
+//! shows a card beyond the oracle's.
 //!
 //! The harness is generic (it plays through `AnyMatch`); each game adds its oracle to
 //! [`oracle`], and a game without one does not compile.
@@ -187,6 +188,14 @@ fn observations_do_not_depend_on_unseen_cards_in_any_game() {
                         expected,
                         "{viewer:?} can tell apart two worlds that differ only in cards it never saw ({rules}, case {case})"
                     );
+                    // The tensors' input too (the partner, the sides, every count).
+                    if !now.hand_over(0) {
+                        assert_eq!(
+                            world.features(viewer),
+                            now.features(viewer),
+                            "{viewer:?}'s features tell two worlds apart ({rules}, case {case})"
+                        );
+                    }
                 }
             }
         }

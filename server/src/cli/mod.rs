@@ -87,13 +87,16 @@ pub struct GameArgs {
     /// The game (any registered game).
     #[arg(long, default_value = "calabresella", value_parser = values::game_names(), ignore_case = true)]
     game: String,
-    /// Number of players: calabresella 3, or 4 with an idle dealer; tressette 4; in due 2.
+    /// Number of players: calabresella 3, or 4 with an idle dealer; tressette 4; in due 2;
+    /// tressette-chiamata 5, or 4; briscola-chiamata 5.
     #[arg(long)]
     players: Option<u8>,
     /// A rule option as key=value (repeatable). Calabresella: target=31, match_end=individual,
     /// stramazzo=false, only_chiamo=true, chiamo_threes_only=true, aperta=true, a_due=true,
     /// max_deals=N, preset=terziglio. Tressette: target=31, accusi=false, max_deals=N; in due
-    /// also follow_suit_always=true.
+    /// also follow_suit_always=true. Tressette con la Chiamata: hands=N, solo_bid=true,
+    /// call_threes_only=true, call_own_card=true. Briscola Chiamata: hands=N, auction=points,
+    /// two_closes=true, first_lead=caller, bid_multiplier=true.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
 }

@@ -415,7 +415,8 @@ mod sizes {
     #[test]
     fn queued_values_stay_small() {
         assert!(std::mem::size_of::<super::StreamItem>() <= 16);
-        assert!(std::mem::size_of::<calabresella_proto::v1::Update>() <= 256);
+        let update = std::mem::size_of::<calabresella_proto::v1::Update>();
+        assert!(update <= 256, "an Update takes {update} bytes");
         assert!(std::mem::size_of::<super::Item>() <= 64);
         assert!(std::mem::size_of::<super::Entry>() <= 96);
     }

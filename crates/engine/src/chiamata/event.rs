@@ -68,8 +68,9 @@ pub enum Event {
         /// Its cards.
         cards: CardSet,
     },
-    /// The hand is over and scored (public).
-    Scored(Outcome),
+    /// The hand is over and scored (public). Boxed: events are queued per stream, and the
+    /// outcome is large and rare.
+    Scored(Box<Outcome>),
 }
 
 impl Event {

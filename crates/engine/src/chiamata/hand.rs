@@ -850,7 +850,7 @@ impl Hand {
         self.phase = Phase::Over;
         self.legal = CardSet::EMPTY;
         if S::ACTIVE {
-            sink.push(Event::Scored(outcome));
+            sink.push(Event::Scored(Box::new(outcome)));
         }
     }
 }

@@ -279,7 +279,7 @@ impl Game for Match {
         }
         Some(format!(
             "{}  totals {:?}",
-            Event::Scored(*o),
+            Event::Scored(Box::new(*o)),
             totals.first_n(n)
         ))
     }

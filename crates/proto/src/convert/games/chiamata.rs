@@ -149,7 +149,7 @@ fn result(hand_number: u32, players: u8, o: &chiamata::Outcome) -> v1::HandResul
         tricks: o.tricks.to_vec(),
         last_trick_side: o.last_trick as u32,
         signed_award: o.award.first_n(players).to_vec(),
-        text: chiamata::Event::Scored(*o).to_string(),
+        text: chiamata::Event::Scored(Box::new(*o)).to_string(),
         ..v1::HandResult::default()
     }
 }
@@ -167,12 +167,12 @@ fn event(hand_number: u32, e: &chiamata::Event) -> v1::Event {
                 calabresella_engine::Action::Bid(c) => Some(c),
                 _ => None,
             }),
-            action: Some(action(a, None)),
+            action: Some(Box::new(action(a, None))),
             ..event_base(K::Bid, text)
         },
         E::AuctionWon { seat: s, bid } => v1::Event {
             seat: Some(seat(s)),
-            action: Some(action(bid, None)),
+            action: Some(Box::new(action(bid, None))),
             ..event_base(K::AuctionWon, text)
         },
         E::AllPassed => event_base(K::AllPassed, text),
@@ -192,8 +192,8 @@ fn event(hand_number: u32, e: &chiamata::Event) -> v1::Event {
             cards,
         } => trick_event(number, winner, cards, text),
         // The match's seat count is not in the event: five, or four (the fifth award is 0).
-        E::Scored(o) => v1::Event {
-            result: Some(Box::new(result(hand_number, seats_of(&o), &o))),
+        E::Scored(ref o) => v1::Event {
+            result: Some(Box::new(result(hand_number, seats_of(o), o))),
             ..event_base(K::HandScored, text)
         },
     }
