@@ -16,9 +16,11 @@ cargo clippy --locked --workspace --all-targets -- -D warnings
 step "docs (rustdoc -D warnings)"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --workspace --quiet
 
-step "the wire contract (buf lint STANDARD + COMMENTS, buf format)"
+step "the wire contract (buf lint STANDARD + COMMENTS, buf format, buf breaking)"
 npx --no-install buf lint
 npx --no-install buf format --diff --exit-code
+# Additive changes only: the contract as released (proto/baseline/, a buf image) must still hold.
+npx --no-install buf breaking --against proto/baseline/calabresella-v1.binpb
 echo "ok"
 
 step "the engine stays pure: no IO, async, wire or Python crates among its dependencies"

@@ -4,12 +4,14 @@
 
 Measures (medians of several timed runs, after a warm-up):
 
-1. one game driven from Python, fetching the observation tensor and the legal-action mask at
-   every step: microseconds per step, for Calabresella (tensor and mask written into arrays
-   allocated once, with ``out=``) and, when pyspiel is installed, OpenSpiel's Skat with the same
-   loop through its own API. Both pick ``legal[step % len(legal)]``, so the figure measures the
-   packages, not Python's ``random`` module (``random.choice`` would add ~0.6 us to both);
-2. the batched ``VectorEnv``: game steps per second on one core, observation tensors and masks
+1. one game driven from Python (Calabresella, then every registered game), fetching the
+   observation tensor and the legal-action mask at every step: microseconds per step (tensor
+   and mask written into arrays allocated once, with ``out=``) and, when pyspiel is installed,
+   OpenSpiel's Skat with the same loop through its own API. Both pick
+   ``legal[step % len(legal)]``, so the figure measures the packages, not Python's ``random``
+   module (``random.choice`` would add ~0.6 us to both);
+2. the batched ``VectorEnv`` (Calabresella, then every registered game): game steps per second
+   on one core, observation tensors and masks
    included (actions from ``sample_actions``);
 3. full random Calabresella matches through ``tournament`` (ratings and progress bar off):
    hands per second on one thread and on every core, next to the Rust ``calabresella bench``
@@ -21,6 +23,7 @@ Prints a JSON report.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import statistics
@@ -43,8 +46,8 @@ def median_of(runs: int, f: Callable[[], float]) -> float:
     return statistics.median(f() for _ in range(runs))
 
 
-def single_game_us(games: int, one_call: bool = False) -> float:
-    """Microseconds per step of Calabresella hands driven from Python: tensor (``out=``), mask
+def single_game_us(games: int, one_call: bool = False, game: str = "calabresella") -> float:
+    """Microseconds per step of hands of ``game`` driven from Python: tensor (``out=``), mask
     (``out=``), ``legal_actions()`` and ``apply_action()``; with ``one_call`` the first three are
     one ``observe_into`` call."""
     obs = np.zeros(cb.OBSERVATION_SIZE, dtype=np.float32)
@@ -52,7 +55,7 @@ def single_game_us(games: int, one_call: bool = False) -> float:
     steps = 0
     start = time.perf_counter()
     for g in range(games):
-        s = cb.new_hand("calabresella", seed=g)
+        s = cb.new_hand(game, seed=g)
         while not s.is_terminal():
             if one_call:
                 legal = s.observe_into(obs, mask)
@@ -93,9 +96,9 @@ def pyspiel_us(game_name: str, games: int, count_chance: bool = False) -> float 
     return (time.perf_counter() - start) / steps * 1e6
 
 
-def vector_steps_per_sec(num_envs: int, batches: int) -> float:
+def vector_steps_per_sec(num_envs: int, batches: int, game: str = "calabresella") -> float:
     """Game steps per second of the batched environment."""
-    env = cb.envs.VectorEnv("calabresella", num_envs=num_envs, seed=1)
+    env = cb.envs.VectorEnv(game, num_envs=num_envs, seed=1)
     start = time.perf_counter()
     for _ in range(batches):
         env.step(env.sample_actions())
@@ -157,6 +160,15 @@ def main() -> None:
     report["tournament_hands_per_sec_all_cores"] = median_of(
         a.runs, lambda: tournament_hands_per_sec(20000 // scale, 0)
     )
+    # Every registered game, the same loops: per-step cost from Python and batched steps.
+    report["per_game_single_us_per_step"] = {
+        g: median_of(a.runs, functools.partial(single_game_us, 2000 // scale, game=g))
+        for g in cb.GAMES
+    }
+    report["per_game_vector_env_steps_per_sec"] = {
+        g: median_of(a.runs, functools.partial(vector_steps_per_sec, 1024, 1000 // scale, g))
+        for g in cb.GAMES
+    }
     if a.cli.is_file():
         rust = rust_bench(a.cli, 1_000_000 // scale)
         report["rust_bench_api_hands_per_sec"] = rust["api_hands_per_sec"]

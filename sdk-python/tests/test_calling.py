@@ -59,7 +59,7 @@ def test_briscola_observations_name_the_trump_and_the_target() -> None:
     s = cb.new_match("briscola-chiamata", seed=2)
     play_to_the_call(s, rng)
     o = s.observation(0)
-    assert o.trump == o.called[-1]
+    assert o.called is not None and o.trump == o.called[-1]
     assert o.target is not None and 61 <= o.target <= 120
     assert o.bid is not None and o.highest_bid is not None
 
@@ -79,13 +79,13 @@ def test_matches_pay_zero_sum_and_end_after_the_fixed_number_of_hands(game: str)
 @pytest.mark.parametrize("game", CALLING)
 def test_batches_have_a_reward_column_per_seat_and_pay_zero_sum(game: str) -> None:
     env = VectorEnv(game, num_envs=16, seed=3)
-    obs, masks, players = env.reset()
+    obs, masks, _players = env.reset()
     assert obs.shape == (16, cb.OBSERVATION_SIZE) and env.rewards.shape == (16, 5)
     total = np.zeros((16, 5))
     rng = np.random.default_rng(0)
     for _ in range(400):
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, masks, rewards, dones, players = env.step(actions)
+        _obs, masks, rewards, _dones, _players = env.step(actions)
         total += rewards
         assert abs(rewards.sum(axis=1)).max() < 1e-6, "each step's rewards sum to zero"
     assert np.abs(total).sum() > 0, "some hands were scored"

@@ -194,3 +194,26 @@ def test_a_dropped_connection_is_resumed_and_the_match_finishes(server: str) -> 
     # Resumed at once, not after the table's 60 s move clock answered for the seat.
     assert time.monotonic() - started < 30
     assert direct.get_table(table["table_id"])["state"] == "finished"
+
+
+@pytest.mark.parametrize("game", ["briscola-chiamata", "tressette-chiamata"])
+def test_a_python_bot_plays_a_calling_game_with_a_secret_partner(server: str, game: str) -> None:
+    client = cb.connect(server)
+    seats = ["open", "heuristic", "random", "heuristic", "random"]
+    table = client.create_table(game, seats=seats, hands=2)
+    partners: list[int | None] = []
+
+    def bot(obs: cb.Observation) -> int:
+        assert obs.viewer == 0 and obs.num_players == 5
+        if obs.called is not None and obs.partner is not None:
+            # Set only in the holder's own view, or once the called card is out.
+            assert obs.role == "partner" or any(f"plays {obs.called}" in e for e in obs.events)
+        partners.append(obs.partner)
+        return obs.legal_actions[0]
+
+    result = cb.play(bot, client, table["table_id"], seat=0, name="caller-bot")
+    assert result["reason"] == "completed" and result["faults"] == 0
+    assert len(result["totals"]) == 5 and sum(result["totals"]) == 0
+    state = cb.load_record(client.get_record(table["table_id"]))
+    assert [int(x) for x in state.returns()] == result["totals"]
+    assert partners, "the bot decided"

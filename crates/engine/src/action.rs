@@ -296,6 +296,16 @@ impl Action {
         })
     }
 
+    /// The id of an action that needs no monte (every action but `take`), with a branch-free
+    /// path for the commonest, a plain `play`: what a hand's history stores.
+    #[inline]
+    pub(crate) fn history_id(self) -> Option<u16> {
+        match self {
+            Action::Play(c, None) => Some(PLAY0 + u16::from(c.index())),
+            other => other.to_id(None).ok(),
+        }
+    }
+
     /// The action with numeric id `id`; `monte` (deal order) is needed only for `take` ids.
     pub fn from_id(id: u16, monte: Option<&[Card; 4]>) -> Result<Action, ActionIdError> {
         let card =

@@ -33,7 +33,12 @@ impl Seat {
     /// The next seat in play order at a table of `n` seats.
     #[inline]
     pub const fn next(self, n: u8) -> Seat {
-        Seat((self.0 + 1) % n)
+        // A compare, not `% n`: a division costs tens of cycles on every card played.
+        if self.0 + 1 >= n {
+            Seat(0)
+        } else {
+            Seat(self.0 + 1)
+        }
     }
 
     /// The first `n` seats in order.

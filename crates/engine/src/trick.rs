@@ -30,6 +30,8 @@ pub struct Trick {
     cards: [Card; Seat::MAX],
     len: u8,
     winner_pos: u8,
+    /// The winning card's rank under [`Trick::push_ranked`]'s ranking (unused by `push`).
+    win_rank: u16,
     set: CardSet,
     /// The led suit's ten cards, or every card before the lead.
     led: CardSet,
@@ -46,6 +48,7 @@ impl Trick {
             cards: [NO_CARD; Seat::MAX],
             len: 0,
             winner_pos: 0,
+            win_rank: 0,
             set: CardSet::EMPTY,
             led: CardSet::ALL,
         }
@@ -114,17 +117,21 @@ impl Trick {
     /// this trick (0: it cannot win, like an off-suit card without trumps), and a card wins if
     /// it ranks above the card winning so far. The first card always leads. For games with
     /// trumps or without the duty to follow suit.
-    #[inline]
+    #[inline(always)]
     pub fn push_ranked(&mut self, card: Card, rank: impl Fn(Card) -> u16) {
         debug_assert!(
             (self.len as usize) < Seat::MAX,
             "a trick holds a card per seat"
         );
         let pos = self.len as usize;
+        // Each card is ranked once; the winner's rank is kept.
+        let r = rank(card);
         if pos == 0 {
             self.led = CardSet::suit(card.suit());
-        } else if rank(card) > rank(self.cards[self.winner_pos as usize]) {
+            self.win_rank = r;
+        } else if r > self.win_rank {
             self.winner_pos = pos as u8;
+            self.win_rank = r;
         }
         self.cards[pos] = card;
         self.set.insert(card);
@@ -239,7 +246,7 @@ impl Tricks {
     }
 
     /// [`Tricks::play`] with the game's own ranking (see [`Trick::push_ranked`]).
-    #[inline]
+    #[inline(always)]
     pub fn play_ranked(&mut self, seat: Seat, card: Card, rank: impl Fn(Card) -> u16) {
         self.seats[self.trick.len()] = seat;
         self.trick.push_ranked(card, rank);

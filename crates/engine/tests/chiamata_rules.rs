@@ -2279,3 +2279,35 @@ fn max_deals_ends_a_match_of_void_deals_as_a_draw() {
         assert_eq!(m.hands_scored(), 0);
     }
 }
+
+#[test]
+fn the_rollout_takes_the_actions_of_the_per_action_loop() {
+    // The rollout's fast paths (auction and tricks) against `legal_action` + `apply_unchecked`
+    // with the same generator: the same actions, the same final hand.
+    for o in [
+        tc(),
+        bc(),
+        Options {
+            players: 4,
+            call_threes_only: true,
+            ..tc()
+        },
+    ] {
+        for seed in 0..300u64 {
+            let dealer = seat((seed % u64::from(o.players)) as u8);
+            let d = Deal::shuffled(&mut GameRng::from_seed(seed), o.players, dealer);
+            let mut a = Hand::new(o, dealer, d).unwrap();
+            let mut b = a.clone();
+            let mut ra = GameRng::from_seed(seed ^ 0xABCD);
+            let mut rb = ra.clone();
+            let taken = a.playout_random(&mut ra);
+            let mut steps = 0;
+            while !b.is_over() {
+                let i = rb.below(b.num_legal_actions() as u32) as usize;
+                b.apply_unchecked(b.legal_action(i).unwrap());
+                steps += 1;
+            }
+            assert_eq!((&a, taken), (&b, steps), "{o}, seed {seed}");
+        }
+    }
+}

@@ -333,3 +333,19 @@ fn every_registered_name_parses_with_its_defaults_and_unknown_names_are_refused(
         "{e}"
     );
 }
+
+#[test]
+fn the_rollout_plays_the_same_hands_as_the_per_action_loop_in_every_game() {
+    // Each game's `playout_random` may take shortcuts; it must pick what the per-action loop
+    // (`legal_action(rng.below(num_legal_actions()))`) picks, action for action.
+    use calabresella_engine::bots::{Driver, random_hands};
+    for rules in every_option_set() {
+        let fast = random_hands(rules, 5, 400, Driver::Playout);
+        let slow = random_hands(rules, 5, 400, Driver::Api);
+        assert_eq!(fast, slow, "{rules}");
+        assert!(
+            fast.actions > 400 && fast.award_sum > 0,
+            "{rules}: {fast:?}"
+        );
+    }
+}

@@ -115,7 +115,7 @@ impl fmt::Display for Event {
                     o.points[1],
                     o.target,
                     o.multiplier,
-                    &o.award.0[..]
+                    o.award.first_n(o.players)
                 )
             }
         }

@@ -45,6 +45,14 @@ impl Role {
     }
 }
 
+/// A lead's choices for each card, in `legal_action` order: plain, then each signal.
+const SIGNALS: [Option<Signal>; 4] = [
+    None,
+    Some(Signal::Busso),
+    Some(Signal::Striscio),
+    Some(Signal::Volo),
+];
+
 /// The most actions a hand can take: a rank auction of 69 bids and 5 passes, a call, 40 cards.
 const MAX_ACTIONS: usize = 120;
 
@@ -88,6 +96,8 @@ pub struct Hand {
     /// The legal cards of the call or the play.
     legal: CardSet,
     void: bool,
+    /// Tricks in the hand (8, or 10 with four players): kept, not divided out every trick.
+    tricks_in_hand: u8,
     outcome: Option<Outcome>,
 }
 
@@ -127,6 +137,7 @@ impl Hand {
             history: ArrayVec::new(),
             legal: CardSet::EMPTY,
             void: false,
+            tricks_in_hand: opts.hand_size() as u8,
             outcome: None,
         };
         if opts.four_players() {
@@ -447,15 +458,7 @@ impl Hand {
             Phase::Call => self.legal.nth(i).map(Action::Call),
             Phase::Play if self.signals_allowed() => {
                 let card = self.legal.nth(i / 4)?;
-                Some(Action::Play(
-                    card,
-                    [
-                        None,
-                        Some(Signal::Busso),
-                        Some(Signal::Striscio),
-                        Some(Signal::Volo),
-                    ][i % 4],
-                ))
+                Some(Action::Play(card, SIGNALS[i % 4]))
             }
             Phase::Play => self.legal.nth(i).map(|c| Action::Play(c, None)),
             _ => None,
@@ -618,18 +621,79 @@ impl Hand {
         self.apply(action, &mut NoEvents);
     }
 
-    /// Plays the hand out with uniformly random legal actions from `rng`; returns the number of
-    /// actions.
+    /// Plays the hand out with uniformly random legal actions from `rng` (the same result as
+    /// the per-action loop with the same generator); returns the number of actions.
     pub fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
         let mut taken = 0;
         while !self.is_over() {
-            let i = rng.below(self.num_legal_actions() as u32) as usize;
-            if let Some(a) = self.legal_action(i) {
-                self.apply(a, &mut NoEvents);
+            if self.phase == Phase::Play {
+                // The tricks, most of a hand: the card (and signal) of `legal_action`'s order,
+                // played without the general dispatch.
+                let signals = self.signals_allowed();
+                let n = self.legal.len() * if signals { 4 } else { 1 };
+                let i = rng.below(n as u32) as usize;
+                let (k, signal) = if signals {
+                    (i / 4, SIGNALS[i % 4])
+                } else {
+                    (i, None)
+                };
+                // A follow within the led suit picks by table lookup (`nth_of_suit`), the same
+                // card as `nth` would.
+                let led = match self.opts.variant {
+                    Variant::Tressette => self.tricks.current().led_suit(),
+                    // No duty to follow: the legal set spans suits.
+                    Variant::Briscola => None,
+                };
+                let card = match led {
+                    Some(suit) if CardSet::suit(suit).is_superset(self.legal) => {
+                        self.legal.nth_of_suit(suit, k)
+                    }
+                    _ => self.legal.nth(k),
+                };
+                if let Some(card) = card {
+                    self.play_card(card, signal);
+                }
+            } else if self.phase == Phase::Auction {
+                // The auction: `pass`, then the bids from the lowest, as `legal_action` lists them.
+                let range = self.bid_range();
+                let n = 1 + range.map_or(0, |(lo, hi)| u32::from(hi - lo) + 1);
+                let i = rng.below(n) as u16;
+                let action = match range {
+                    Some((lo, _)) if i > 0 => self.bid_at(lo + i - 1),
+                    _ => Action::Pass,
+                };
+                if let Some(id) = action.history_id() {
+                    let _ = self.history.try_push(id);
+                }
+                self.speak(action, &mut NoEvents);
+                if self.phase != Phase::Auction && !self.is_over() {
+                    self.refresh_legal();
+                }
+            } else {
+                let i = rng.below(self.num_legal_actions() as u32) as usize;
+                if let Some(a) = self.legal_action(i) {
+                    self.apply(a, &mut NoEvents);
+                }
             }
             taken += 1;
         }
         taken
+    }
+
+    /// A legal card played on the fast path: recorded, played, and the next legal set.
+    #[inline]
+    fn play_card(&mut self, card: Card, signal: Option<Signal>) {
+        if let Some(id) = Action::Play(card, signal).history_id() {
+            let _ = self.history.try_push(id);
+        }
+        self.play(card, signal, &mut NoEvents);
+        if self.phase == Phase::Play {
+            let hand = self.hands[self.actor];
+            self.legal = match self.opts.variant {
+                Variant::Tressette => follow_mask(hand, self.tricks.current().led_mask()),
+                Variant::Briscola => hand,
+            };
+        }
     }
 
     /// Every event so far, nothing hidden.
@@ -654,7 +718,7 @@ impl Hand {
     // --- Applying ---------------------------------------------------------------------------
 
     fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        if let Ok(id) = action.to_id(None) {
+        if let Some(id) = action.history_id() {
             // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
             let _ = self.history.try_push(id);
         }
@@ -757,6 +821,8 @@ impl Hand {
         self.actor = leader;
     }
 
+    // Inlined into the rollout: a call per card costs its prologue and epilogue every time.
+    #[inline(always)]
     fn play<S: EventSink<Event>>(&mut self, card: Card, signal: Option<Signal>, sink: &mut S) {
         let seat = self.actor;
         let n = self.players();
@@ -796,7 +862,7 @@ impl Hand {
             });
         }
         self.actor = winner;
-        if usize::from(self.tricks.done()) == self.opts.hand_size() {
+        if self.tricks.done() == self.tricks_in_hand {
             self.score(side, sink);
         }
     }
@@ -825,6 +891,7 @@ impl Hand {
             multiplier *= target_multiplier(target);
         }
         let outcome = Outcome {
+            players: self.players(),
             caller,
             partner: self.partner(),
             alone: self.is_alone(),

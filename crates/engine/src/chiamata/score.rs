@@ -8,6 +8,8 @@ use crate::seat::{PerSeat, Seat};
 /// The result of a scored hand. Sides are `[caller's side, defenders]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Outcome {
+    /// Seats at the table (the award's length).
+    pub players: u8,
     /// The caller.
     pub caller: Seat,
     /// The partner (the holder of the called card), unless the caller played alone.

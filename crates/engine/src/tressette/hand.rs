@@ -365,7 +365,7 @@ impl Hand {
         let Action::Play(card, signal) = action else {
             return;
         };
-        if let Ok(id) = action.to_id(None) {
+        if let Some(id) = action.history_id() {
             let _ = self.history.try_push(id);
         }
         let seat = self.actor;

@@ -133,7 +133,7 @@ fn role(r: Option<Role>) -> i32 {
 }
 
 /// A scored hand on the wire: sides are `[caller's side, defenders]`, the award signed.
-fn result(hand_number: u32, players: u8, o: &chiamata::Outcome) -> v1::HandResult {
+fn result(hand_number: u32, o: &chiamata::Outcome) -> v1::HandResult {
     v1::HandResult {
         hand_number,
         caller: Some(seat(o.caller)),
@@ -148,7 +148,7 @@ fn result(hand_number: u32, players: u8, o: &chiamata::Outcome) -> v1::HandResul
         points: o.points.to_vec(),
         tricks: o.tricks.to_vec(),
         last_trick_side: o.last_trick as u32,
-        signed_award: o.award.first_n(players).to_vec(),
+        signed_award: o.award.first_n(o.players).to_vec(),
         text: chiamata::Event::Scored(Box::new(*o)).to_string(),
         ..v1::HandResult::default()
     }
@@ -191,18 +191,11 @@ fn event(hand_number: u32, e: &chiamata::Event) -> v1::Event {
             winner,
             cards,
         } => trick_event(number, winner, cards, text),
-        // The match's seat count is not in the event: five, or four (the fifth award is 0).
         E::Scored(ref o) => v1::Event {
-            result: Some(Box::new(result(hand_number, seats_of(o), o))),
+            result: Some(Box::new(result(hand_number, o))),
             ..event_base(K::HandScored, text)
         },
     }
-}
-
-/// The seats an outcome's award covers: four when the fifth seat never scores.
-fn seats_of(o: &chiamata::Outcome) -> u8 {
-    // With four players every seat scores ±1 at least, so a zero fifth award means four seats.
-    if o.award.0[4] == 0 { 4 } else { 5 }
 }
 
 /// An observation on the wire.
@@ -257,12 +250,12 @@ fn observation(o: &chiamata::Observation) -> v1::Observation {
         signed_totals: o.totals.first_n(players).to_vec(),
         events: o.events.iter().map(|e| event(n, e)).collect(),
         legal_actions: o.legal_actions.iter().map(|&a| action(a, None)).collect(),
-        outcome: o.outcome.as_ref().map(|r| result(n, players, r)),
+        outcome: o.outcome.as_ref().map(|r| result(n, r)),
         previous: o
             .previous
             .iter()
             .enumerate()
-            .map(|(i, r)| result(i as u32, players, r))
+            .map(|(i, r)| result(i as u32, r))
             .collect(),
         ..v1::Observation::default()
     }
