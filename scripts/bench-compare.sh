@@ -11,6 +11,9 @@ rounds=${3:-3}
 hands=${4:-500000}
 core=$(( $(nproc) > 1 ? 1 : 0 ))
 games=$("$new" play --help | sed -n 's/.*\[possible values: \(.*\)\].*/\1/p' | head -1 | tr -d ',')
+# Only the games both binaries know (a game added in between has nothing to compare with).
+known=$("$old" play --help | sed -n 's/.*\[possible values: \(.*\)\].*/\1/p' | head -1 | tr -d ',')
+games=$(for g in $games; do case " $known " in *" $g "*) echo "$g" ;; esac; done)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for _ in $(seq "$rounds"); do

@@ -157,10 +157,7 @@ impl Promise {
     #[inline]
     pub fn step(self) -> u16 {
         match self {
-            Promise::Rank(r) => Promise::RANK_LADDER
-                .iter()
-                .position(|&x| x == r)
-                .unwrap_or(0) as u16,
+            Promise::Rank(r) => LADDER_STEP_BY_POWER[usize::from(r.power())],
             Promise::TwoFor(n) => 10 + u16::from(n) - 62,
             Promise::Points(n) => u16::from(n),
         }
@@ -195,6 +192,18 @@ impl Promise {
         }
     }
 }
+
+/// Each rank's step on the rank ladder, by trick power (the 4 is power 0): the inverse of
+/// [`Promise::RANK_LADDER`], looked up on every bid of a rollout.
+const LADDER_STEP_BY_POWER: [u16; 10] = {
+    let mut t = [0u16; 10];
+    let mut step = 0;
+    while step < 10 {
+        t[Promise::RANK_LADDER[step].power() as usize] = step as u16;
+        step += 1;
+    }
+    t
+};
 
 impl fmt::Display for Promise {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -61,6 +61,17 @@ pub(crate) fn check_hands(
     Ok(seen)
 }
 
+/// The deck in index order, before shuffling.
+const DECK: [u8; 40] = {
+    let mut d = [0u8; 40];
+    let mut i = 0;
+    while i < 40 {
+        d[i] = i as u8;
+        i += 1;
+    }
+    d
+};
+
 /// The seeded deal by blocks, for games that deal every seat the same number of cards: the deck
 /// in index order is shuffled with [`GameRng::shuffle_above`]`(deck, size)`; positions
 /// `0..size` go to the eldest (the seat after the dealer), the next blocks of `size` to the
@@ -72,12 +83,16 @@ pub(crate) fn deal_blocks(
     dealer: Seat,
     size: usize,
 ) -> (PerSeat<CardSet>, [u8; 40]) {
-    let mut deck: [u8; 40] = std::array::from_fn(|i| i as u8);
+    let mut deck = DECK;
     rng.shuffle_above(&mut deck, size);
     let mut hands = PerSeat::splat(CardSet::EMPTY);
     let mut seat = dealer.next(players);
     for block in deck[..size * players as usize].chunks_exact(size) {
-        hands[seat] = CardSet::from_bits(block.iter().fold(0u64, |acc, &c| acc | 1 << c));
+        let mut bits = 0u64;
+        for &c in block {
+            bits |= 1 << (c & 63);
+        }
+        hands[seat] = CardSet::from_bits(bits);
         seat = seat.next(players);
     }
     (hands, deck)

@@ -42,4 +42,4 @@ pub use action::{Action, Contract, NUM_ACTION_IDS, Promise, Signal};
 pub use card::{Card, NotationError, Rank, Suit};
 pub use cardset::{CardSet, CardSetIter};
 pub use error::IllegalAction;
-pub use seat::{PerSeat, Seat};
+pub use seat::{PerSeat, SLOTS, Seat};

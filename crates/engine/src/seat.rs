@@ -53,14 +53,19 @@ impl fmt::Display for Seat {
     }
 }
 
-/// One value per seat (up to [`Seat::MAX`]), indexed by [`Seat`] rather than bare integers.
+/// Slots in a [`PerSeat`]: [`Seat::MAX`] rounded up to a power of two, so an index masked with
+/// `SLOTS - 1` needs no bounds check (the slots past the last seat stay at their default).
+pub const SLOTS: usize = Seat::MAX.next_power_of_two();
+
+/// One value per seat (up to [`Seat::MAX`], in [`SLOTS`] slots), indexed by [`Seat`] rather
+/// than bare integers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct PerSeat<T>(pub [T; Seat::MAX]);
+pub struct PerSeat<T>(pub [T; SLOTS]);
 
 impl<T: Copy> PerSeat<T> {
     /// The same value for every seat.
     pub const fn splat(v: T) -> Self {
-        PerSeat([v; Seat::MAX])
+        PerSeat([v; SLOTS])
     }
 
     /// `f(seat)` for the first `n` seats, the default for the others.
@@ -68,7 +73,7 @@ impl<T: Copy> PerSeat<T> {
     where
         T: Default,
     {
-        let mut out = PerSeat([T::default(); Seat::MAX]);
+        let mut out = PerSeat([T::default(); SLOTS]);
         for s in Seat::first_n(n) {
             out[s] = f(s);
         }
@@ -85,14 +90,14 @@ impl<T> Index<Seat> for PerSeat<T> {
     type Output = T;
     #[inline]
     fn index(&self, s: Seat) -> &T {
-        // A Seat is always below Seat::MAX, so the check never fails.
-        &self.0[s.index()]
+        // A Seat is always below Seat::MAX; the mask lets the compiler drop the bounds check.
+        &self.0[s.index() & (SLOTS - 1)]
     }
 }
 
 impl<T> IndexMut<Seat> for PerSeat<T> {
     #[inline]
     fn index_mut(&mut self, s: Seat) -> &mut T {
-        &mut self.0[s.index()]
+        &mut self.0[s.index() & (SLOTS - 1)]
     }
 }

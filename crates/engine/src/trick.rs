@@ -4,7 +4,7 @@
 
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
-use crate::seat::Seat;
+use crate::seat::{SLOTS, Seat};
 
 /// The cards a player holding `hand` may play to a trick led in `led` (or lead, when `None`):
 /// cards of the led suit if he has any, otherwise any card.
@@ -27,7 +27,7 @@ pub fn follow_mask(hand: CardSet, led: CardSet) -> CardSet {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Trick {
     leader: Seat,
-    cards: [Card; Seat::MAX],
+    cards: [Card; SLOTS],
     len: u8,
     winner_pos: u8,
     /// The winning card's rank under [`Trick::push_ranked`]'s ranking (unused by `push`).
@@ -45,7 +45,7 @@ impl Trick {
     pub const fn new(leader: Seat) -> Trick {
         Trick {
             leader,
-            cards: [NO_CARD; Seat::MAX],
+            cards: [NO_CARD; SLOTS],
             len: 0,
             winner_pos: 0,
             win_rank: 0,
@@ -104,11 +104,13 @@ impl Trick {
         let pos = self.len as usize;
         if pos == 0 {
             self.led = CardSet::suit(card.suit());
-        } else if self.led.contains(card) && card > self.cards[self.winner_pos as usize] {
+        } else if self.led.contains(card)
+            && card > self.cards[self.winner_pos as usize & (SLOTS - 1)]
+        {
             // The winner is always of the led suit, so a higher led-suit card beats it.
             self.winner_pos = pos as u8;
         }
-        self.cards[pos] = card;
+        self.cards[pos & (SLOTS - 1)] = card;
         self.set.insert(card);
         self.len += 1;
     }
@@ -133,7 +135,7 @@ impl Trick {
             self.winner_pos = pos as u8;
             self.win_rank = r;
         }
-        self.cards[pos] = card;
+        self.cards[pos & (SLOTS - 1)] = card;
         self.set.insert(card);
         self.len += 1;
     }
@@ -147,7 +149,7 @@ impl Trick {
     /// The card now winning, if any was played.
     #[inline]
     pub fn winning_card(&self) -> Option<Card> {
-        (self.len > 0).then(|| self.cards[self.winner_pos as usize])
+        (self.len > 0).then(|| self.cards[self.winner_pos as usize & (SLOTS - 1)])
     }
 
     /// The cards played with who played them, given the seat after each seat in play order.
@@ -181,7 +183,7 @@ impl Trick {
 pub struct Tricks {
     trick: Trick,
     /// Who played each position of the trick in progress.
-    seats: [Seat; Seat::MAX],
+    seats: [Seat; SLOTS],
     done: u8,
     side_tricks: [u32; 2],
     side_thirds: [u32; 2],
@@ -193,7 +195,7 @@ impl Tricks {
     pub const fn new(leader: Seat) -> Tricks {
         Tricks {
             trick: Trick::new(leader),
-            seats: [leader; Seat::MAX],
+            seats: [leader; SLOTS],
             done: 0,
             side_tricks: [0; 2],
             side_thirds: [0; 2],
@@ -241,21 +243,21 @@ impl Tricks {
     /// card of the led suit wins.
     #[inline]
     pub fn play(&mut self, seat: Seat, card: Card) {
-        self.seats[self.trick.len()] = seat;
+        self.seats[self.trick.len() & (SLOTS - 1)] = seat;
         self.trick.push(card);
     }
 
     /// [`Tricks::play`] with the game's own ranking (see [`Trick::push_ranked`]).
     #[inline(always)]
     pub fn play_ranked(&mut self, seat: Seat, card: Card, rank: impl Fn(Card) -> u16) {
-        self.seats[self.trick.len()] = seat;
+        self.seats[self.trick.len() & (SLOTS - 1)] = seat;
         self.trick.push_ranked(card, rank);
     }
 
     /// The seat whose card is winning the trick in progress.
     #[inline]
     pub fn winner(&self) -> Seat {
-        self.seats[self.trick.winner_pos()]
+        self.seats[self.trick.winner_pos() & (SLOTS - 1)]
     }
 
     /// Closes the trick in progress for `side` (the winner's): counts it, credits its thirds and

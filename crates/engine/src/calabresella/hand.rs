@@ -51,7 +51,7 @@ pub struct Hand {
     /// Active seats in play order from the eldest.
     active: [Seat; 3],
     /// For each seat, the next active seat in play order.
-    next: [Seat; Seat::MAX],
+    next: PerSeat<Seat>,
     speakers: ArrayVec<Seat, 3>,
     spoken: u8,
     best: Option<(Seat, Contract)>,
@@ -88,9 +88,9 @@ impl Hand {
     /// `players` and a valid deal (as [`Deal::shuffled`] makes). Used on hot paths.
     pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
         let active = active_seats(opts.players, dealer);
-        let mut next = [Seat::ALL[0]; Seat::MAX];
+        let mut next = PerSeat::splat(Seat::ALL[0]);
         for i in 0..3 {
-            next[active[i].index()] = active[(i + 1) % 3];
+            next[active[i]] = active[(i + 1) % 3];
         }
         let speakers: ArrayVec<Seat, 3> = active
             .iter()
@@ -432,7 +432,7 @@ impl Hand {
     /// The next active seat after `seat` in play order (skipping an idle dealer).
     #[inline]
     pub fn next_active(&self, seat: Seat) -> Seat {
-        self.next[seat.index()]
+        self.next[seat]
     }
 
     /// Whether `action` is legal now.
@@ -878,7 +878,7 @@ impl Hand {
             sink.push(Event::Played { seat, card, signal });
         }
         if self.tricks.current().len() < 3 {
-            self.actor = self.next[seat.index()];
+            self.actor = self.next[seat];
             self.legal = follow_mask(self.hands[self.actor], self.tricks.current().led_mask());
         } else {
             self.complete_trick(sink);

@@ -339,6 +339,7 @@ impl Hand {
 
     /// The auction's lowest and highest step still open to a bid, and whether any bid is
     /// possible: Tressette steps are chiamo 0 and solo 1; Briscola's are [`Promise::step`].
+    #[inline]
     fn bid_range(&self) -> Option<(u16, u16)> {
         let (first, last) = match self.opts.variant {
             Variant::Tressette => (0, if self.opts.solo_allowed() { 1 } else { 0 }),
@@ -356,6 +357,7 @@ impl Hand {
     }
 
     /// The bid at auction step `step` (see [`Hand::bid_range`]).
+    #[inline]
     fn bid_at(&self, step: u16) -> Action {
         match (self.opts.variant, self.opts.auction) {
             (Variant::Tressette, _) => Action::Bid(if step == 0 {
@@ -624,12 +626,21 @@ impl Hand {
     /// Plays the hand out with uniformly random legal actions from `rng` (the same result as
     /// the per-action loop with the same generator); returns the number of actions.
     pub fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
+        // One loop per game, so the variant's branches fold away.
+        match self.opts.variant {
+            Variant::Tressette => self.playout::<true>(rng),
+            Variant::Briscola => self.playout::<false>(rng),
+        }
+    }
+
+    /// [`Hand::playout_random`] for Tressette con la Chiamata (`TC`) or Briscola Chiamata.
+    fn playout<const TC: bool>(&mut self, rng: &mut crate::rng::GameRng) -> usize {
         let mut taken = 0;
         while !self.is_over() {
             if self.phase == Phase::Play {
                 // The tricks, most of a hand: the card (and signal) of `legal_action`'s order,
                 // played without the general dispatch.
-                let signals = self.signals_allowed();
+                let signals = TC && self.tricks.current().is_empty();
                 let n = self.legal.len() * if signals { 4 } else { 1 };
                 let i = rng.below(n as u32) as usize;
                 let (k, signal) = if signals {
@@ -639,10 +650,11 @@ impl Hand {
                 };
                 // A follow within the led suit picks by table lookup (`nth_of_suit`), the same
                 // card as `nth` would.
-                let led = match self.opts.variant {
-                    Variant::Tressette => self.tricks.current().led_suit(),
-                    // No duty to follow: the legal set spans suits.
-                    Variant::Briscola => None,
+                // In Briscola there is no duty to follow: the legal set spans suits.
+                let led = if TC {
+                    self.tricks.current().led_suit()
+                } else {
+                    None
                 };
                 let card = match led {
                     Some(suit) if CardSet::suit(suit).is_superset(self.legal) => {
@@ -651,7 +663,7 @@ impl Hand {
                     _ => self.legal.nth(k),
                 };
                 if let Some(card) = card {
-                    self.play_card(card, signal);
+                    self.play_card::<TC>(card, signal);
                 }
             } else if self.phase == Phase::Auction {
                 // The auction: `pass`, then the bids from the lowest, as `legal_action` lists them.
@@ -682,16 +694,17 @@ impl Hand {
 
     /// A legal card played on the fast path: recorded, played, and the next legal set.
     #[inline]
-    fn play_card(&mut self, card: Card, signal: Option<Signal>) {
+    fn play_card<const TC: bool>(&mut self, card: Card, signal: Option<Signal>) {
         if let Some(id) = Action::Play(card, signal).history_id() {
             let _ = self.history.try_push(id);
         }
-        self.play(card, signal, &mut NoEvents);
+        self.play_in::<NoEvents, TC>(card, signal, &mut NoEvents);
         if self.phase == Phase::Play {
             let hand = self.hands[self.actor];
-            self.legal = match self.opts.variant {
-                Variant::Tressette => follow_mask(hand, self.tricks.current().led_mask()),
-                Variant::Briscola => hand,
+            self.legal = if TC {
+                follow_mask(hand, self.tricks.current().led_mask())
+            } else {
+                hand
             };
         }
     }
@@ -725,7 +738,10 @@ impl Hand {
         match action {
             Action::Pass | Action::Bid(_) | Action::Promise(_) => self.speak(action, sink),
             Action::Call(c) => self.call(c, sink),
-            Action::Play(c, signal) => self.play(c, signal, sink),
+            Action::Play(c, signal) => match self.opts.variant {
+                Variant::Tressette => self.play_in::<S, true>(c, signal, sink),
+                Variant::Briscola => self.play_in::<S, false>(c, signal, sink),
+            },
             // No other kind is ever legal here.
             Action::Return(_) | Action::Discard(_) | Action::Take(_) => {}
         }
@@ -734,6 +750,7 @@ impl Hand {
         }
     }
 
+    #[inline]
     fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         let seat = self.actor;
         let n = self.players();
@@ -823,17 +840,21 @@ impl Hand {
 
     // Inlined into the rollout: a call per card costs its prologue and epilogue every time.
     #[inline(always)]
-    fn play<S: EventSink<Event>>(&mut self, card: Card, signal: Option<Signal>, sink: &mut S) {
+    fn play_in<S: EventSink<Event>, const TC: bool>(
+        &mut self,
+        card: Card,
+        signal: Option<Signal>,
+        sink: &mut S,
+    ) {
         let seat = self.actor;
         let n = self.players();
         self.hands[seat].remove(card);
-        match self.opts.variant {
-            Variant::Tressette => self.tricks.play(seat, card),
-            Variant::Briscola => {
-                let (led, trump) = (self.tricks.current().led_mask(), self.trump);
-                self.tricks
-                    .play_ranked(seat, card, |c| briscola_strength(c, led, trump));
-            }
+        if TC {
+            self.tricks.play(seat, card);
+        } else {
+            let (led, trump) = (self.tricks.current().led_mask(), self.trump);
+            self.tricks
+                .play_ranked(seat, card, |c| briscola_strength(c, led, trump));
         }
         if S::ACTIVE {
             sink.push(Event::Played { seat, card, signal });
@@ -879,8 +900,10 @@ impl Hand {
                 (p, tricks[0] == all || tricks[1] == all)
             }
             Variant::Briscola => {
-                // BC-D12: cappotto is every card point.
-                let p = self.tricks.won().map(briscola_points_of);
+                // BC-D12: cappotto is every card point. Every card has been won by now, so the
+                // defenders hold the rest of the 120.
+                let caller_side = briscola_points_of(self.tricks.won()[0]);
+                let p = [caller_side, 120 - caller_side];
                 (p, p[0] == 120 || p[1] == 120)
             }
         };
@@ -890,11 +913,12 @@ impl Hand {
         if self.opts.bid_multiplier {
             multiplier *= target_multiplier(target);
         }
+        let (partner, alone) = (self.partner(), self.is_alone());
         let outcome = Outcome {
             players: self.players(),
             caller,
-            partner: self.partner(),
-            alone: self.is_alone(),
+            partner,
+            alone,
             bid: self.bid,
             called: self.called,
             trump: self.trump(),
@@ -904,14 +928,7 @@ impl Hand {
             last_trick: last,
             made,
             multiplier,
-            award: payout(
-                self.players(),
-                caller,
-                self.partner(),
-                self.is_alone(),
-                made,
-                multiplier,
-            ),
+            award: payout(self.players(), caller, partner, alone, made, multiplier),
         };
         self.outcome = Some(outcome);
         self.phase = Phase::Over;
