@@ -158,7 +158,7 @@ impl Promise {
     pub fn step(self) -> u16 {
         match self {
             Promise::Rank(r) => LADDER_STEP_BY_POWER[usize::from(r.power())],
-            Promise::TwoFor(n) => 10 + u16::from(n) - 62,
+            Promise::TwoFor(n) => 10 + u16::from(n).saturating_sub(62),
             Promise::Points(n) => u16::from(n),
         }
     }

@@ -53,8 +53,9 @@ impl fmt::Display for Seat {
     }
 }
 
-/// Slots in a [`PerSeat`]: [`Seat::MAX`] rounded up to a power of two, so an index masked with
-/// `SLOTS - 1` needs no bounds check (the slots past the last seat stay at their default).
+/// Slots in a [`PerSeat`] (and a trick): [`Seat::MAX`] rounded up to a power of two, so an
+/// index masked with `SLOTS - 1` needs no bounds check (the slots past the last seat stay at
+/// their default). A clamp with `min` measured 3-6% slower on every game's rollout.
 pub const SLOTS: usize = Seat::MAX.next_power_of_two();
 
 /// One value per seat (up to [`Seat::MAX`], in [`SLOTS`] slots), indexed by [`Seat`] rather

@@ -2225,15 +2225,34 @@ fn ch_d6_details() {
 
 #[test]
 fn ch_d6_hands_takes_any_positive_integer() {
-    // CH-D6: `hands` is a positive integer (up to ten million, a bound no match reaches).
+    // CH-D6: `hands` is a positive integer (up to 100,000: every hand is kept in the match).
     let mut o = tc();
-    o.set("hands", "1000000").unwrap();
-    assert_eq!(o.match_hands(), 1_000_000);
+    o.set("hands", "100000").unwrap();
+    assert_eq!(o.match_hands(), 100_000);
     assert!(o.set("hands", "0").is_err());
     assert!(o.set("hands", "-3").is_err());
-    // Two hands per seat is the default, however it is reached.
+    assert!(o.set("hands", "100001").is_err());
+    // The number given is kept whatever `players` is set to afterwards.
     o.set("hands", "10").unwrap();
-    assert_eq!(o, tc());
+    o.set("players", "4").unwrap();
+    assert_eq!(o.match_hands(), 10);
+    // A struct built by hand is checked too.
+    assert!(
+        Options {
+            hands: Some(0),
+            ..tc()
+        }
+        .validate()
+        .is_err()
+    );
+    assert!(
+        Options {
+            max_deals: 0,
+            ..tc()
+        }
+        .validate()
+        .is_err()
+    );
 }
 
 #[test]

@@ -131,8 +131,9 @@ pub enum Event {
         /// The cards.
         cards: CardSet,
     },
-    /// The hand is over and scored (public).
-    Scored(HandOutcome),
+    /// The hand is over and scored (public). Boxed: events are queued per stream, and the
+    /// score is large and rare.
+    Scored(Box<HandOutcome>),
 }
 
 /// Facts about the hand that decide visibility: in Calabresella a due the defending person sees
@@ -295,20 +296,22 @@ impl std::fmt::Display for Event {
                 "seat {to} takes the set-aside monte: {}",
                 show_set(cards)
             ),
-            Event::Scored(HandOutcome::Void) => write!(f, "void deal"),
-            Event::Scored(HandOutcome::Scored(s)) => write!(
-                f,
-                "{} {} by seat {}: points {}-{}, tricks {}-{}, x{}, award {:?}",
-                s.contract,
-                if s.made { "made" } else { "failed" },
-                s.soloist,
-                s.points[0],
-                s.points[1],
-                s.tricks[0],
-                s.tricks[1],
-                s.multiplier,
-                &s.award.0[..4]
-            ),
+            Event::Scored(o) => match o.as_ref() {
+                HandOutcome::Void => write!(f, "void deal"),
+                HandOutcome::Scored(s) => write!(
+                    f,
+                    "{} {} by seat {}: points {}-{}, tricks {}-{}, x{}, award {:?}",
+                    s.contract,
+                    if s.made { "made" } else { "failed" },
+                    s.soloist,
+                    s.points[0],
+                    s.points[1],
+                    s.tricks[0],
+                    s.tricks[1],
+                    s.multiplier,
+                    &s.award.0[..4]
+                ),
+            },
         }
     }
 }

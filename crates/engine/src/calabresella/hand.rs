@@ -951,7 +951,7 @@ impl Hand {
         self.outcome = Some(HandOutcome::Scored(result));
         self.legal = CardSet::EMPTY;
         if S::ACTIVE {
-            sink.push(Event::Scored(HandOutcome::Scored(result)));
+            sink.push(Event::Scored(Box::new(HandOutcome::Scored(result))));
         }
     }
 }

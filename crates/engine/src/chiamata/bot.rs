@@ -20,7 +20,10 @@ impl Bot<Observation> for HeuristicBot {
     }
 
     fn act(&mut self, obs: &Observation) -> Action {
-        let fallback = obs.legal_actions[0];
+        // Asked with nothing to do (the contract says it is not), it passes.
+        let Some(&fallback) = obs.legal_actions.first() else {
+            return Action::Pass;
+        };
         let Some(me) = obs.viewer.seat() else {
             return fallback;
         };

@@ -53,6 +53,8 @@ pub struct Match {
     deals: Deals<Hand>,
     totals: PerSeat<i32>,
     scored: u32,
+    /// Void deals so far (every player passed).
+    voids: u32,
     result: Option<MatchResult>,
 }
 
@@ -65,6 +67,7 @@ impl Match {
             deals: Deals::new(&opts, first_dealer)?,
             totals: PerSeat::splat(0),
             scored: 0,
+            voids: 0,
             result: None,
         })
     }
@@ -81,6 +84,7 @@ impl Match {
             deals: Deals::seeded(opts, seed, first_dealer)?,
             totals: PerSeat::splat(0),
             scored: 0,
+            voids: 0,
             result: None,
         })
     }
@@ -98,11 +102,6 @@ impl Match {
     /// Totals per seat (they sum to zero).
     pub fn totals(&self) -> PerSeat<i32> {
         self.totals
-    }
-
-    /// Void deals so far (every player passed).
-    fn void_deals(&self) -> u64 {
-        self.deals.hands.iter().filter(|h| h.is_void()).count() as u64
     }
 
     /// Hands scored so far (void deals do not count).
@@ -197,10 +196,12 @@ impl Match {
                 self.totals[s] += o.award[s];
             }
             self.scored += 1;
+        } else {
+            self.voids += 1;
         }
         if self.scored >= self.opts.match_hands() {
             self.result = Some(MatchResult::won(leaders(&self.totals, self.opts.players)));
-        } else if self.void_deals() >= u64::from(self.opts.max_deals) {
+        } else if self.voids >= self.opts.max_deals {
             self.result = Some(MatchResult::draw());
         } else {
             self.deals.deal_next(self.opts, false);

@@ -60,8 +60,8 @@ pub struct Options {
     pub variant: Variant,
     /// Seats: 5, or 4 in Tressette con la Chiamata by option (TC-D15).
     pub players: u8,
-    /// Scored hands in a match; `None` is the default, two per seat (TC-D14, BC-D13): 10, or
-    /// 8 with four players.
+    /// Scored hands in a match (1 to [`MAX_HANDS`]); `None` is the default, two per seat
+    /// (TC-D14, BC-D13): 10, or 8 with four players.
     pub hands: Option<u32>,
     /// Tressette con la Chiamata: `bid solo` above `bid chiamo` (TC-D16).
     pub solo_bid: bool,
@@ -81,6 +81,10 @@ pub struct Options {
     /// ends as a draw; scored hands are bounded by `hands`.
     pub max_deals: u32,
 }
+
+/// The most scored hands a match may have: every hand is kept in the match, so a bound keeps
+/// one table's memory bounded.
+pub const MAX_HANDS: u32 = 100_000;
 
 /// The option names, for error messages.
 const KNOWN: &str = "players, hands, solo_bid, call_threes_only, call_own_card, auction, \
@@ -172,10 +176,14 @@ impl Options {
                     }
                 }
             }
+            // As given, whatever `players` is set to after it.
             "hands" => {
-                // Two hands per seat is the default, however it was reached.
-                let n = num(10_000_000)?;
-                self.hands = (n != 2 * u32::from(self.players)).then_some(n);
+                self.hands = Some(
+                    v.parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=MAX_HANDS).contains(n))
+                        .ok_or_else(|| bad("a whole number from 1 to 100000"))?,
+                )
             }
             "max_deals" => self.max_deals = num(10_000_000)?,
             "solo_bid" => self.solo_bid = flag()?,
@@ -210,6 +218,12 @@ impl Options {
     /// Checks that the options make a playable game: each game's options only on that game.
     pub fn validate(&self) -> Result<(), OptionError> {
         let d = Options::new(self.variant);
+        if self.hands.is_some_and(|h| !(1..=MAX_HANDS).contains(&h)) {
+            return Err(OptionError::Conflict("hands must be from 1 to 100000"));
+        }
+        if self.max_deals == 0 {
+            return Err(OptionError::Conflict("max_deals must be at least 1"));
+        }
         match self.variant {
             Variant::Tressette => {
                 if self.auction != d.auction

@@ -160,7 +160,7 @@ pub fn event_cards(e: &Event) -> CardSet {
         Event::MonteSplit { first, second } => first.1 | second.1,
         Event::Played { card, .. } => CardSet::single(*card),
         Event::TrickWon { cards, .. } | Event::MonteRevealed { cards, .. } => *cards,
-        Event::Scored(o) => match o {
+        Event::Scored(o) => match o.as_ref() {
             calabresella_engine::calabresella::HandOutcome::Scored(s) => {
                 s.monte | s.called.map_or(CardSet::EMPTY, CardSet::single)
             }

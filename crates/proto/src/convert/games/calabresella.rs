@@ -104,7 +104,7 @@ fn options_from_wire(rules: Option<&v1::game_options::Rules>) -> Result<Options,
 
 /// A hand's result on the wire.
 fn result(hand_number: u32, o: &HandOutcome) -> v1::HandResult {
-    let text = calabresella::Event::Scored(*o).to_string();
+    let text = calabresella::Event::Scored(Box::new(*o)).to_string();
     match o {
         HandOutcome::Void => v1::HandResult {
             hand_number,
@@ -224,8 +224,8 @@ fn event(hand_number: u32, e: &calabresella::Event) -> v1::Event {
             cards: cards(c),
             ..event_base(K::MonteRevealed, text)
         },
-        E::Scored(o) => v1::Event {
-            result: Some(Box::new(result(hand_number, &o))),
+        E::Scored(ref o) => v1::Event {
+            result: Some(Box::new(result(hand_number, o))),
             ..event_base(K::HandScored, text)
         },
     }

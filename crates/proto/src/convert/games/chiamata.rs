@@ -117,6 +117,10 @@ fn options_from_wire(
         Ok(v1::FirstLead::Caller) => set("first_lead", "caller".into())?,
         Err(_) => return Err(WireError::Options(format!("first_lead {}", o.first_lead))),
     }
+    // Output fills `hands` in full; the default (two per seat) reads back as the default.
+    if opts.hands == Some(2 * u32::from(opts.players)) {
+        opts.hands = None;
+    }
     opts.validate().map_err(|e| bad(&e))?;
     Ok(opts)
 }
@@ -140,6 +144,10 @@ fn result(hand_number: u32, o: &chiamata::Outcome) -> v1::HandResult {
         partner: o.partner.map(seat),
         alone: o.alone,
         bid: o.bid.map(|b| action(b, None)),
+        contract: contract(match o.bid {
+            Some(calabresella_engine::Action::Bid(c)) => Some(c),
+            _ => None,
+        }),
         called: o.called.map(card),
         trump: o.trump.map_or(0, |s| suit_wire(s) as i32),
         target: o.target,
@@ -172,6 +180,10 @@ fn event(hand_number: u32, e: &chiamata::Event) -> v1::Event {
         },
         E::AuctionWon { seat: s, bid } => v1::Event {
             seat: Some(seat(s)),
+            contract: contract(match bid {
+                calabresella_engine::Action::Bid(c) => Some(c),
+                _ => None,
+            }),
             action: Some(Box::new(action(bid, None))),
             ..event_base(K::AuctionWon, text)
         },
