@@ -65,8 +65,8 @@ echo
 echo "results table (OpenSkill ratings over every match in the database):"
 "$bin" results --server "$server"
 echo
-echo "Play a seat by hand against two bots:"
-echo "  table=\$($bin create --server $server --seats open,heuristic,heuristic)"
+echo "Play a seat by hand against the bots:"
+echo "  table=\$($bin create --server $server --game $game --seats open,${bots#*,})"
 echo "  $bin sit --server $server \$table --name you"
 if [[ -n "${KEEP:-}" ]]; then
   echo "(the server keeps running: pid $server_pid)"

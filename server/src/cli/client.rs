@@ -221,7 +221,7 @@ pub fn tables(args: TablesArgs) -> Result<ExitCode> {
                         game,
                         state_name(t.state),
                         t.hands_completed,
-                        t.totals,
+                        convert::totals_of(&t.signed_totals, &t.totals),
                         seat_names(t),
                         t.name
                     );
@@ -250,7 +250,9 @@ fn describe(u: &v1::Update) -> Option<String> {
             if let Some(o) = &s.observation {
                 line += &format!(
                     "\nhand {} (dealer {}), totals {:?}",
-                    o.hand_number, o.dealer, o.totals
+                    o.hand_number,
+                    o.dealer,
+                    convert::totals_of(&o.signed_totals, &o.totals)
                 );
                 if !o.hand.is_empty() {
                     line += &format!("\nyour cards: {}", cards(&o.hand));
@@ -283,10 +285,14 @@ fn describe(u: &v1::Update) -> Option<String> {
         Kind::MatchEnded(m) => {
             let reason = v1::EndReason::try_from(m.reason).map_or("?", |r| r.as_str_name());
             match &m.result {
-                Some(r) if r.draw => format!("match over ({reason}): draw, totals {:?}", r.totals),
+                Some(r) if r.draw => format!(
+                    "match over ({reason}): draw, totals {:?}",
+                    convert::totals_of(&r.signed_totals, &r.totals)
+                ),
                 Some(r) => format!(
                     "match over ({reason}): winners {:?}, totals {:?}",
-                    r.winners, r.totals
+                    r.winners,
+                    convert::totals_of(&r.signed_totals, &r.totals)
                 ),
                 None => format!("match over ({reason})"),
             }

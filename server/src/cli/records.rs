@@ -100,7 +100,7 @@ pub fn records(args: RecordsArgs) -> Result<ExitCode> {
                     "end_reason": reason,
                     "winners": result.winners,
                     "draw": result.draw,
-                    "totals": result.totals,
+                    "totals": convert::totals_of(&result.signed_totals, &result.totals),
                     "hands": result.hands,
                     "created_unix_ms": r.created_unix_ms,
                     "ended_unix_ms": r.ended_unix_ms,
@@ -119,7 +119,7 @@ pub fn records(args: RecordsArgs) -> Result<ExitCode> {
                     game_text(r.game),
                     reason,
                     result.hands,
-                    result.totals,
+                    convert::totals_of(&result.signed_totals, &result.totals),
                     if result.draw {
                         "draw".to_owned()
                     } else {
@@ -164,6 +164,7 @@ pub fn results(args: ResultsArgs) -> Result<ExitCode> {
                     "wins": p.wins,
                     "draws": p.draws,
                     "points": p.points,
+                    "signed_points": p.signed_points,
                     "rating": p.rating,
                     "mu": p.mu,
                     "sigma": p.sigma,
@@ -174,7 +175,19 @@ pub fn results(args: ResultsArgs) -> Result<ExitCode> {
                 let _ = writeln!(
                     out,
                     "{:<24} {:>7} {:>5} {:>5} {:>7} {:>7.2} {:>6.2} {:>6.2}",
-                    p.player_name, p.matches, p.wins, p.draws, p.points, p.rating, p.mu, p.sigma
+                    p.player_name,
+                    p.matches,
+                    p.wins,
+                    p.draws,
+                    // Signed: the calling games' totals may be negative.
+                    if p.signed_points == 0 {
+                        p.points as i64
+                    } else {
+                        p.signed_points
+                    },
+                    p.rating,
+                    p.mu,
+                    p.sigma
                 );
             }
         }

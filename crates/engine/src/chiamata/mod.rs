@@ -34,5 +34,5 @@ pub use event::Event;
 pub use game::Match;
 pub use hand::{Hand, Role, target_multiplier};
 pub use observation::Observation;
-pub use options::{Auction, FirstLead, Options, Variant};
+pub use options::{Auction, FirstLead, MAX_HANDS, Options, Variant};
 pub use score::{Outcome, payout};

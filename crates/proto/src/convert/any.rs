@@ -107,6 +107,16 @@ macro_rules! wire_dispatch {
 
 calabresella_engine::for_each_game!(wire_dispatch);
 
+/// Match totals from a message's `signed_totals` and `totals`: the signed ones every game fills,
+/// or the unsigned ones a server from before the calling games sent.
+pub fn totals_of(signed: &[i32], unsigned: &[u32]) -> Vec<i32> {
+    if signed.is_empty() {
+        unsigned.iter().map(|&t| t as i32).collect()
+    } else {
+        signed.to_vec()
+    }
+}
+
 /// The wire game named `name` (a registered name: `calabresella`, `tressette`, ...).
 pub fn game_by_name(name: &str) -> Option<v1::Game> {
     wire_games().find(|(_, n)| *n == name).map(|(g, _)| g)
