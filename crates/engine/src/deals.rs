@@ -207,6 +207,17 @@ impl<H: DealtHand> Deals<H> {
         self.hands.last_mut().filter(|h| !h.is_over())
     }
 
+    /// Runs `f` on the hand being played, or answers `HandOver` when none is: how every match
+    /// applies an action to its current hand.
+    pub(crate) fn on_current(
+        &mut self,
+        f: impl FnOnce(&mut H) -> Result<(), crate::error::IllegalAction>,
+    ) -> Result<(), crate::error::IllegalAction> {
+        f(self
+            .current_mut()
+            .ok_or(crate::error::IllegalAction::HandOver)?)
+    }
+
     /// Who deals next, when a hand is due: the next seat, or the same after a void deal.
     pub(crate) fn next_dealer(&self, opts: &H::Opts, match_over: bool) -> Option<Seat> {
         if match_over || self.current().is_some() {

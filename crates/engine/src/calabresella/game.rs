@@ -156,20 +156,14 @@ impl Match {
 
     /// Applies `action`; on error nothing changes.
     pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.deals
-            .current_mut()
-            .ok_or(IllegalAction::HandOver)?
-            .try_apply(action)?;
+        self.deals.on_current(|h| h.try_apply(action))?;
         self.after_action();
         Ok(())
     }
 
     /// Applies `action` for `seat`, which must be the one to decide; on error nothing changes.
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.deals
-            .current_mut()
-            .ok_or(IllegalAction::HandOver)?
-            .try_apply_as(seat, action)?;
+        self.deals.on_current(|h| h.try_apply_as(seat, action))?;
         self.after_action();
         Ok(())
     }
@@ -192,9 +186,7 @@ impl Match {
         log: &mut Vec<Event>,
     ) -> Result<(), IllegalAction> {
         self.deals
-            .current_mut()
-            .ok_or(IllegalAction::HandOver)?
-            .try_apply_logged(seat, action, log)?;
+            .on_current(|h| h.try_apply_logged(seat, action, log))?;
         self.after_action();
         Ok(())
     }

@@ -160,10 +160,7 @@ impl Match {
 
     /// Applies `action` for `seat`, which must be the one to act; on error nothing changes.
     pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.deals
-            .current_mut()
-            .ok_or(IllegalAction::HandOver)?
-            .try_apply_as(seat, action)?;
+        self.deals.on_current(|h| h.try_apply_as(seat, action))?;
         self.after_action();
         Ok(())
     }
@@ -177,9 +174,7 @@ impl Match {
         log: &mut Vec<Event>,
     ) -> Result<(), IllegalAction> {
         self.deals
-            .current_mut()
-            .ok_or(IllegalAction::HandOver)?
-            .try_apply_logged(seat, action, log)?;
+            .on_current(|h| h.try_apply_logged(seat, action, log))?;
         self.after_action();
         Ok(())
     }

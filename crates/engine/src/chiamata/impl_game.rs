@@ -270,17 +270,10 @@ impl Game for Match {
             return Some("all passed: void deal".into());
         }
         let o = hand.outcome()?;
-        let n = self.options().players;
-        let mut totals = PerSeat::splat(0i32);
-        for p in hands[..=i].iter().filter_map(Hand::outcome) {
-            for s in Seat::first_n(n) {
-                totals[s] += p.award[s];
-            }
-        }
         Some(format!(
             "{}  totals {:?}",
             Event::Scored(Box::new(*o)),
-            totals.first_n(n)
+            totals_through(self, i)
         ))
     }
     /// CH-D4: caller, partner, alone, bid, called, trump, target, points and tricks per side
@@ -291,13 +284,7 @@ impl Game for Match {
             return Value::Null;
         };
         let n = self.options().players;
-        let mut totals = PerSeat::splat(0i32);
-        for p in hands[..=i].iter().filter_map(Hand::outcome) {
-            for s in Seat::first_n(n) {
-                totals[s] += p.award[s];
-            }
-        }
-        let totals = totals.first_n(n).to_vec();
+        let totals = totals_through(self, i);
         let dealer = hand.dealer().index();
         if hand.is_void() {
             return json!({"dealer": dealer, "void": true, "complete": true,
@@ -341,4 +328,16 @@ fn bid_text(a: Action) -> String {
         Action::Promise(p) => p.to_string(),
         other => other.to_string(),
     }
+}
+
+/// The match totals per seat after hand `i` (the running totals a record's replay shows).
+fn totals_through(m: &Match, i: usize) -> Vec<i32> {
+    let n = m.options().players;
+    let mut totals = PerSeat::splat(0i32);
+    for o in Match::hands(m).iter().take(i + 1).filter_map(Hand::outcome) {
+        for s in Seat::first_n(n) {
+            totals[s] += o.award[s];
+        }
+    }
+    totals.first_n(n).to_vec()
 }

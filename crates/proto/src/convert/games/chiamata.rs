@@ -125,6 +125,15 @@ fn options_from_wire(
     Ok(opts)
 }
 
+/// The contract of a Tressette con la Chiamata bid (`chiamo`, `solo`) on the wire; unset for a
+/// pass, a Briscola bid or no bid.
+fn bid_contract(a: Option<calabresella_engine::Action>) -> i32 {
+    contract(match a {
+        Some(calabresella_engine::Action::Bid(c)) => Some(c),
+        _ => None,
+    })
+}
+
 /// A role on the wire.
 fn role(r: Option<Role>) -> i32 {
     (match r {
@@ -144,10 +153,7 @@ fn result(hand_number: u32, o: &chiamata::Outcome) -> v1::HandResult {
         partner: o.partner.map(seat),
         alone: o.alone,
         bid: o.bid.map(|b| action(b, None)),
-        contract: contract(match o.bid {
-            Some(calabresella_engine::Action::Bid(c)) => Some(c),
-            _ => None,
-        }),
+        contract: bid_contract(o.bid),
         called: o.called.map(card),
         trump: o.trump.map_or(0, |s| suit_wire(s) as i32),
         target: o.target,
@@ -171,19 +177,13 @@ fn event(hand_number: u32, e: &chiamata::Event) -> v1::Event {
         E::Dealt { seat, cards } => dealt_event(seat, cards, text),
         E::Spoke { seat: s, action: a } => v1::Event {
             seat: Some(seat(s)),
-            contract: contract(match a {
-                calabresella_engine::Action::Bid(c) => Some(c),
-                _ => None,
-            }),
+            contract: bid_contract(Some(a)),
             action: Some(Box::new(action(a, None))),
             ..event_base(K::Bid, text)
         },
         E::AuctionWon { seat: s, bid } => v1::Event {
             seat: Some(seat(s)),
-            contract: contract(match bid {
-                calabresella_engine::Action::Bid(c) => Some(c),
-                _ => None,
-            }),
+            contract: bid_contract(Some(bid)),
             action: Some(Box::new(action(bid, None))),
             ..event_base(K::AuctionWon, text)
         },
@@ -223,12 +223,6 @@ fn observation(o: &chiamata::Observation) -> v1::Observation {
     {
         first.signal = signal(*g);
     }
-    let bid_contract = |a: Option<calabresella_engine::Action>| {
-        contract(match a {
-            Some(calabresella_engine::Action::Bid(c)) => Some(c),
-            _ => None,
-        })
-    };
     v1::Observation {
         viewer: o.viewer.seat().map(seat),
         options: Some(Match::options_to_wire(&o.options)),
