@@ -47,6 +47,8 @@ pub enum Reason {
     FutureDecision,
     /// The action is not legal now.
     IllegalAction,
+    /// The request's body does not decode as the call's message.
+    MalformedRequest,
     /// The match is over.
     MatchOver,
     /// The match has not started.
@@ -59,6 +61,8 @@ pub enum Reason {
     NoToken,
     /// The client calls faster than its budget allows.
     RateLimited,
+    /// The request is larger than the server accepts.
+    RequestTooLarge,
     /// The seat is taken.
     SeatTaken,
     /// A stream fell behind and was cut off.
@@ -91,7 +95,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 36] = [
+    pub const ALL: [Reason; 38] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -108,12 +112,14 @@ impl Reason {
         Reason::BadToken,
         Reason::FutureDecision,
         Reason::IllegalAction,
+        Reason::MalformedRequest,
         Reason::MatchOver,
         Reason::NotStarted,
         Reason::NotYourTurn,
         Reason::NoOpenSeat,
         Reason::NoToken,
         Reason::RateLimited,
+        Reason::RequestTooLarge,
         Reason::SeatTaken,
         Reason::SlowConsumer,
         Reason::StaleDecision,
@@ -149,12 +155,14 @@ impl Reason {
             Reason::BadToken => "BAD_TOKEN",
             Reason::FutureDecision => "FUTURE_DECISION",
             Reason::IllegalAction => "ILLEGAL_ACTION",
+            Reason::MalformedRequest => "MALFORMED_REQUEST",
             Reason::MatchOver => "MATCH_OVER",
             Reason::NotStarted => "NOT_STARTED",
             Reason::NotYourTurn => "NOT_YOUR_TURN",
             Reason::NoOpenSeat => "NO_OPEN_SEAT",
             Reason::NoToken => "NO_TOKEN",
             Reason::RateLimited => "RATE_LIMITED",
+            Reason::RequestTooLarge => "REQUEST_TOO_LARGE",
             Reason::SeatTaken => "SEAT_TAKEN",
             Reason::SlowConsumer => "SLOW_CONSUMER",
             Reason::StaleDecision => "STALE_DECISION",

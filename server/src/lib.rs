@@ -22,6 +22,7 @@
 pub mod config;
 pub mod error;
 pub mod limit;
+pub mod malformed;
 pub mod registry;
 pub mod service;
 pub mod store;
@@ -145,11 +146,22 @@ pub async fn serve(
         .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
         .build_v1()
         .ok();
+    // The same, for tools that speak only the older v1alpha protocol (grpcurl before 1.8.8,
+    // the Python grpcio-reflection client).
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(v1::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()
+        .ok();
     let limiter = RateLimiter::new(options.rate_limit_per_client);
     let game = TableServiceServer::new(GameService::new(registry.clone()))
         .max_decoding_message_size(options.max_request_bytes)
         .max_encoding_message_size(options.max_response_bytes);
-    let game = tonic::service::interceptor::InterceptedService::new(game, limiter);
+    let game = tonic::service::interceptor::InterceptedService::new(
+        malformed::MalformedRequests(game),
+        limiter,
+    );
     let on_shutdown = {
         let registry = registry.clone();
         async move {
@@ -173,6 +185,10 @@ pub async fn serve(
         .add_service(health)
         .add_service(game);
     let router = match reflection {
+        Some(r) => router.add_service(r),
+        None => router,
+    };
+    let router = match reflection_v1alpha {
         Some(r) => router.add_service(r),
         None => router,
     };

@@ -381,6 +381,77 @@ async fn a_table_of_bots_plays_its_match_alone_and_health_and_grpc_web_answer() 
     assert!(text.contains(&table.table_id), "{text}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undecodable_and_oversized_requests_and_old_reflection_clients_get_real_answers() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connect");
+    // A body that is not a GetTableRequest: `bytes` in field 1 that are not UTF-8 text,
+    // where the message has a string.
+    let path = http::uri::PathAndQuery::from_static("/calabresella.v1.TableService/GetTable");
+    let send = |body: Vec<u8>| {
+        let mut grpc = tonic::client::Grpc::new(channel.clone());
+        let path = path.clone();
+        async move {
+            grpc.ready().await.expect("ready");
+            grpc.unary(
+                tonic::Request::new(body),
+                path,
+                tonic_prost::ProstCodec::<Vec<u8>, v1::GetTableResponse>::default(),
+            )
+            .await
+        }
+    };
+    expect_code(
+        send(vec![0xff, 0xfe, 0xfd]).await,
+        Code::InvalidArgument,
+        "MALFORMED_REQUEST",
+    )
+    .await;
+    // Over the server's 64 KiB request limit.
+    let e = send(vec![b'a'; 70_000]).await.expect_err("too large");
+    assert_eq!(e.code(), Code::ResourceExhausted, "{e:?}");
+    assert_eq!(reason(&e), "REQUEST_TOO_LARGE");
+    assert!(e.message().contains("65536"), "{e:?}");
+    // The server still answers well-formed calls on the same connection.
+    let mut client = server.client.clone();
+    client
+        .list_tables(v1::ListTablesRequest::default())
+        .await
+        .expect("list");
+
+    // Reflection answers the v1alpha protocol as well as v1.
+    use tonic_reflection::pb::v1alpha as alpha;
+    let mut reflection =
+        alpha::server_reflection_client::ServerReflectionClient::new(channel.clone());
+    let ask = alpha::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(
+            alpha::server_reflection_request::MessageRequest::ListServices(String::new()),
+        ),
+    };
+    let mut answers = reflection
+        .server_reflection_info(tokio_stream::iter([ask]))
+        .await
+        .expect("v1alpha reflection")
+        .into_inner();
+    let answer = answers.next().await.expect("an answer").expect("ok");
+    let Some(alpha::server_reflection_response::MessageResponse::ListServicesResponse(list)) =
+        answer.message_response
+    else {
+        panic!("not a service list: {answer:?}");
+    };
+    assert!(
+        list.service
+            .iter()
+            .any(|s| s.name == "calabresella.v1.TableService"),
+        "{list:?}"
+    );
+}
+
 async fn expect_code<T: std::fmt::Debug>(
     r: Result<tonic::Response<T>, tonic::Status>,
     code: Code,
