@@ -12,6 +12,7 @@ pub mod game;
 pub mod observation;
 pub mod remote;
 pub mod state;
+pub mod stream;
 pub mod tournament;
 pub mod vector;
 pub mod view;
@@ -27,6 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<remote::Client>()?;
     m.add_class::<remote::RemoteSeat>()?;
+    m.add_class::<stream::UpdateStream>()?;
     m.add_function(wrap_pyfunction!(tournament::play_matches, m)?)?;
     m.add("TERMINAL", state::TERMINAL)?;
     m.add("CHANCE", state::CHANCE)?;

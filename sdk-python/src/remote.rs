@@ -23,10 +23,11 @@ use calabresella_client::{
 use crate::errors::{self, BotError, ConnectionLostError};
 use crate::observation::{Observation, parse_action};
 use crate::state::rules_from;
+use crate::stream::UpdateStream;
 use crate::view::View;
 
 /// Runs `fut` on the runtime with the GIL released, checking for Ctrl-C every 100 ms.
-fn wait<T: Send>(
+pub(crate) fn wait<T: Send>(
     py: Python<'_>,
     rt: &Runtime,
     fut: impl Future<Output = Result<T, Status>> + Send,
@@ -336,6 +337,31 @@ impl Client {
         })
     }
 
+    /// A seat joined before, from its token (to carry on after the program restarted). Nothing
+    /// is checked until the first call; a wrong token then raises `ServerError`
+    /// (`PERMISSION_DENIED`, `BAD_TOKEN`).
+    fn seat(&self, table_id: &str, seat: u32, token: &str) -> RemoteSeat {
+        RemoteSeat {
+            rt: self.rt.clone(),
+            inner: calabresella_client::RemoteSeat {
+                client: self.client.clone(),
+                table_id: table_id.to_owned(),
+                seat,
+                token: token.to_owned(),
+                last_seq: 0,
+                epoch: String::new(),
+                act_times: None,
+                reconnect_for: calabresella_client::RECONNECT_FOR,
+            },
+        }
+    }
+
+    /// The table's public stream, from its start: an iterator of update dicts (no hidden card
+    /// in any of them; `hand_revealed` shows each hand's deal once it is over).
+    fn spectate(&self, table_id: &str) -> UpdateStream {
+        UpdateStream::public(self.rt.clone(), self.client.clone(), table_id.to_owned())
+    }
+
     fn __repr__(&self) -> String {
         format!("Client({:?})", self.address)
     }
@@ -344,8 +370,8 @@ impl Client {
 /// A joined seat on a remote table.
 #[pyclass(module = "calabresella._core")]
 pub struct RemoteSeat {
-    rt: Arc<Runtime>,
-    inner: calabresella_client::RemoteSeat,
+    pub(crate) rt: Arc<Runtime>,
+    pub(crate) inner: calabresella_client::RemoteSeat,
 }
 
 /// A Python bot as the play loop's strategy: it reads the seat's full observation as the same
@@ -407,6 +433,40 @@ impl RemoteSeat {
     #[getter]
     fn seat(&self) -> u32 {
         self.inner.seat
+    }
+
+    /// The secret seat token: keep it to carry on with `Client.seat` after a restart.
+    #[getter]
+    fn token(&self) -> String {
+        self.inner.token.clone()
+    }
+
+    /// The seat's updates in order, as dicts: the stream opens with a snapshot (or, after
+    /// updates were received, resumes right after the last one) and is opened again by itself
+    /// after a drop or a server restart.
+    fn updates(slf: Py<Self>, py: Python<'_>) -> UpdateStream {
+        UpdateStream::of_seat(py, slf)
+    }
+
+    /// Answers `decision` like `act`, and returns the server's whole reply: `action` (the
+    /// notation applied), `duplicate` (this decision had already been answered so: nothing
+    /// changed) and `thinking_ms`.
+    fn answer<'py>(
+        &mut self,
+        py: Python<'py>,
+        decision: u64,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (obs, _) = self.observation(py)?;
+        let a = parse_action(action, obs.view.monte.as_ref())?;
+        let wire = convert::action(a, obs.view.monte.as_ref());
+        let inner = &mut self.inner;
+        let r = wait(py, &self.rt, inner.act(decision, wire))?;
+        let d = PyDict::new(py);
+        d.set_item("action", r.action.map(|a| a.notation).unwrap_or_default())?;
+        d.set_item("duplicate", r.duplicate)?;
+        d.set_item("thinking_ms", r.thinking_ms)?;
+        Ok(d)
     }
 
     /// The seat's observation now and the number of the decision due:

@@ -106,7 +106,7 @@ fn replay_agrees_with_the_hand_worked_stramazzo_c_d12_c_d13_c_d15() {
     assert_eq!(h["award"], json!([0, 12, 0]));
     assert_eq!(
         out["match"],
-        json!({"over": false, "winners": [], "draw": false, "totals": [0, 12, 0]})
+        json!({"over": false, "winners": [], "winning_seats": [], "draw": false, "totals": [0, 12, 0]})
     );
 }
 

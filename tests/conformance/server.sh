@@ -11,7 +11,7 @@ start() {
   local listen=$1 before
   before=$(grep -c 'calabresella: listening on' "$state/server.log" 2>/dev/null || true)
   # The limits a shared test server needs: several clients create tables from one address.
-  "$bin" serve --listen "$listen" --db "$state/conformance.db" --log info \
+  "$bin" serve --listen "$listen" --db "${CONFORMANCE_DB:-$state/conformance.db}" --log info \
     --max-open-tables-per-client 0 --waiting-timeout-s 120 \
     >>"$state/server.log" 2>&1 &
   echo $! >"$state/pid"

@@ -172,6 +172,7 @@ pub struct ReplayReport {
     hands: Vec<Value>,
     over: bool,
     winners: Vec<usize>,
+    winning_seats: Vec<usize>,
     draw: bool,
     totals: Vec<i32>,
 }
@@ -184,6 +185,7 @@ impl ReplayReport {
             "match": {
                 "over": self.over,
                 "winners": self.winners,
+                "winning_seats": self.winning_seats,
                 "draw": self.draw,
                 "totals": self.totals,
             }
@@ -399,6 +401,10 @@ pub fn replay(record: &Record) -> Result<(AnyMatch, ReplayReport), RecordError> 
         hands,
         over: result.is_some(),
         winners: m.replay_winners(),
+        winning_seats: result
+            .as_ref()
+            .map(|r| r.winners.iter().map(|s| s.index()).collect())
+            .unwrap_or_default(),
         draw: result.is_some_and(|r| r.draw),
         totals: m.totals(),
     };

@@ -2009,7 +2009,7 @@ fn ch_d4_names_actions_and_replay_output() {
     assert_eq!(h["totals"], json!([-1, 2, -1, 1, -1]));
     assert_eq!(
         out["match"],
-        json!({"over": true, "winners": [1], "draw": false, "totals": [-1, 2, -1, 1, -1]})
+        json!({"over": true, "winners": [1], "winning_seats": [1], "draw": false, "totals": [-1, 2, -1, 1, -1]})
     );
 
     // Briscola: DEAL_B.

@@ -36,6 +36,7 @@ from calabresella._core import (
     RemoteSeat,
     ServerError,
     State,
+    UpdateStream,
     __version__,
 )
 from calabresella.bots import Bot, BotLike, FirstLegalBot, RandomBot, as_policy
@@ -108,6 +109,7 @@ __all__ = [
     "ServerError",
     "State",
     "TournamentResult",
+    "UpdateStream",
     "__version__",
     "as_policy",
     "connect",
