@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 need() { command -v "$1" >/dev/null 2>&1 || { echo "setup: $1 is required but not installed ($2)" >&2; exit 1; }; }
 need cargo "install Rust with rustup: https://rustup.rs"
 need python3 "the Python package and the cross-language deal check (3.10 or newer)"
-need npm "Node.js and npm install buf, the protobuf linter (https://nodejs.org)"
+need npm "Node.js 20 or newer and npm: buf, the protobuf linter, and the TypeScript client (https://nodejs.org)"
+need go "the Go client (Go 1.26 or newer: https://go.dev/dl)"
+need java "the Java client (JDK 17 or newer)"
+need mvn "the Java client's build (Maven 3.8 or newer)"
 
 # rustfmt and clippy come with the toolchain; add them where rustup can, else say so.
 for component in rustfmt clippy; do
@@ -36,4 +39,4 @@ if ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 10))'; the
   exit 1
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r sdk-python/requirements-dev.txt
-echo "setup: ok ($(cargo --version), $(python3 --version), buf $(npx --no-install buf --version))"
+echo "setup: ok ($(cargo --version), $(python3 --version), buf $(npx --no-install buf --version), $(go version | awk '{print $3}'), node $(node --version), $(mvn -v 2>/dev/null | head -n 1 | awk '{print "maven", $3}'))"

@@ -64,8 +64,22 @@ step "the Python package: build (maturin), ruff, mypy, stubtest, pytest"
 # A debug build: it compiles fastest, and the tests measure behaviour, not speed.
 (cd sdk-python && VIRTUAL_ENV="$PWD/../.venv" ../.venv/bin/maturin develop --quiet)
 (cd sdk-python && ../.venv/bin/ruff check . && ../.venv/bin/ruff format --check . &&
-  ../.venv/bin/mypy && ../.venv/bin/python -m mypy.stubtest calabresella._core &&
+  ../.venv/bin/ruff check ../tests/conformance && ../.venv/bin/ruff format --check ../tests/conformance &&
+  ../.venv/bin/mypy && ../.venv/bin/mypy --strict ../tests/conformance/runners/python.py &&
+  ../.venv/bin/python -m mypy.stubtest calabresella._core &&
   CALABRESELLA_BIN="$PWD/../$bin" ../.venv/bin/python -m pytest -q)
+
+step "the clients in other languages: generate, build, lint and unit-test (clients/*/check.sh)"
+# Each builds its own conformance runner too; the Rust one is built here from the test
+# profile's artefacts, so nothing is compiled twice.
+cargo build --locked --profile test -p calabresella-conformance --quiet
+for client in typescript go java; do
+  printf -- '-- %s\n' "$client"
+  bash "clients/$client/check.sh"
+done
+
+step "conformance: every client (TypeScript, Go, Java, Python, Rust) against one real server"
+CALABRESELLA_BIN="$PWD/$bin" bash tests/conformance/run.sh
 
 step "the load generator runs a short load against a real server process"
 target/debug/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '

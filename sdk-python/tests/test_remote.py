@@ -217,3 +217,52 @@ def test_a_python_bot_plays_a_calling_game_with_a_secret_partner(server: str, ga
     state = cb.load_record(client.get_record(table["table_id"]))
     assert [int(x) for x in state.returns()] == result["totals"]
     assert partners, "the bot decided"
+
+
+def test_a_seat_stream_resumes_where_it_stopped_and_a_token_carries_over(server: str) -> None:
+    client = cb.connect(server)
+    table = client.create_table("tressette-in-due", seats=["open", "random"], seed=5, target=11)
+    seat = client.join(table["table_id"], seat=0, name="streamer")
+    seen: list[int] = []
+    with seat.updates() as stream:
+        for u in stream:
+            seen.append(u["seq"])
+            turn = u["next_turn"] or (u.get("turn") if u["kind"] in ("turn", "snapshot") else None)
+            if turn and turn["decider"] == 0 and turn["legal_actions"]:
+                reply = seat.answer(turn["decision"], turn["legal_actions"][0])
+                assert not reply["duplicate"]
+                assert seat.answer(turn["decision"], turn["legal_actions"][0])["duplicate"]
+                break
+    assert seen == list(range(seen[0], seen[0] + len(seen)))
+    # A handle made from the token (as after a restart of the program) resumes the same seat;
+    # `updates()` on the first handle carries on right after the last update it received.
+    again = client.seat(table["table_id"], 0, seat.token)
+    obs, decision = again.observation()
+    assert obs.viewer == 0 and decision >= 1
+    resumed = seat.updates()
+    first = next(resumed)
+    assert first["kind"] != "snapshot" and first["seq"] == seen[-1] + 1
+    resumed.close()
+    forged = client.seat(table["table_id"], 0, "0" * 32)
+    with pytest.raises(cb.ServerError) as info:
+        forged.observation()
+    assert (info.value.code, info.value.reason) == ("PERMISSION_DENIED", "BAD_TOKEN")
+
+
+def test_a_spectator_sees_every_hand_revealed_and_no_hidden_card(server: str) -> None:
+    client = cb.connect(server)
+    table = client.create_table(
+        "calabresella", seats=["heuristic", "random", "heuristic"], target=3, bot_delay_ms=5
+    )
+    kinds: list[str] = []
+    revealed: list[int] = []
+    for u in client.spectate(table["table_id"]):
+        kinds.append(u["kind"])
+        if u["kind"] == "snapshot":
+            assert u["hand"] == [] and u["visible_hands"] == {} and u["legal_actions"] == []
+        if u["kind"] == "hand_revealed":
+            revealed.append(u["hand_number"])
+            assert sum(len(h) for h in u["hands"]) + len(u["monte"]) == 40
+    assert kinds[0] == "snapshot" and kinds[-1] == "match_ended"
+    hands = client.get_table(table["table_id"])["hands_completed"]
+    assert sorted(revealed) == list(range(hands))
