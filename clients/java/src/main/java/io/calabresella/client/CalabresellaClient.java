@@ -1,0 +1,292 @@
+package io.calabresella.client;
+
+import io.calabresella.v1.CreateTableRequest;
+import io.calabresella.v1.GetRecordRequest;
+import io.calabresella.v1.GetRecordResponse;
+import io.calabresella.v1.GetResultsRequest;
+import io.calabresella.v1.GetResultsResponse;
+import io.calabresella.v1.GetTableRequest;
+import io.calabresella.v1.JoinTableRequest;
+import io.calabresella.v1.JoinTableResponse;
+import io.calabresella.v1.ListRecordsRequest;
+import io.calabresella.v1.ListRecordsResponse;
+import io.calabresella.v1.ListTablesRequest;
+import io.calabresella.v1.ListTablesResponse;
+import io.calabresella.v1.SpectateRequest;
+import io.calabresella.v1.SpectateResponse;
+import io.calabresella.v1.Table;
+import io.calabresella.v1.TableServiceGrpc;
+import io.calabresella.v1.TableState;
+import io.calabresella.v1.Update;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A connection to a Calabresella server: tables, seats, spectating and records. Every method
+ * blocks the calling thread; read-only calls are retried through an outage (see
+ * {@link RetryPolicy}), calls that create something are sent once. Failures are
+ * {@link CalabresellaException}s with the gRPC code and the server's reason.
+ *
+ * <pre>{@code
+ * try (CalabresellaClient client = CalabresellaClient.connect("127.0.0.1:50051")) {
+ *     Table t = client.createTable(NewTable.of("tressette-in-due").seats("open", "heuristic"));
+ *     PlayReport r = client.join(t.getTableId(), 0, "me").play(Bot.firstLegal());
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} shuts the channel down: calls and streams in progress end with a
+ * {@link java.util.concurrent.CancellationException}.
+ */
+public final class CalabresellaClient implements AutoCloseable {
+    private final Connection connection;
+
+    private CalabresellaClient(ManagedChannel channel, RetryPolicy policy) {
+        this.connection = new Connection(channel, policy);
+    }
+
+    /**
+     * Connects to a server (the connection is made on the first call).
+     *
+     * @param address {@code host:port}, or an {@code http://} or {@code https://} URL
+     * @return the client; close it when done
+     */
+    public static CalabresellaClient connect(String address) {
+        return connect(address, RetryPolicy.DEFAULT);
+    }
+
+    /**
+     * Connects to a server with a retry policy of its own.
+     *
+     * @param address {@code host:port}, or an {@code http://} or {@code https://} URL
+     * @param policy how long outages are ridden out, and refusals tolerated in play
+     * @return the client; close it when done
+     */
+    public static CalabresellaClient connect(String address, RetryPolicy policy) {
+        boolean tls = address.startsWith("https://");
+        String target = address.replaceFirst("^https?://", "").replaceFirst("/+$", "");
+        ManagedChannelBuilder<?> b = ManagedChannelBuilder.forTarget(target)
+                // Keepalive pings notice a dead connection on a quiet stream (a host gone
+                // without a reset), so the stream can be reopened within the outage window.
+                .keepAliveTime(20, TimeUnit.SECONDS)
+                .keepAliveTimeout(10, TimeUnit.SECONDS);
+        if (tls) {
+            b.useTransportSecurity();
+        } else {
+            b.usePlaintext();
+        }
+        return new CalabresellaClient(b.build(), policy);
+    }
+
+    /**
+     * A client over a channel made elsewhere (TLS settings, interceptors, an in-process server
+     * in tests). Closing the client shuts the channel down.
+     *
+     * @param channel the channel
+     * @param policy the retry policy
+     * @return the client
+     */
+    public static CalabresellaClient over(ManagedChannel channel, RetryPolicy policy) {
+        return new CalabresellaClient(channel, policy);
+    }
+
+    /**
+     * Creates a table (sent once: a retry could create two).
+     *
+     * @param table the table, by names
+     * @return its public state
+     * @throws IllegalArgumentException when a name or option is wrong (before any call)
+     */
+    public Table createTable(NewTable table) {
+        return createTable(table.request());
+    }
+
+    /**
+     * Creates a table from a request built by hand.
+     *
+     * @param request the request
+     * @return its public state
+     */
+    public Table createTable(CreateTableRequest request) {
+        return connection.once(s -> s.createTable(request)).getTable();
+    }
+
+    /**
+     * One page of tables, newest first.
+     *
+     * @param request the state filter, page size and page token
+     * @return the page
+     */
+    public ListTablesResponse listTables(ListTablesRequest request) {
+        return connection.retrying("the tables could not be listed", s -> s.listTables(request));
+    }
+
+    /**
+     * Every table in a state, newest first, through all the pages.
+     *
+     * @param state the state, or {@code TABLE_STATE_UNSPECIFIED} for all
+     * @return the tables
+     */
+    public List<Table> listTables(TableState state) {
+        List<Table> out = new ArrayList<>();
+        String token = "";
+        do {
+            ListTablesResponse page = listTables(ListTablesRequest.newBuilder()
+                    .setState(state).setPageSize(100).setPageToken(token).build());
+            out.addAll(page.getTablesList());
+            token = page.getNextPageToken();
+        } while (!token.isEmpty());
+        return out;
+    }
+
+    /**
+     * One table's public state.
+     *
+     * @param tableId the table's id
+     * @return the table
+     * @throws CalabresellaException NOT_FOUND TABLE_NOT_FOUND for an unknown id
+     */
+    public Table getTable(String tableId) {
+        GetTableRequest r = GetTableRequest.newBuilder().setTableId(tableId).build();
+        return connection.retrying("the table could not be fetched", s -> s.getTable(r)).getTable();
+    }
+
+    /**
+     * Takes a seat as a named player (sent once).
+     *
+     * @param tableId the table's id
+     * @param seat the seat wanted, or null for the lowest open seat
+     * @param playerName 1 to 64 printable characters, shown to everyone
+     * @return the seat handle, holding the secret token
+     */
+    public Seat join(String tableId, Integer seat, String playerName) {
+        JoinTableRequest.Builder b = JoinTableRequest.newBuilder().setTableId(tableId).setPlayerName(playerName);
+        if (seat != null) {
+            b.setSeat(seat);
+        }
+        JoinTableRequest r = b.build();
+        JoinTableResponse joined = connection.once(s -> s.joinTable(r));
+        return new Seat(connection, tableId, joined.getSeat(), joined.getSeatToken(), ResumePoint.START);
+    }
+
+    /**
+     * The handle of a seat joined before (by this program or an earlier run of it), from its
+     * table id, seat and token; its first stream opens with a snapshot.
+     *
+     * @param tableId the table's id
+     * @param seat the seat number
+     * @param token the seat token {@link #join} returned
+     * @return the seat handle (nothing is checked until the first call)
+     */
+    public Seat seat(String tableId, int seat, String token) {
+        return seat(tableId, seat, token, ResumePoint.START);
+    }
+
+    /**
+     * A seat handle whose first stream resumes after a saved point.
+     *
+     * @param tableId the table's id
+     * @param seat the seat number
+     * @param token the seat token
+     * @param from the saved {@link Seat#resumePoint()}
+     * @return the seat handle
+     */
+    public Seat seat(String tableId, int seat, String token, ResumePoint from) {
+        return new Seat(connection, tableId, seat, token, from);
+    }
+
+    /**
+     * Follows a table's public stream from its start (a snapshot); same ordering and resume
+     * rules as a seat's stream. After each hand, a {@code HandRevealed} shows its deal.
+     *
+     * @param tableId the table's id
+     * @return the stream; close it when done
+     */
+    public UpdateStream spectate(String tableId) {
+        return spectate(tableId, ResumePoint.START);
+    }
+
+    /**
+     * Follows a table's public stream, resuming after a saved point.
+     *
+     * @param tableId the table's id
+     * @param from where a previous stream stood ({@link UpdateStream#resumePoint()})
+     * @return the stream; close it when done
+     */
+    public UpdateStream spectate(String tableId, ResumePoint from) {
+        StreamCursor cursor = new StreamCursor("table " + tableId + " public stream", from);
+        return new UpdateStream(connection, cursor, p -> {
+            SpectateRequest.Builder r = SpectateRequest.newBuilder().setTableId(tableId).setStreamEpoch(p.epoch());
+            if (p.started()) {
+                r.setResumeAfter(p.seq());
+            }
+            Iterator<SpectateResponse> it = connection.streamStub().spectate(r.build());
+            return new Iterator<Update>() {
+                @Override
+                public boolean hasNext() {
+                    return it.hasNext();
+                }
+
+                @Override
+                public Update next() {
+                    return it.next().getUpdate();
+                }
+            };
+        });
+    }
+
+    /**
+     * A table's game record (format {@code calabresella-record/1}).
+     *
+     * @param tableId the table's id
+     * @return the record JSON, its number of hands, and whether the match is over
+     */
+    public GetRecordResponse getRecord(String tableId) {
+        GetRecordRequest r = GetRecordRequest.newBuilder().setTableId(tableId).build();
+        return connection.retrying("the record could not be fetched", s -> s.getRecord(r));
+    }
+
+    /**
+     * Finished matches in the store, newest first, filtered.
+     *
+     * @param request the filters and page
+     * @return one page of summaries
+     */
+    public ListRecordsResponse listRecords(ListRecordsRequest request) {
+        return connection.retrying("the records could not be listed", s -> s.listRecords(request));
+    }
+
+    /**
+     * The results table: per player, matches, wins, draws, points and rating.
+     *
+     * @param request the game filter, and whether to leave bots out
+     * @return the players, best first
+     */
+    public GetResultsResponse getResults(GetResultsRequest request) {
+        return connection.retrying("the results could not be fetched", s -> s.getResults(request));
+    }
+
+    /**
+     * The generated blocking stub on this client's channel, for calls this class does not
+     * wrap (no retry, no typed errors).
+     *
+     * @return the stub
+     */
+    public TableServiceGrpc.TableServiceBlockingStub stub() {
+        return connection.streamStub();
+    }
+
+    /** Shuts the channel down, ending calls and streams in progress. */
+    @Override
+    public void close() {
+        connection.channel.shutdownNow();
+        try {
+            connection.channel.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

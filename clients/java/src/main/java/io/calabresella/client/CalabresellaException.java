@@ -1,0 +1,99 @@
+package io.calabresella.client;
+
+import com.google.rpc.ErrorInfo;
+import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+
+/**
+ * A call the server refused, or a failure of the connection: the gRPC status code, the
+ * {@code google.rpc.ErrorInfo} reason the server attaches to every error (such as
+ * {@code STALE_DECISION} or {@code BAD_TOKEN}; empty when there is none) and the message.
+ * Programs branch on {@link #code()} and {@link #reason()}, never on the message.
+ */
+public class CalabresellaException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** The reason of a stream whose sequence numbers skipped or went back (client-side). */
+    public static final String STREAM_ORDER = "STREAM_ORDER";
+    /** The reason of an outage longer than the retry policy allows (client-side). */
+    public static final String CONNECTION_LOST = "CONNECTION_LOST";
+
+    /** The ErrorInfo domain of the server's own reasons. */
+    public static final String DOMAIN = "calabresella.v1";
+
+    private final Status.Code code;
+    private final String reason;
+
+    /**
+     * An error with this code, reason and message.
+     *
+     * @param code the gRPC status code
+     * @param reason the ErrorInfo reason, or "" when there is none
+     * @param message what went wrong, for people
+     * @param cause the underlying failure, or null
+     */
+    public CalabresellaException(Status.Code code, String reason, String message, Throwable cause) {
+        super(message, cause);
+        this.code = code;
+        this.reason = reason == null ? "" : reason;
+    }
+
+    /**
+     * The error a failed gRPC call raised, with the ErrorInfo reason decoded from the
+     * {@code grpc-status-details-bin} trailer.
+     *
+     * @param failure a {@link StatusRuntimeException} or {@link StatusException} (anything
+     *     else becomes {@code UNKNOWN})
+     * @return the typed error (the same object when it already is one)
+     */
+    public static CalabresellaException from(Throwable failure) {
+        if (failure instanceof CalabresellaException e) {
+            return e;
+        }
+        Status status = Status.fromThrowable(failure);
+        String reason = reasonOf(failure);
+        String description = status.getDescription();
+        String message = status.getCode() + (reason.isEmpty() ? "" : " " + reason)
+                + (description == null || description.isEmpty() ? "" : ": " + description);
+        return new CalabresellaException(status.getCode(), reason, message, failure);
+    }
+
+    /** The ErrorInfo reason in a failure's status details ("" without one). */
+    static String reasonOf(Throwable failure) {
+        com.google.rpc.Status details = StatusProto.fromThrowable(failure);
+        if (details == null) {
+            return "";
+        }
+        for (com.google.protobuf.Any any : details.getDetailsList()) {
+            if (any.is(ErrorInfo.class)) {
+                try {
+                    return any.unpack(ErrorInfo.class).getReason();
+                } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                    // A malformed detail is no reason: fall through to the next one.
+                }
+            }
+        }
+        return "";
+    }
+
+    /**
+     * The gRPC status code.
+     *
+     * @return the code, such as {@code FAILED_PRECONDITION}
+     */
+    public Status.Code code() {
+        return code;
+    }
+
+    /**
+     * The ErrorInfo reason: one of the upper-case reasons the proto lists on each RPC, or
+     * {@link #STREAM_ORDER} / {@link #CONNECTION_LOST} for the client's own failures.
+     *
+     * @return the reason, "" when the status carried none
+     */
+    public String reason() {
+        return reason;
+    }
+}

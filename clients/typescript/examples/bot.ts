@@ -1,0 +1,67 @@
+/**
+ * An example bot program: connects, creates a table with one open seat and built-in bots,
+ * plays the open seat to the end and prints the result.
+ *
+ *   node dist/examples/bot.js [ADDRESS] [GAME] [key=value...]
+ *   node dist/examples/bot.js 127.0.0.1:50051 tressette-in-due target=11
+ *
+ * Ctrl-C stops play cleanly (the AbortSignal cancels the stream and any call in flight).
+ */
+import { connectNode, EndReason, type Bot } from "../src/node.js";
+
+/** Seat kinds for the bots at a table of `game`, seat 0 left open. */
+function seatsFor(game: string, options: string[]): string[] {
+  const players = options.find((o) => o.startsWith("players="))?.slice(8);
+  const n =
+    game === "tressette-in-due"
+      ? 2
+      : game === "tressette"
+        ? 4
+        : game.endsWith("chiamata")
+          ? Number(players ?? 5)
+          : Number(players ?? 3);
+  return ["open", ...Array<string>(n - 1).fill("heuristic")];
+}
+
+/** Plays the card with the lowest notation, or else the first legal action: a simple, legal bot. */
+const bot: Bot = async (turn, ctx) => {
+  const obs = await ctx.observation(); // the seat's own view, fetched once per decision
+  const plays = turn.legalActions.filter((a) => a.notation.startsWith("play "));
+  if (obs.hand.length > 0 && plays.length > 0) {
+    return plays.reduce((a, b) => (a.notation < b.notation ? a : b));
+  }
+  return turn.legalActions[0]!;
+};
+
+async function main(): Promise<void> {
+  const [address = "127.0.0.1:50051", game = "tressette-in-due", ...options] =
+    process.argv.slice(2);
+  const client = connectNode(address);
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort(new Error("interrupted")));
+  try {
+    const table = await client.createTable({
+      game,
+      options,
+      seats: seatsFor(game, options),
+    });
+    const seat = await client.join(table.tableId, {
+      playerName: "example-bot",
+    });
+    console.log(`table ${table.tableId}: playing seat ${seat.seat}`);
+    const summary = await seat.play(bot, { signal: stop.signal });
+    const r = summary.ended.result;
+    console.log(
+      `${EndReason[summary.ended.reason]}: winners [${r?.winners.join(", ")}]` +
+        `${r?.draw ? " (draw)" : ""}, totals [${r?.signedTotals.join(", ")}] after ${r?.hands} hands; ` +
+        `${summary.decisions} decisions, ${summary.faults} faults, ${summary.reconnects} reconnects`,
+    );
+  } finally {
+    client.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(`bot: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,280 @@
+/**
+ * {@link Client}: the server's calls over any connect `Transport` (gRPC on Node, gRPC-web in a
+ * browser): tables, joining a seat, the public stream, records and results. Nothing here
+ * imports a Node module, so a browser front end can use it as it is.
+ */
+import { create } from "@bufbuild/protobuf";
+import {
+  createClient,
+  type CallOptions,
+  type Client as RpcClient,
+  type Transport,
+} from "@connectrpc/connect";
+import type { GameOptions, Game } from "./gen/calabresella/v1/game_pb.js";
+import {
+  ClockSchema,
+  TableService,
+  TableState,
+  TimeoutPolicy,
+  type GetRecordResponse,
+  type GetResultsResponse,
+  type ListRecordsRequest,
+  type ListRecordsResponse,
+  type ListTablesResponse,
+  type SeatKind,
+  type Table,
+  type Update,
+} from "./gen/calabresella/v1/table_service_pb.js";
+import { toCalabresellaError } from "./errors.js";
+import {
+  gameByName,
+  gameOptions,
+  seatKind,
+  type OptionsInput,
+} from "./options.js";
+import { Seat } from "./seat.js";
+import { SequenceTracker, type ResumePoint } from "./sequence.js";
+import { followUpdates, type FollowOptions } from "./stream.js";
+
+/** Options of a single call. */
+export interface CallOpts {
+  /** Cancels the call; it then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Fails the call with DEADLINE_EXCEEDED after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+/** Runs one call, turning its failure into a `CalabresellaError` (or the abort's reason). */
+export async function callOnce<T>(
+  run: (options: CallOptions) => Promise<T>,
+  opts: CallOpts = {},
+): Promise<T> {
+  try {
+    return await run({ signal: opts.signal, timeoutMs: opts.timeoutMs });
+  } catch (err) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    throw toCalabresellaError(err);
+  }
+}
+
+/** The table to create. */
+export interface TableSpec {
+  /** The game's name (`calabresella`, `tressette`...), or whole `GameOptions`. */
+  game: string | GameOptions;
+  /** Rule options in the `key=value` notation (only with a game name). */
+  options?: OptionsInput;
+  /** Each seat's kind in order (`open`, `random`, `heuristic`); empty or absent: all open. */
+  seats?: readonly (string | SeatKind)[];
+  /** Seed of the deals, for a reproducible match; absent: a fresh random seed. */
+  seed?: bigint | number;
+  /** A display name. */
+  name?: string;
+  /** The clock; unset fields take the server's defaults. */
+  clock?: { moveMs?: number; bankMs?: number; onTimeout?: TimeoutPolicy };
+  /** Free-form labels. */
+  metadata?: Record<string, string>;
+  /** The first dealer; absent: drawn from the seed. */
+  firstDealer?: number;
+  /** Pause before each built-in bot decision, in milliseconds. */
+  botDelayMs?: number;
+}
+
+/** A filter of finished matches ({@link Client.listRecords}). */
+export type RecordFilter = Partial<
+  Omit<ListRecordsRequest, "$typeName" | "$unknown" | "game">
+> & {
+  /** Only this game (by name or enum). */
+  game?: string | Game;
+};
+
+/** A connection to a Calabresella server. */
+export class Client {
+  /** The generated connect client, for anything this class does not wrap. */
+  readonly rpc: RpcClient<typeof TableService>;
+
+  /**
+   * A client over `transport` (see `connectNode` and `connectWeb` for ready-made ones).
+   * @param close releases the transport's connections ({@link Client.close}).
+   */
+  constructor(
+    readonly transport: Transport,
+    private readonly onClose?: () => void,
+  ) {
+    this.rpc = createClient(TableService, transport);
+  }
+
+  /**
+   * Creates a table and returns its public state. Throws `OptionsError` for bad options
+   * before any call; the server answers INVALID_ARGUMENT (BAD_OPTIONS, BAD_SEATS...) for what
+   * it refuses.
+   */
+  async createTable(spec: TableSpec, opts?: CallOpts): Promise<Table> {
+    const options =
+      typeof spec.game === "string"
+        ? gameOptions(spec.game, spec.options)
+        : spec.game;
+    const seats = (spec.seats ?? []).map(seatKind);
+    const r = await callOnce(
+      (o) =>
+        this.rpc.createTable(
+          {
+            name: spec.name ?? "",
+            options,
+            seats,
+            clock: spec.clock ? create(ClockSchema, spec.clock) : undefined,
+            metadata: spec.metadata ?? {},
+            seed: spec.seed === undefined ? undefined : BigInt(spec.seed),
+            firstDealer: spec.firstDealer,
+            botDelayMs: spec.botDelayMs ?? 0,
+          },
+          o,
+        ),
+      opts,
+    );
+    return r.table!;
+  }
+
+  /** One page of tables, newest first, optionally only those in `state`. */
+  listTables(
+    query: { state?: TableState; pageSize?: number; pageToken?: string } = {},
+    opts?: CallOpts,
+  ): Promise<ListTablesResponse> {
+    return callOnce((o) => this.rpc.listTables(query, o), opts);
+  }
+
+  /** Every table (newest first, optionally only those in `state`), page after page. */
+  async *tables(
+    query: { state?: TableState; pageSize?: number } = {},
+    opts?: CallOpts,
+  ): AsyncGenerator<Table, void, undefined> {
+    let pageToken = "";
+    do {
+      const page = await this.listTables({ ...query, pageToken }, opts);
+      yield* page.tables;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+  }
+
+  /** One table's public state. Throws NOT_FOUND (TABLE_NOT_FOUND) for an unknown id. */
+  async getTable(tableId: string, opts?: CallOpts): Promise<Table> {
+    const r = await callOnce((o) => this.rpc.getTable({ tableId }, o), opts);
+    return r.table!;
+  }
+
+  /**
+   * Takes a seat (`seat`, or the lowest open one) as `playerName` and returns its handle,
+   * which holds the secret seat token: keep `seat.token` to resume after a restart.
+   */
+  async join(
+    tableId: string,
+    who: { playerName: string; seat?: number },
+    opts?: CallOpts,
+  ): Promise<Seat> {
+    const r = await callOnce(
+      (o) =>
+        this.rpc.joinTable(
+          { tableId, seat: who.seat, playerName: who.playerName },
+          o,
+        ),
+      opts,
+    );
+    return new Seat(this, tableId, r.seat, r.seatToken);
+  }
+
+  /**
+   * The handle of a seat already joined, from its table id, number and token (kept from
+   * {@link Client.join}); `from` is a stream position kept from before, to resume there.
+   */
+  seat(tableId: string, seat: number, token: string, from?: ResumePoint): Seat {
+    return new Seat(this, tableId, seat, token, from);
+  }
+
+  /** The public stream of a table, as a handle that keeps its position between follows. */
+  spectator(tableId: string, from?: ResumePoint): Spectator {
+    return new Spectator(this, tableId, from);
+  }
+
+  /** The public stream of a table in order to `MatchEnded` (see {@link Spectator.updates}). */
+  spectate(
+    tableId: string,
+    opts?: FollowOptions,
+  ): AsyncGenerator<Update, void, undefined> {
+    return this.spectator(tableId).updates(opts);
+  }
+
+  /** A table's game record (JSON, format `calabresella-record/1`) of its completed hands. */
+  getRecord(tableId: string, opts?: CallOpts): Promise<GetRecordResponse> {
+    return callOnce((o) => this.rpc.getRecord({ tableId }, o), opts);
+  }
+
+  /** One page of finished matches, newest first, filtered. */
+  listRecords(
+    filter: RecordFilter = {},
+    opts?: CallOpts,
+  ): Promise<ListRecordsResponse> {
+    const { game, ...rest } = filter;
+    return callOnce(
+      (o) =>
+        this.rpc.listRecords(
+          {
+            ...rest,
+            game: typeof game === "string" ? gameByName(game) : game,
+          },
+          o,
+        ),
+      opts,
+    );
+  }
+
+  /** The results table, best rating first; optionally one game only, or people only. */
+  getResults(
+    query: { game?: string | Game; peopleOnly?: boolean } = {},
+    opts?: CallOpts,
+  ): Promise<GetResultsResponse> {
+    const game =
+      typeof query.game === "string" ? gameByName(query.game) : query.game;
+    return callOnce(
+      (o) =>
+        this.rpc.getResults({ game, peopleOnly: query.peopleOnly ?? false }, o),
+      opts,
+    );
+  }
+
+  /** Releases the transport's connections (when the client was made with a way to). */
+  close(): void {
+    this.onClose?.();
+  }
+}
+
+/** A table's public stream, keeping its position so a later follow resumes after it. */
+export class Spectator {
+  /** The stream's position (continuity check and resume point). */
+  readonly position: SequenceTracker;
+
+  constructor(
+    readonly client: Client,
+    readonly tableId: string,
+    from?: ResumePoint,
+  ) {
+    this.position = new SequenceTracker(from, `table ${tableId} (spectator)`);
+  }
+
+  /**
+   * The public updates in order, to `MatchEnded` (the last one yielded), every number checked;
+   * a dropped stream is resumed by itself within the outage window. Breaking out of the loop
+   * ends the stream; following again resumes after the last update seen.
+   */
+  updates(opts?: FollowOptions): AsyncGenerator<Update, void, undefined> {
+    return followUpdates(
+      (from, signal) =>
+        this.client.rpc.spectate(
+          { tableId: this.tableId, ...from },
+          { signal },
+        ),
+      this.position,
+      opts,
+    );
+  }
+}
+
+export { TableState, TimeoutPolicy };

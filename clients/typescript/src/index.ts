@@ -1,0 +1,50 @@
+/**
+ * `@calabresella/client`: the TypeScript client of the Calabresella game server, over any
+ * connect transport. On Node use `connectNode` from `@calabresella/client/node`; in a browser
+ * `connectWeb` from `@calabresella/client/web`.
+ */
+export { Client, Spectator, callOnce } from "./client.js";
+export type { CallOpts, RecordFilter, TableSpec } from "./client.js";
+export { Seat } from "./seat.js";
+export { play } from "./play.js";
+export type { Bot, PlayOptions, PlaySummary, TurnContext } from "./play.js";
+export {
+  CalabresellaError,
+  Code,
+  ConnectionLostError,
+  OptionsError,
+  StreamOrderError,
+  codeName,
+  refusal,
+  retryable,
+  toCalabresellaError,
+  transient,
+} from "./errors.js";
+export type { CodeName } from "./errors.js";
+export {
+  GAMES,
+  SEAT_KINDS,
+  gameByName,
+  gameOptions,
+  seatKind,
+} from "./options.js";
+export type { GameName, OptionsInput } from "./options.js";
+export {
+  MAX_REFUSALS,
+  Outage,
+  RECONNECT_FOR_MS,
+  backoffDelay,
+  sleep,
+  withRetry,
+} from "./retry.js";
+export type { RetryOptions } from "./retry.js";
+export { SequenceTracker } from "./sequence.js";
+export type { ResumePoint } from "./sequence.js";
+export { followUpdates } from "./stream.js";
+export type { FollowOptions, OpenStream } from "./stream.js";
+export { dueTurn, sameAction, toAction, turnOf } from "./turns.js";
+export type { ActionInput } from "./turns.js";
+// The wire messages and enums, as generated from the contract.
+export * from "./gen/calabresella/v1/cards_pb.js";
+export * from "./gen/calabresella/v1/game_pb.js";
+export * from "./gen/calabresella/v1/table_service_pb.js";
