@@ -1,0 +1,215 @@
+package calabresella
+
+import (
+	"context"
+	"iter"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/credentials/insecure"
+
+	pb "github.com/calabresella/calabresella/clients/go/gen/calabresella/v1"
+)
+
+// Client is a connection to a server. It is safe for concurrent use; Close it when done.
+type Client struct {
+	conn         *grpc.ClientConn
+	rpc          pb.TableServiceClient
+	reconnectFor time.Duration
+}
+
+// ClientOption configures Dial.
+type ClientOption func(*clientConfig)
+
+// clientConfig is what the options of Dial set.
+type clientConfig struct {
+	reconnectFor time.Duration
+	dial         []grpc.DialOption
+}
+
+// WithReconnectFor sets how long an outage may last (from its first failure) before a
+// stream, an Act or a play gives up with ErrConnectionLost; default 30 s.
+func WithReconnectFor(d time.Duration) ClientOption {
+	return func(c *clientConfig) { c.reconnectFor = d }
+}
+
+// WithDialOptions adds gRPC dial options (credentials, interceptors...). Without credentials
+// the connection is plaintext.
+func WithDialOptions(opts ...grpc.DialOption) ClientOption {
+	return func(c *clientConfig) { c.dial = append(c.dial, opts...) }
+}
+
+// Dial makes a client for the server at address ("127.0.0.1:50051"; an "http://" prefix is
+// accepted). It does not wait for the server: the connection is made by the first call and
+// made again after a drop.
+func Dial(address string, opts ...ClientOption) (*Client, error) {
+	cfg := clientConfig{reconnectFor: DefaultReconnectFor}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	target := strings.TrimPrefix(address, "http://")
+	dial := []grpc.DialOption{
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		// gRPC's default reconnection backoff grows to two minutes; a server that restarts
+		// must be found again at the pace of the retry policy (50 ms doubling to 1 s).
+		grpc.WithConnectParams(grpc.ConnectParams{
+			Backoff: backoff.Config{
+				BaseDelay:  firstBackoff,
+				Multiplier: 2,
+				Jitter:     0.2,
+				MaxDelay:   maxBackoff,
+			},
+			MinConnectTimeout: 5 * time.Second,
+		}),
+	}
+	conn, err := grpc.NewClient(target, append(dial, cfg.dial...)...)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{conn: conn, rpc: pb.NewTableServiceClient(conn), reconnectFor: cfg.reconnectFor}, nil
+}
+
+// Close closes the connection; streams and calls in flight fail.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// RPC is the generated stub, for calls and fields this package does not wrap. Its errors are
+// raw gRPC statuses: FromStatus decodes them.
+func (c *Client) RPC() pb.TableServiceClient { return c.rpc }
+
+// TableOption configures CreateTable.
+type TableOption func(*tableConfig)
+
+// tableConfig is what the options of CreateTable set.
+type tableConfig struct {
+	rules map[string]string
+	seats []string
+	req   *pb.CreateTableRequest
+}
+
+// WithRules sets rule options in the key=value notation (see GameOptions), e.g.
+// {"target": "11", "accusi": "false"}.
+func WithRules(rules map[string]string) TableOption {
+	return func(c *tableConfig) { c.rules = rules }
+}
+
+// WithSeats names who fills each seat, in order: "open", "random" or "heuristic". Without it
+// every seat is open.
+func WithSeats(kinds ...string) TableOption {
+	return func(c *tableConfig) { c.seats = kinds }
+}
+
+// WithSeed deals from this seed, for a reproducible match.
+func WithSeed(seed uint64) TableOption {
+	return func(c *tableConfig) { c.req.Seed = &seed }
+}
+
+// WithName sets the table's display name.
+func WithName(name string) TableOption {
+	return func(c *tableConfig) { c.req.Name = name }
+}
+
+// WithClock sets the table's clock (unset fields take the server defaults).
+func WithClock(clock *pb.Clock) TableOption {
+	return func(c *tableConfig) { c.req.Clock = clock }
+}
+
+// WithBotDelay pauses before each built-in bot decision, so people can follow a bot table.
+func WithBotDelay(d time.Duration) TableOption {
+	return func(c *tableConfig) { c.req.BotDelayMs = uint32(d / time.Millisecond) }
+}
+
+// WithMetadata sets the table's free-form labels.
+func WithMetadata(m map[string]string) TableOption {
+	return func(c *tableConfig) { c.req.Metadata = m }
+}
+
+// CreateTable creates a table of game (calabresella, tressette, tressette-in-due,
+// tressette-chiamata, briscola-chiamata). Bad rule options or seat kinds are rejected before
+// any call; the server checks the values further (INVALID_ARGUMENT BAD_OPTIONS).
+func (c *Client) CreateTable(ctx context.Context, game string, opts ...TableOption) (*pb.Table, error) {
+	cfg := tableConfig{req: &pb.CreateTableRequest{}}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	options, err := GameOptions(game, cfg.rules)
+	if err != nil {
+		return nil, err
+	}
+	seats, err := SeatKinds(cfg.seats...)
+	if err != nil {
+		return nil, err
+	}
+	cfg.req.Options = options
+	cfg.req.Seats = seats
+	r, err := c.rpc.CreateTable(ctx, cfg.req)
+	if err != nil {
+		return nil, callErr(ctx, err)
+	}
+	return r.GetTable(), nil
+}
+
+// GetTable is one table's public state (NOT_FOUND TABLE_NOT_FOUND when there is none).
+func (c *Client) GetTable(ctx context.Context, tableID string) (*pb.Table, error) {
+	r, err := c.rpc.GetTable(ctx, &pb.GetTableRequest{TableId: tableID})
+	if err != nil {
+		return nil, callErr(ctx, err)
+	}
+	return r.GetTable(), nil
+}
+
+// ListTables is one page of tables, newest first (state TABLE_STATE_UNSPECIFIED: all).
+// Pass the returned token back for the next page; it is empty on the last page.
+func (c *Client) ListTables(ctx context.Context, state pb.TableState, pageToken string) ([]*pb.Table, string, error) {
+	r, err := c.rpc.ListTables(ctx, &pb.ListTablesRequest{State: state, PageToken: pageToken})
+	if err != nil {
+		return nil, "", callErr(ctx, err)
+	}
+	return r.GetTables(), r.GetNextPageToken(), nil
+}
+
+// Tables yields every table in state (unspecified: all), newest first, page after page.
+func (c *Client) Tables(ctx context.Context, state pb.TableState) iter.Seq2[*pb.Table, error] {
+	return func(yield func(*pb.Table, error) bool) {
+		token := ""
+		for {
+			tables, next, err := c.ListTables(ctx, state, token)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, t := range tables {
+				if !yield(t, nil) {
+					return
+				}
+			}
+			if next == "" {
+				return
+			}
+			token = next
+		}
+	}
+}
+
+// GetRecord is a table's game record (format calabresella-record/1, in RecordJson), with
+// its number of completed hands and whether the match is over.
+func (c *Client) GetRecord(ctx context.Context, tableID string) (*pb.GetRecordResponse, error) {
+	r, err := c.rpc.GetRecord(ctx, &pb.GetRecordRequest{TableId: tableID})
+	return r, callErr(ctx, err)
+}
+
+// ListRecords is one page of finished matches, newest first, filtered as req says.
+func (c *Client) ListRecords(ctx context.Context, req *pb.ListRecordsRequest) (*pb.ListRecordsResponse, error) {
+	r, err := c.rpc.ListRecords(ctx, req)
+	return r, callErr(ctx, err)
+}
+
+// GetResults is the results table (per player: matches, wins, points, rating), best first.
+func (c *Client) GetResults(ctx context.Context, req *pb.GetResultsRequest) (*pb.GetResultsResponse, error) {
+	if req == nil {
+		req = &pb.GetResultsRequest{}
+	}
+	r, err := c.rpc.GetResults(ctx, req)
+	return r, callErr(ctx, err)
+}

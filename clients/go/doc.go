@@ -1,0 +1,17 @@
+// Package calabresella is the Go client of the Calabresella game server (gRPC service
+// calabresella.v1.TableService).
+//
+// A program connects with [Dial], creates or finds a table, joins a seat with [Client.Join]
+// and plays it with [Seat.Play] and a [Bot]. The pieces below the play loop are public too:
+// [Seat.Updates] follows a seat's ordered stream (checking sequence numbers and resuming
+// after a drop or a server restart), [Seat.Act] answers a decision (retried idempotently
+// while the server is unreachable), [Client.Spectate] follows the public stream.
+//
+// Every error from the server is an [*Error] carrying the gRPC code and the
+// google.rpc.ErrorInfo reason (such as "ILLEGAL_ACTION"); use [errors.As] to reach it.
+// Every call takes a [context.Context]: cancelling it stops the call, a stream or a whole
+// match.
+//
+// The generated messages and stubs live in the subpackage gen/calabresella/v1 (imported here
+// as pb); they are committed, so the module builds with a plain go get.
+package calabresella
