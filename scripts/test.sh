@@ -70,9 +70,8 @@ step "the Python package: build (maturin), ruff, mypy, stubtest, pytest"
   CALABRESELLA_BIN="$PWD/../$bin" ../.venv/bin/python -m pytest -q)
 
 step "the clients in other languages: generate, build, lint and unit-test (clients/*/check.sh)"
-# Each builds its own conformance runner too; the Rust one is built here from the test
-# profile's artefacts, so nothing is compiled twice.
-cargo build --locked --profile test -p calabresella-conformance --quiet
+# Each builds its own conformance runner too (the Rust one, target/debug/calabresella-conformance,
+# was built by `cargo test` above).
 for client in typescript go java; do
   printf -- '-- %s\n' "$client"
   bash "clients/$client/check.sh"
