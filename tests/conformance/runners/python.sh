@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The Python client's conformance runner (the package installed in .venv by the test command).
+# The Python client's conformance runner: the package as the test command installs it in .venv,
+# or in the Python that CALABRESELLA_PYTHON names.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-if ! "$root/.venv/bin/python" -c 'import calabresella' 2>/dev/null; then
-  echo "python runner: the calabresella package is not installed in .venv (run scripts/test.sh)" >&2
+python=${CALABRESELLA_PYTHON:-$root/.venv/bin/python}
+if ! "$python" -c 'import calabresella' 2>/dev/null; then
+  echo "python runner: $python cannot import calabresella (run scripts/test.sh, or set CALABRESELLA_PYTHON)" >&2
   exit 2
 fi
-exec "$root/.venv/bin/python" "$root/tests/conformance/runners/python.py" "$@"
+exec "$python" "$root/tests/conformance/runners/python.py" "$@"
