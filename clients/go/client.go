@@ -4,20 +4,36 @@ import (
 	"context"
 	"iter"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/keepalive"
 
 	pb "github.com/calabresella/calabresella/clients/go/gen/calabresella/v1"
 )
 
 // Client is a connection to a server. It is safe for concurrent use; Close it when done.
+//
+// Its calls (CreateTable, GetTable, Join, GetRecord...) are not retried: when the server
+// cannot be reached they fail at once with an *Error UNAVAILABLE, and one that gets no answer
+// within the outage window (WithReconnectFor) is given up as UNAVAILABLE too. Only Seat.Act
+// (with Seat.Observation) and the streams retry through an outage.
 type Client struct {
 	conn         *grpc.ClientConn
 	rpc          pb.TableServiceClient
 	reconnectFor time.Duration
+
+	// closed is set by Close before the connection is closed, so that the CANCELLED status
+	// gRPC then gives the calls and streams in flight is read as the end (ErrClientClosed),
+	// not as a broken connection to retry.
+	closed atomic.Bool
+	// done is closed by Close: it wakes the retries waiting out a backoff.
+	done      chan struct{}
+	closeOnce sync.Once
 }
 
 // ClientOption configures Dial.
@@ -36,7 +52,10 @@ func WithReconnectFor(d time.Duration) ClientOption {
 }
 
 // WithDialOptions adds gRPC dial options (credentials, interceptors...). Without credentials
-// the connection is plaintext.
+// the connection is plaintext. They come after the defaults, so they override them: the
+// keepalive (a ping after 20 s without traffic, the connection given up when no answer
+// comes within 10 s) with grpc.WithKeepaliveParams, the reconnection backoff with
+// grpc.WithConnectParams.
 func WithDialOptions(opts ...grpc.DialOption) ClientOption {
 	return func(c *clientConfig) { c.dial = append(c.dial, opts...) }
 }
@@ -63,16 +82,34 @@ func Dial(address string, opts ...ClientOption) (*Client, error) {
 			},
 			MinConnectTimeout: 5 * time.Second,
 		}),
+		// Without keepalive a connection to a host that vanished silently (no RST, packets
+		// dropped) looks alive for as long as the kernel retransmits (many minutes): a
+		// stream's Recv would block all that time. Pings find it dead within 30 s, the outage
+		// window, and the stream is reopened. The server (tonic: its HTTP/2 layer sets no
+		// minimum interval between pings) answers them however often they come.
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 20 * time.Second, Timeout: 10 * time.Second}),
 	}
 	conn, err := grpc.NewClient(target, append(dial, cfg.dial...)...)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{conn: conn, rpc: pb.NewTableServiceClient(conn), reconnectFor: cfg.reconnectFor}, nil
+	return &Client{conn: conn, rpc: pb.NewTableServiceClient(conn), reconnectFor: cfg.reconnectFor, done: make(chan struct{})}, nil
 }
 
-// Close closes the connection; streams and calls in flight fail.
-func (c *Client) Close() error { return c.conn.Close() }
+// Close closes the connection. The calls, streams and plays in flight, and any made after,
+// end at once with ErrClientClosed (not retried: a closed client does not come back).
+func (c *Client) Close() error {
+	// The flag first: the calls the closing connection cancels must find it set.
+	c.closed.Store(true)
+	c.closeOnce.Do(func() { close(c.done) })
+	return c.conn.Close()
+}
+
+// isClosed says whether Close was called.
+func (c *Client) isClosed() bool { return c.closed.Load() }
+
+// outage starts measuring an outage against the client's window.
+func (c *Client) outage() outage { return outage{window: c.reconnectFor, closed: c.done} }
 
 // RPC is the generated stub, for calls and fields this package does not wrap. Its errors are
 // raw gRPC statuses: FromStatus decodes them.
@@ -143,30 +180,27 @@ func (c *Client) CreateTable(ctx context.Context, game string, opts ...TableOpti
 	}
 	cfg.req.Options = options
 	cfg.req.Seats = seats
-	r, err := c.rpc.CreateTable(ctx, cfg.req)
-	if err != nil {
-		return nil, callErr(ctx, err)
-	}
-	return r.GetTable(), nil
+	r, err := call(ctx, c, func(ctx context.Context) (*pb.CreateTableResponse, error) {
+		return c.rpc.CreateTable(ctx, cfg.req)
+	})
+	return r.GetTable(), err
 }
 
 // GetTable is one table's public state (NOT_FOUND TABLE_NOT_FOUND when there is none).
 func (c *Client) GetTable(ctx context.Context, tableID string) (*pb.Table, error) {
-	r, err := c.rpc.GetTable(ctx, &pb.GetTableRequest{TableId: tableID})
-	if err != nil {
-		return nil, callErr(ctx, err)
-	}
-	return r.GetTable(), nil
+	r, err := call(ctx, c, func(ctx context.Context) (*pb.GetTableResponse, error) {
+		return c.rpc.GetTable(ctx, &pb.GetTableRequest{TableId: tableID})
+	})
+	return r.GetTable(), err
 }
 
 // ListTables is one page of tables, newest first (state TABLE_STATE_UNSPECIFIED: all).
 // Pass the returned token back for the next page; it is empty on the last page.
 func (c *Client) ListTables(ctx context.Context, state pb.TableState, pageToken string) ([]*pb.Table, string, error) {
-	r, err := c.rpc.ListTables(ctx, &pb.ListTablesRequest{State: state, PageToken: pageToken})
-	if err != nil {
-		return nil, "", callErr(ctx, err)
-	}
-	return r.GetTables(), r.GetNextPageToken(), nil
+	r, err := call(ctx, c, func(ctx context.Context) (*pb.ListTablesResponse, error) {
+		return c.rpc.ListTables(ctx, &pb.ListTablesRequest{State: state, PageToken: pageToken})
+	})
+	return r.GetTables(), r.GetNextPageToken(), err
 }
 
 // Tables yields every table in state (unspecified: all), newest first, page after page.
@@ -195,14 +229,16 @@ func (c *Client) Tables(ctx context.Context, state pb.TableState) iter.Seq2[*pb.
 // GetRecord is a table's game record (format calabresella-record/1, in RecordJson), with
 // its number of completed hands and whether the match is over.
 func (c *Client) GetRecord(ctx context.Context, tableID string) (*pb.GetRecordResponse, error) {
-	r, err := c.rpc.GetRecord(ctx, &pb.GetRecordRequest{TableId: tableID})
-	return r, callErr(ctx, err)
+	return call(ctx, c, func(ctx context.Context) (*pb.GetRecordResponse, error) {
+		return c.rpc.GetRecord(ctx, &pb.GetRecordRequest{TableId: tableID})
+	})
 }
 
 // ListRecords is one page of finished matches, newest first, filtered as req says.
 func (c *Client) ListRecords(ctx context.Context, req *pb.ListRecordsRequest) (*pb.ListRecordsResponse, error) {
-	r, err := c.rpc.ListRecords(ctx, req)
-	return r, callErr(ctx, err)
+	return call(ctx, c, func(ctx context.Context) (*pb.ListRecordsResponse, error) {
+		return c.rpc.ListRecords(ctx, req)
+	})
 }
 
 // GetResults is the results table (per player: matches, wins, points, rating), best first.
@@ -210,6 +246,7 @@ func (c *Client) GetResults(ctx context.Context, req *pb.GetResultsRequest) (*pb
 	if req == nil {
 		req = &pb.GetResultsRequest{}
 	}
-	r, err := c.rpc.GetResults(ctx, req)
-	return r, callErr(ctx, err)
+	return call(ctx, c, func(ctx context.Context) (*pb.GetResultsResponse, error) {
+		return c.rpc.GetResults(ctx, req)
+	})
 }

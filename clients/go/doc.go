@@ -10,8 +10,14 @@
 // Every error from the server is an [*Error] carrying the gRPC code and the
 // google.rpc.ErrorInfo reason (such as "ILLEGAL_ACTION"); use [errors.As] to reach it.
 // Every call takes a [context.Context]: cancelling it stops the call, a stream or a whole
-// match.
+// match; [Client.Close] stops them all with [ErrClientClosed].
+//
+// Only [Seat.Act] and the streams' reopening retry through an outage (with
+// [Seat.Observation], the read the play loop makes for a bot); every other call fails at once
+// with UNAVAILABLE when the server cannot be reached. No call waits longer than the outage
+// window (30 s, [WithReconnectFor]) for an answer.
 //
 // The generated messages and stubs live in the subpackage gen/calabresella/v1 (imported here
-// as pb); they are committed, so the module builds with a plain go get.
+// as pb); they are committed, so the module builds without a code generator. It is not
+// published yet: README.md says how to depend on a local copy (a replace directive).
 package calabresella

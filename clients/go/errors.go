@@ -115,6 +115,10 @@ func FromStatus(err error) error {
 // server stayed unreachable longer than the outage window (see WithReconnectFor).
 var ErrConnectionLost = errors.New("calabresella: connection lost")
 
+// ErrClientClosed is returned by every call, stream and play of a Client after its Close
+// (those in flight when it is closed end with it at once). It is final: nothing is retried.
+var ErrClientClosed = errors.New("calabresella: the client is closed")
+
 // SequenceError is a stream that broke its ordering promise: an update whose sequence number
 // is not the last one plus one (and is not a Snapshot, which resets the numbering).
 type SequenceError struct {

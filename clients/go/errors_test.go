@@ -46,7 +46,7 @@ func TestFromStatusWithoutDetailsAndContextErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if !errors.Is(callErr(ctx, status.Error(codes.Canceled, "x")), context.Canceled) {
+	if !errors.Is((&Client{}).callErr(ctx, status.Error(codes.Canceled, "x")), context.Canceled) {
 		t.Fatal("a call cancelled by its caller returns the context's error")
 	}
 }

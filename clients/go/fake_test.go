@@ -2,6 +2,7 @@ package calabresella
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync"
 	"testing"
@@ -15,10 +16,19 @@ import (
 	pb "github.com/calabresella/calabresella/clients/go/gen/calabresella/v1"
 )
 
+// errHold, as a script's error, keeps that stream open after its updates until the client
+// closes it (the fake then sends on streamClosed).
+var errHold = errors.New("hold the stream open")
+
 // fakeServer is an in-process TableService playing a script: each Observe call sends the
 // next list of updates, then ends with the matching error (nil: OK); Act answers with act.
+// With hang, Act and GetTable never answer (a host that vanished): they return only when the
+// client gives up the call.
 type fakeServer struct {
 	pb.UnimplementedTableServiceServer
+
+	hang         bool
+	streamClosed chan struct{}
 
 	mu         sync.Mutex
 	streams    [][]*pb.Update
@@ -44,21 +54,39 @@ func (f *fakeServer) Observe(r *pb.ObserveRequest, st grpc.ServerStreamingServer
 			return e
 		}
 	}
+	if err == errHold {
+		<-st.Context().Done()
+		if f.streamClosed != nil {
+			f.streamClosed <- struct{}{}
+		}
+		return st.Context().Err()
+	}
 	return err
 }
 
-func (f *fakeServer) Act(_ context.Context, r *pb.ActRequest) (*pb.ActResponse, error) {
+func (f *fakeServer) Act(ctx context.Context, r *pb.ActRequest) (*pb.ActResponse, error) {
 	f.mu.Lock()
 	n := len(f.acts)
 	f.acts = append(f.acts, r)
 	f.mu.Unlock()
+	if f.hang {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	if f.act == nil {
 		return &pb.ActResponse{Action: r.GetAction()}, nil
 	}
 	return f.act(n, r)
 }
 
-func (f *fakeServer) GetTable(_ context.Context, r *pb.GetTableRequest) (*pb.GetTableResponse, error) {
+func (f *fakeServer) GetTable(ctx context.Context, r *pb.GetTableRequest) (*pb.GetTableResponse, error) {
+	if f.hang {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	if f.getTable == nil {
+		return nil, refused(codes.NotFound, "TABLE_NOT_FOUND")
+	}
 	return f.getTable(r)
 }
 
@@ -122,4 +150,12 @@ func turn(decision uint64, seat uint32, legal ...string) *pb.Turn {
 		t.LegalActions = append(t.LegalActions, Notation(n))
 	}
 	return t
+}
+
+// actCount is how many Act calls arrived (under the lock: a test may read it while a call
+// the client gave up on is still in the server).
+func (f *fakeServer) actCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.acts)
 }

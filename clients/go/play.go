@@ -101,7 +101,11 @@ func OnUpdate(f func(*pb.Update)) PlayOption {
 }
 
 // WithMaxRefusals sets how many refused answers to one decision before the first legal
-// action is played (default MaxRefusals).
+// action is played and counted as a fault (default MaxRefusals). 0 plays the first legal
+// action at once, without asking the bot. A negative n sets no limit: the bot is asked again
+// after every refusal until an answer is accepted or the clock decides (a later answer is
+// then refused as stale and the loop waits for the stream), as for a person at the keyboard
+// (the Rust client's max_refusals None).
 func WithMaxRefusals(n int) PlayOption {
 	return func(c *playConfig) { c.maxRefusals = n }
 }
@@ -111,11 +115,12 @@ func WithMaxRefusals(n int) PlayOption {
 // due when an update's turn, a snapshot's turn or an update's next_turn names this seat as
 // decider with legal actions. Each decision is answered once (Act, retried while the server
 // is unreachable). A refused answer (INVALID_ARGUMENT, or FAILED_PRECONDITION ILLEGAL_ACTION)
-// is asked of the bot again, with the refusal; after MaxRefusals refusals the first legal
-// action is played and counted as a fault. Other refusals (NOT_YOUR_TURN, MATCH_OVER, ABORTED
-// STALE_DECISION...) mean the match moved on: the loop waits for the stream. Play ends at
-// MatchEnded; it stops early with the bot's error, a final refusal of the server (*Error),
-// ErrConnectionLost, or ctx's error, returning the summary so far.
+// is asked of the bot again, with the refusal; after MaxRefusals refusals (see
+// WithMaxRefusals) the first legal action is played and counted as a fault. Other refusals
+// (NOT_YOUR_TURN, MATCH_OVER, ABORTED STALE_DECISION...) mean the match moved on: the loop
+// waits for the stream. Play ends at MatchEnded; it stops early with the bot's error, a final
+// refusal of the server (*Error), ErrConnectionLost, ErrClientClosed (Client.Close), or
+// ctx's error, returning the summary so far.
 func (s *Seat) Play(ctx context.Context, bot Bot, opts ...PlayOption) (*Summary, error) {
 	cfg := playConfig{maxRefusals: MaxRefusals}
 	for _, o := range opts {
@@ -180,7 +185,8 @@ func (s *Seat) answer(ctx context.Context, bot Bot, turn *pb.Turn, cfg playConfi
 	d := &Decision{Turn: turn, seat: s}
 	refusals := 0
 	for {
-		gaveUp := refusals >= cfg.maxRefusals
+		// A negative limit is no limit.
+		gaveUp := cfg.maxRefusals >= 0 && refusals >= cfg.maxRefusals
 		var action *pb.Action
 		if !gaveUp {
 			d.Attempt++

@@ -2,10 +2,12 @@ package calabresella
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // The retry policy every client of this server shares (the Rust client's play loop is its
@@ -53,9 +55,15 @@ func retryable(err error) bool {
 
 // transient says whether a stream error may pass when the stream is simply opened again:
 // the server is unreachable or restarting, cut a slow consumer (RESOURCE_EXHAUSTED
-// SLOW_CONSUMER), or the connection broke.
+// SLOW_CONSUMER), or the connection broke. Only a status can be: an error of this package
+// (ErrClientClosed, a *SequenceError) or the context's is final, though codeOf calls it
+// UNKNOWN.
 func transient(err error) bool {
-	switch codeOf(err) {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code {
 	case codes.Unavailable, codes.Unknown, codes.Internal, codes.ResourceExhausted, codes.Canceled:
 		return true
 	}
@@ -68,6 +76,8 @@ type outage struct {
 	window time.Duration
 	since  time.Time
 	tries  int
+	// closed is the client's: Close ends a wait at once rather than a backoff later.
+	closed <-chan struct{}
 }
 
 // reset ends the outage: the connection works again.
@@ -77,13 +87,15 @@ func (o *outage) reset() {
 }
 
 // wait sleeps before the next retry, never past the end of the window, and returns an error
-// wrapping ErrConnectionLost (and last) once the window has closed, or the context's error.
-func (o *outage) wait(ctx context.Context, what string, last error) error {
-	now := time.Now()
+// wrapping ErrConnectionLost (and last) once the window has closed, ErrClientClosed once the
+// client is closed, or the context's error. began is when the failure began: for a call that
+// hung until its attempt limit, when it was sent, so that a silent host costs one window, not
+// a window plus the first attempt.
+func (o *outage) wait(ctx context.Context, began time.Time, what string, last error) error {
 	if o.since.IsZero() {
-		o.since = now
+		o.since = began
 	}
-	left := o.window - now.Sub(o.since)
+	left := o.window - time.Since(o.since)
 	if left <= 0 {
 		return fmt.Errorf("%w: %s for %v: %w", ErrConnectionLost, what, o.window, last)
 	}
@@ -94,19 +106,59 @@ func (o *outage) wait(ctx context.Context, what string, last error) error {
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-o.closed:
+		return ErrClientClosed
 	case <-t.C:
 		return nil
 	}
 }
 
+// call makes one unary call (one attempt: no retry) under a limit of the outage window, and
+// returns its error as this package does (see Client.callErr). gRPC puts no limit on a call:
+// on a host that vanished without a word (no RST, packets dropped) it would wait until the
+// keepalive noticed, or for ever while the connection is being made. A call that outlasts
+// the window is failed as UNAVAILABLE, as the Rust client does, so the retry policy sees an
+// outage and the other calls fail like any call to an unreachable server.
+func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, error)) (T, error) {
+	if c.isClosed() {
+		// Close may still be closing the connection: a call must not slip through it.
+		var zero T
+		return zero, ErrClientClosed
+	}
+	limit := time.Now().Add(c.reconnectFor)
+	actx, cancel := context.WithDeadline(ctx, limit)
+	defer cancel()
+	r, err := rpc(actx)
+	if err == nil {
+		return r, nil
+	}
+	var zero T
+	// The deadline travels to the server (grpc-timeout), whose DEADLINE_EXCEEDED may come
+	// back before the timer of actx has fired: either says the attempt ran out of time.
+	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
+	if timedOut && ctx.Err() == nil && !c.isClosed() {
+		if d, ok := ctx.Deadline(); ok && !d.After(limit) {
+			// The caller's own deadline, not the attempt's, was the one running.
+			return zero, context.DeadlineExceeded
+		}
+		return zero, &Error{Code: codes.Unavailable, Message: fmt.Sprintf("no answer within %v: %v", c.reconnectFor, err)}
+	}
+	return zero, c.callErr(ctx, err)
+}
+
 // callErr turns a call's error into what this package returns: the context's error when the
-// caller cancelled (gRPC reports that as a CANCELLED status), else the decoded *Error.
-func callErr(ctx context.Context, err error) error {
+// caller cancelled (gRPC reports that as a CANCELLED status); ErrClientClosed when Close
+// ended it (gRPC reports that as CANCELLED too, which would otherwise pass for a broken
+// connection and be retried for the whole window); else the decoded *Error.
+func (c *Client) callErr(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if c.isClosed() {
+		return ErrClientClosed
 	}
 	return FromStatus(err)
 }

@@ -2,7 +2,11 @@ package calabresella
 
 import (
 	"context"
+	"fmt"
 	"iter"
+	"log/slog"
+	"strconv"
+	"time"
 
 	pb "github.com/calabresella/calabresella/clients/go/gen/calabresella/v1"
 )
@@ -10,6 +14,10 @@ import (
 // Seat is a joined seat: its table, number and secret token, and where its stream stands.
 // A Seat follows one stream at a time: do not range over Updates (or Play) from two
 // goroutines at once. Act and Observation may be called from any goroutine.
+//
+// Printing a Seat (fmt's %v, %+v, %#v, %s, or slog) never shows its token, only
+// "[redacted]": logging a seat must not hand its seat to whoever reads the log. Token
+// returns it, to be kept somewhere safe.
 type Seat struct {
 	client  *Client
 	tableID string
@@ -37,9 +45,11 @@ func (c *Client) Join(ctx context.Context, tableID, playerName string, opts ...J
 	for _, o := range opts {
 		o(req)
 	}
-	r, err := c.rpc.JoinTable(ctx, req)
+	r, err := call(ctx, c, func(ctx context.Context) (*pb.JoinTableResponse, error) {
+		return c.rpc.JoinTable(ctx, req)
+	})
 	if err != nil {
-		return nil, callErr(ctx, err)
+		return nil, err
 	}
 	return &Seat{client: c, tableID: tableID, number: r.GetSeat(), token: r.GetSeatToken(), table: r.GetTable()}, nil
 }
@@ -73,6 +83,47 @@ func (s *Seat) Position() Position { return s.pos }
 // Reconnects counts the streams reopened after a drop.
 func (s *Seat) Reconnects() int { return s.reconnects }
 
+// redacted stands for the token wherever a seat is printed.
+const redacted = "[redacted]"
+
+// String describes the seat without its token, e.g.
+// `seat 0 of table "t-1" (token [redacted], after seq 4 of epoch "A")`.
+func (s Seat) String() string {
+	return fmt.Sprintf("seat %d of table %q (token %s, after seq %d of epoch %q)", s.number, s.tableID, redacted, s.pos.Seq, s.pos.Epoch)
+}
+
+// GoString is the %#v form, the token redacted.
+func (s Seat) GoString() string {
+	return fmt.Sprintf("calabresella.Seat{TableID:%q, Number:%d, Token:%q, Position:%#v}", s.tableID, s.number, redacted, s.pos)
+}
+
+// Format prints the seat for every verb without its token. String and GoString alone would
+// not do: for the other verbs (%d, say) fmt prints a struct's fields itself, the token among
+// them.
+func (s Seat) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		fmt.Fprint(f, s.GoString())
+	case verb == 'v' || verb == 's':
+		fmt.Fprint(f, s.String())
+	case verb == 'q':
+		fmt.Fprint(f, strconv.Quote(s.String()))
+	default:
+		fmt.Fprintf(f, "%%!%c(calabresella.Seat=%s)", verb, s.String())
+	}
+}
+
+// LogValue is the seat for log/slog: table, seat and stream position, never the token.
+func (s Seat) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("table", s.tableID),
+		slog.Uint64("seat", uint64(s.number)),
+		slog.String("token", redacted),
+		slog.Uint64("seq", s.pos.Seq),
+		slog.String("epoch", s.pos.Epoch),
+	)
+}
+
 // Updates follows the seat's stream: every update in order, up to and including MatchEnded.
 // It opens with a Snapshot on a new handle, or resumes after Position. Sequence numbers are
 // checked (each update is the last plus one; a Snapshot resets them); a broken order ends it
@@ -95,8 +146,8 @@ func (s *Seat) Updates(ctx context.Context) iter.Seq2[*pb.Update, error] {
 			}
 			return observeReceiver{st}, nil
 		},
+		client:     s.client,
 		pos:        &s.pos,
-		window:     s.client.reconnectFor,
 		reconnects: &s.reconnects,
 	}.updates(ctx)
 }
@@ -112,54 +163,61 @@ func (r observeReceiver) Recv() (*pb.Update, error) {
 	return m.GetUpdate(), err
 }
 
-// ActOnce answers decision with action, once: no retry.
+// ActOnce answers decision with action, once: no retry. Like every call, it gives up as
+// UNAVAILABLE when no answer comes within the client's outage window.
 func (s *Seat) ActOnce(ctx context.Context, decision uint64, action *pb.Action) (*pb.ActResponse, error) {
-	r, err := s.client.rpc.Act(ctx, &pb.ActRequest{
-		TableId:   s.tableID,
-		SeatToken: s.token,
-		Decision:  decision,
-		Action:    action,
+	return call(ctx, s.client, func(ctx context.Context) (*pb.ActResponse, error) {
+		return s.client.rpc.Act(ctx, &pb.ActRequest{
+			TableId:   s.tableID,
+			SeatToken: s.token,
+			Decision:  decision,
+			Action:    action,
+		})
 	})
-	if err != nil {
-		return nil, callErr(ctx, err)
-	}
-	return r, nil
 }
 
 // Act answers decision (the Turn's Decision) with action (see Notation for the short form).
 // The call is idempotent, so it is sent again, unchanged, while the server is unreachable or
 // the connection breaks (UNAVAILABLE, CANCELLED from the transport, RESOURCE_EXHAUSTED
-// RATE_LIMITED): 50 ms doubling to 1 s between tries, for up to the client's outage window.
+// RATE_LIMITED, no answer at all): 50 ms doubling to 1 s between tries, until the outage
+// has lasted the client's outage window (ErrConnectionLost). A try that gets no answer is
+// given up after the window too, so a host that vanished costs one window, not a hang.
 // A retry the server had already applied returns OK with Duplicate set. Refusals are returned
 // as *Error: INVALID_ARGUMENT (BAD_ACTION...), FAILED_PRECONDITION (ILLEGAL_ACTION,
 // NOT_YOUR_TURN, MATCH_OVER...), ABORTED STALE_DECISION, PERMISSION_DENIED BAD_TOKEN...
+// After Client.Close it returns ErrClientClosed at once.
 func (s *Seat) Act(ctx context.Context, decision uint64, action *pb.Action) (*pb.ActResponse, error) {
-	down := outage{window: s.client.reconnectFor}
+	down := s.client.outage()
 	for {
+		began := time.Now()
 		r, err := s.ActOnce(ctx, decision, action)
 		if err == nil || !retryable(err) {
 			return r, err
 		}
-		if werr := down.wait(ctx, "the answer could not be delivered", err); werr != nil {
+		if werr := down.wait(ctx, began, "the answer could not be delivered", err); werr != nil {
 			return nil, werr
 		}
 	}
 }
 
-// Observation is the seat's full observation now, with the number of the decision due
-// (retried like Act while the server is unreachable).
+// Observation is the seat's full observation now, with the number of the decision due. It is
+// what the play loop fetches for a bot (Decision.Observation), so it is retried like Act
+// while the server is unreachable, as every client's play loop does: a read has no effect
+// to repeat, and a bot waiting for it must not lose its turn to a short outage.
 func (s *Seat) Observation(ctx context.Context) (*pb.GetObservationResponse, error) {
-	down := outage{window: s.client.reconnectFor}
+	down := s.client.outage()
 	for {
-		r, err := s.client.rpc.GetObservation(ctx, &pb.GetObservationRequest{TableId: s.tableID, SeatToken: s.token})
+		began := time.Now()
+		r, err := call(ctx, s.client, func(ctx context.Context) (*pb.GetObservationResponse, error) {
+			return s.client.rpc.GetObservation(ctx, &pb.GetObservationRequest{TableId: s.tableID, SeatToken: s.token})
+		})
 		if err == nil {
 			return r, nil
 		}
-		err = callErr(ctx, err)
 		if !retryable(err) {
 			return nil, err
 		}
-		if werr := down.wait(ctx, "the observation could not be fetched", err); werr != nil {
+		if werr := down.wait(ctx, began, "the observation could not be fetched", err); werr != nil {
 			return nil, werr
 		}
 	}
@@ -210,8 +268,8 @@ func (sp *Spectator) Updates(ctx context.Context) iter.Seq2[*pb.Update, error] {
 			}
 			return spectateReceiver{st}, nil
 		},
+		client:     sp.client,
 		pos:        &sp.pos,
-		window:     sp.client.reconnectFor,
 		reconnects: &sp.reconnects,
 	}.updates(ctx)
 }

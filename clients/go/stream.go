@@ -52,74 +52,87 @@ type opener func(ctx context.Context, from *Position) (receiver, error)
 
 // follower follows one stream (a seat's or the public one) across reconnections.
 type follower struct {
-	open   opener
+	open opener
+	// client gives the outage window and says when it is closed.
+	client *Client
 	pos    *Position
-	window time.Duration
 	// reconnects counts streams reopened after a drop.
 	reconnects *int
 }
 
 // updates yields the stream's updates in order until MatchEnded (included), reopening it
 // from the last position after a drop, within the outage window. An error is yielded once,
-// last: a refusal of the server, a broken order, a lost connection or the context's error.
+// last: a refusal of the server, a broken order, a lost connection, ErrClientClosed or the
+// context's error.
 func (f follower) updates(ctx context.Context) iter.Seq2[*pb.Update, error] {
 	return func(yield func(*pb.Update, error) bool) {
-		down := outage{window: f.window}
+		down := f.client.outage()
 		dropped := false
 		for {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
 				return
 			}
-			sctx, cancel := context.WithCancel(ctx)
-			stream, err := f.open(sctx, f.pos)
-			if err == nil {
-				for {
-					var u *pb.Update
-					u, err = stream.Recv()
-					if err != nil {
-						break
-					}
-					down.reset()
-					if dropped {
-						dropped = false
-						*f.reconnects++
-					}
-					if perr := f.pos.Accept(u); perr != nil {
-						cancel()
-						yield(nil, perr)
-						return
-					}
-					if !yield(u, nil) {
-						cancel()
-						return
-					}
-					if u.GetMatchEnded() != nil {
-						cancel()
-						return
-					}
-				}
+			if f.client.isClosed() {
+				yield(nil, ErrClientClosed)
+				return
 			}
-			cancel()
+			stop, err := f.follow(ctx, &down, &dropped, yield)
+			if stop {
+				return
+			}
 			dropped = true
-			if err == io.EOF {
+			switch {
+			case ctx.Err() != nil:
+				err = ctx.Err()
+			case f.client.isClosed():
+				err = ErrClientClosed
+			case err == io.EOF:
 				// Closed without MatchEnded: a server going away; resume.
 				err = &Error{Code: codes.Unavailable, Message: "the stream ended before MatchEnded"}
-			} else {
-				err = callErr(ctx, err)
-			}
-			if ctx.Err() != nil {
-				yield(nil, ctx.Err())
-				return
+			default:
+				err = f.client.callErr(ctx, err)
 			}
 			if !transient(err) {
 				yield(nil, err)
 				return
 			}
-			if werr := down.wait(ctx, "the stream could not be reopened", err); werr != nil {
+			if werr := down.wait(ctx, time.Now(), "the stream could not be reopened", err); werr != nil {
 				yield(nil, werr)
 				return
 			}
+		}
+	}
+}
+
+// follow opens the stream once and passes its updates on. It returns stop when the range is
+// over (MatchEnded passed on, a broken order yielded, or the consumer stopped), else the
+// error that ended the stream (raw, io.EOF at a clean end) for updates to judge.
+func (f follower) follow(ctx context.Context, down *outage, dropped *bool, yield func(*pb.Update, error) bool) (stop bool, err error) {
+	sctx, cancel := context.WithCancel(ctx)
+	// Deferred, so the stream is closed however this ends: a panic in the range's body
+	// unwinds through yield, and would otherwise leave the stream open on the server.
+	defer cancel()
+	stream, err := f.open(sctx, f.pos)
+	if err != nil {
+		return false, err
+	}
+	for {
+		u, err := stream.Recv()
+		if err != nil {
+			return false, err
+		}
+		down.reset()
+		if *dropped {
+			*dropped = false
+			*f.reconnects++
+		}
+		if perr := f.pos.Accept(u); perr != nil {
+			yield(nil, perr)
+			return true, nil
+		}
+		if !yield(u, nil) || u.GetMatchEnded() != nil {
+			return true, nil
 		}
 	}
 }
