@@ -2,6 +2,10 @@
  * {@link Client}: the server's calls over any connect `Transport` (gRPC on Node, gRPC-web in a
  * browser): tables, joining a seat, the public stream, records and results. Nothing here
  * imports a Node module, so a browser front end can use it as it is.
+ *
+ * Which calls retry: only `Seat.act` (idempotent) and the streams' reopening ride out an
+ * outage; every other call fails at once (UNAVAILABLE when the server cannot be reached), so
+ * the program decides, as in every client of the server.
  */
 import { create } from "@bufbuild/protobuf";
 import {
@@ -25,7 +29,7 @@ import {
   type Table,
   type Update,
 } from "./gen/calabresella/v1/table_service_pb.js";
-import { toCalabresellaError } from "./errors.js";
+import { ClientClosedError, toCalabresellaError } from "./errors.js";
 import {
   gameByName,
   gameOptions,
@@ -34,7 +38,9 @@ import {
 } from "./options.js";
 import { Seat } from "./seat.js";
 import { SequenceTracker, type ResumePoint } from "./sequence.js";
+import { Closer, type LinkedSignal } from "./signals.js";
 import { followUpdates, type FollowOptions } from "./stream.js";
+import { describe } from "./turns.js";
 
 /** Options of a single call. */
 export interface CallOpts {
@@ -44,7 +50,10 @@ export interface CallOpts {
   timeoutMs?: number;
 }
 
-/** Runs one call, turning its failure into a `CalabresellaError` (or the abort's reason). */
+/**
+ * Runs one call, turning its failure into a `CalabresellaError` (or the abort's reason); an
+ * error that is not a call's failure (a program's error) passes unchanged. No retry.
+ */
 export async function callOnce<T>(
   run: (options: CallOptions) => Promise<T>,
   opts: CallOpts = {},
@@ -89,18 +98,56 @@ export type RecordFilter = Partial<
 
 /** A connection to a Calabresella server. */
 export class Client {
-  /** The generated connect client, for anything this class does not wrap. */
+  /**
+   * The generated connect client, for anything this class does not wrap (through
+   * {@link Client.call}, so that {@link Client.close} ends it too).
+   */
   readonly rpc: RpcClient<typeof TableService>;
+  /** Closed by {@link Client.close}, with a `ClientClosedError`. */
+  readonly #closer = new Closer();
 
   /**
    * A client over `transport` (see `connectNode` and `connectWeb` for ready-made ones).
-   * @param close releases the transport's connections ({@link Client.close}).
+   * @param onClose releases the transport's connections ({@link Client.close}).
    */
   constructor(
     readonly transport: Transport,
     private readonly onClose?: () => void,
   ) {
     this.rpc = createClient(TableService, transport);
+  }
+
+  /** Whether {@link Client.close} was called. */
+  get closed(): boolean {
+    return this.#closer.closed;
+  }
+
+  /**
+   * A signal that aborts when `signal` does, or with a `ClientClosedError` when the client is
+   * closed (at once if it is): what every call, stream and play of the client runs under.
+   * Call `dispose()` once done with it.
+   */
+  link(signal?: AbortSignal): LinkedSignal {
+    return this.#closer.link(signal);
+  }
+
+  /**
+   * Runs one call of this client, once (`run` is given the call options to pass to
+   * {@link Client.rpc}): it fails at once with `ClientClosedError` when the client is closed,
+   * and is cancelled with it when the client closes meanwhile; a failure of the call rejects
+   * as a `CalabresellaError`.
+   */
+  async call<T>(
+    run: (options: CallOptions) => Promise<T>,
+    opts: CallOpts = {},
+  ): Promise<T> {
+    const link = this.#closer.link(opts.signal);
+    try {
+      link.signal.throwIfAborted();
+      return await callOnce(run, { ...opts, signal: link.signal });
+    } finally {
+      link.dispose();
+    }
   }
 
   /**
@@ -114,7 +161,7 @@ export class Client {
         ? gameOptions(spec.game, spec.options)
         : spec.game;
     const seats = (spec.seats ?? []).map(seatKind);
-    const r = await callOnce(
+    const r = await this.call(
       (o) =>
         this.rpc.createTable(
           {
@@ -139,7 +186,7 @@ export class Client {
     query: { state?: TableState; pageSize?: number; pageToken?: string } = {},
     opts?: CallOpts,
   ): Promise<ListTablesResponse> {
-    return callOnce((o) => this.rpc.listTables(query, o), opts);
+    return this.call((o) => this.rpc.listTables(query, o), opts);
   }
 
   /** Every table (newest first, optionally only those in `state`), page after page. */
@@ -157,20 +204,21 @@ export class Client {
 
   /** One table's public state. Throws NOT_FOUND (TABLE_NOT_FOUND) for an unknown id. */
   async getTable(tableId: string, opts?: CallOpts): Promise<Table> {
-    const r = await callOnce((o) => this.rpc.getTable({ tableId }, o), opts);
+    const r = await this.call((o) => this.rpc.getTable({ tableId }, o), opts);
     return r.table!;
   }
 
   /**
    * Takes a seat (`seat`, or the lowest open one) as `playerName` and returns its handle,
-   * which holds the secret seat token: keep `seat.token` to resume after a restart.
+   * which holds the secret seat token: keep `seat.token` to resume after a restart (the seat
+   * never shows it when logged).
    */
   async join(
     tableId: string,
     who: { playerName: string; seat?: number },
     opts?: CallOpts,
   ): Promise<Seat> {
-    const r = await callOnce(
+    const r = await this.call(
       (o) =>
         this.rpc.joinTable(
           { tableId, seat: who.seat, playerName: who.playerName },
@@ -204,44 +252,50 @@ export class Client {
 
   /** A table's game record (JSON, format `calabresella-record/1`) of its completed hands. */
   getRecord(tableId: string, opts?: CallOpts): Promise<GetRecordResponse> {
-    return callOnce((o) => this.rpc.getRecord({ tableId }, o), opts);
+    return this.call((o) => this.rpc.getRecord({ tableId }, o), opts);
   }
 
-  /** One page of finished matches, newest first, filtered. */
-  listRecords(
+  /**
+   * One page of finished matches, newest first, filtered. Rejects with `OptionsError` for an
+   * unknown game name, before any call.
+   */
+  async listRecords(
     filter: RecordFilter = {},
     opts?: CallOpts,
   ): Promise<ListRecordsResponse> {
-    const { game, ...rest } = filter;
-    return callOnce(
-      (o) =>
-        this.rpc.listRecords(
-          {
-            ...rest,
-            game: typeof game === "string" ? gameByName(game) : game,
-          },
-          o,
-        ),
-      opts,
-    );
+    const { game: name, ...rest } = filter;
+    // Names are resolved before the call: a bad one is the program's error, not the call's.
+    const game = typeof name === "string" ? gameByName(name) : name;
+    return this.call((o) => this.rpc.listRecords({ ...rest, game }, o), opts);
   }
 
-  /** The results table, best rating first; optionally one game only, or people only. */
-  getResults(
+  /**
+   * The results table, best rating first; optionally one game only, or people only. Rejects
+   * with `OptionsError` for an unknown game name, before any call.
+   */
+  async getResults(
     query: { game?: string | Game; peopleOnly?: boolean } = {},
     opts?: CallOpts,
   ): Promise<GetResultsResponse> {
     const game =
       typeof query.game === "string" ? gameByName(query.game) : query.game;
-    return callOnce(
+    return this.call(
       (o) =>
         this.rpc.getResults({ game, peopleOnly: query.peopleOnly ?? false }, o),
       opts,
     );
   }
 
-  /** Releases the transport's connections (when the client was made with a way to). */
+  /**
+   * Closes the client for good: the calls, streams and plays running end with
+   * `ClientClosedError` (they do not reconnect), every later one fails with it at once, and
+   * the transport's connections are released (when the client was made with a way to:
+   * `connectNode`). Closing again does nothing.
+   */
   close(): void {
+    if (this.closed) return;
+    // First the signal, so what is running sees a closed client, not a broken connection.
+    this.#closer.close(new ClientClosedError());
     this.onClose?.();
   }
 }
@@ -251,29 +305,47 @@ export class Spectator {
   /** The stream's position (continuity check and resume point). */
   readonly position: SequenceTracker;
 
+  /**
+   * A handle on the public stream of table `tableId` through `client` (see
+   * {@link Client.spectator}), starting fresh, or after `from`, a position kept from before.
+   * Throws `TypeError` for a table id that is not a string.
+   */
   constructor(
+    /** The client the stream goes through. */
     readonly client: Client,
+    /** The table's id. */
     readonly tableId: string,
     from?: ResumePoint,
   ) {
+    if (typeof tableId !== "string") {
+      throw new TypeError(`a table id is a string, not ${describe(tableId)}`);
+    }
     this.position = new SequenceTracker(from, `table ${tableId} (spectator)`);
   }
 
   /**
    * The public updates in order, to `MatchEnded` (the last one yielded), every number checked;
    * a dropped stream is resumed by itself within the outage window. Breaking out of the loop
-   * ends the stream; following again resumes after the last update seen.
+   * ends the stream; following again resumes after the last update seen. `ClientClosedError`
+   * once the client is closed.
    */
-  updates(opts?: FollowOptions): AsyncGenerator<Update, void, undefined> {
-    return followUpdates(
-      (from, signal) =>
-        this.client.rpc.spectate(
-          { tableId: this.tableId, ...from },
-          { signal },
-        ),
-      this.position,
-      opts,
-    );
+  async *updates(
+    opts: FollowOptions = {},
+  ): AsyncGenerator<Update, void, undefined> {
+    const link = this.client.link(opts.signal);
+    try {
+      yield* followUpdates(
+        (from, signal) =>
+          this.client.rpc.spectate(
+            { tableId: this.tableId, ...from },
+            { signal },
+          ),
+        this.position,
+        { ...opts, signal: link.signal },
+      );
+    } finally {
+      link.dispose();
+    }
   }
 }
 

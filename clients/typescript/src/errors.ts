@@ -1,7 +1,8 @@
 /**
  * The client's typed errors: {@link CalabresellaError} for every failed call (the gRPC code,
  * the `google.rpc.ErrorInfo` reason and the message), and the errors the client raises itself
- * (a broken stream order, an outage longer than the retry window, bad rule options).
+ * (a broken stream order, an outage longer than the retry window, bad rule options, a closed
+ * client).
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
@@ -112,16 +113,35 @@ export class CalabresellaError extends Error {
 }
 
 /**
- * Any failure of a call as a {@link CalabresellaError}, the `ErrorInfo` detail decoded from the
- * `grpc-status-details-bin` trailer. Errors of the client's own kinds pass through unchanged.
+ * Whether `err` is a call's failure: a `ConnectError` (a refusal of the server, or the
+ * transport's failure: connect turns everything that goes wrong on the wire into one), or the
+ * {@link CalabresellaError} made of it. Anything else (a `TypeError`, an {@link OptionsError},
+ * a bot's own exception) is the program's error, never the connection's.
  */
-export function toCalabresellaError(err: unknown): CalabresellaError {
-  if (err instanceof CalabresellaError) return err;
-  const ce = ConnectError.from(err);
-  const info = ce.findDetails(ErrorInfoSchema)[0];
+export function callFailure(
+  err: unknown,
+): err is ConnectError | CalabresellaError {
+  return err instanceof CalabresellaError || err instanceof ConnectError;
+}
+
+/**
+ * A call's failure as a {@link CalabresellaError}, the `ErrorInfo` detail decoded from the
+ * `grpc-status-details-bin` trailer. Anything that is not a call's failure (see
+ * {@link callFailure}: a program's error, the client's own errors) is returned unchanged, so
+ * that it is never taken for a lost connection and retried.
+ */
+export function toCalabresellaError(
+  err: ConnectError | CalabresellaError,
+): CalabresellaError;
+export function toCalabresellaError(err: unknown): unknown;
+export function toCalabresellaError(err: unknown): unknown {
+  if (err instanceof CalabresellaError || !(err instanceof ConnectError)) {
+    return err;
+  }
+  const info = err.findDetails(ErrorInfoSchema)[0];
   return new CalabresellaError(
-    ce.code,
-    ce.rawMessage,
+    err.code,
+    err.rawMessage,
     info
       ? { reason: info.reason, domain: info.domain, metadata: info.metadata }
       : {},
@@ -149,6 +169,17 @@ export class ConnectionLostError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ConnectionLostError";
+  }
+}
+
+/**
+ * The client was closed (`Client.close()`): every later call, stream and play of it fails
+ * with this at once, and those running when it closed end with it (never reconnecting).
+ */
+export class ClientClosedError extends Error {
+  constructor() {
+    super("the client is closed");
+    this.name = "ClientClosedError";
   }
 }
 

@@ -10,10 +10,12 @@ export { play } from "./play.js";
 export type { Bot, PlayOptions, PlaySummary, TurnContext } from "./play.js";
 export {
   CalabresellaError,
+  ClientClosedError,
   Code,
   ConnectionLostError,
   OptionsError,
   StreamOrderError,
+  callFailure,
   codeName,
   refusal,
   retryable,
@@ -39,10 +41,11 @@ export {
 } from "./retry.js";
 export type { RetryOptions } from "./retry.js";
 export { SequenceTracker } from "./sequence.js";
+export type { LinkedSignal } from "./signals.js";
 export type { ResumePoint } from "./sequence.js";
 export { followUpdates } from "./stream.js";
 export type { FollowOptions, OpenStream } from "./stream.js";
-export { dueTurn, sameAction, toAction, turnOf } from "./turns.js";
+export { dueTurn, sameAction, toAction, toDecision, turnOf } from "./turns.js";
 export type { ActionInput } from "./turns.js";
 // The wire messages and enums, as generated from the contract.
 export * from "./gen/calabresella/v1/cards_pb.js";

@@ -22,8 +22,8 @@ export interface NodeConnectOptions {
 
 /**
  * A client of the server at `address` (`host:port`, or an `http://` or `https://` URL), over
- * gRPC on HTTP/2. Connections are made on first use and remade after a failure; call
- * `close()` to drop them.
+ * gRPC on HTTP/2. Connections are made on first use and remade after a failure; `close()`
+ * closes the client for good and drops them.
  */
 export function connectNode(
   address: string,

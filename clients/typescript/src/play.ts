@@ -36,14 +36,15 @@ export interface TurnContext {
   refused?: CalabresellaError;
   /** Refused answers to this decision so far. */
   refusals: number;
-  /** Aborts when play is cancelled. */
-  signal?: AbortSignal;
+  /** Aborts when play is cancelled (its `signal` aborts, or the client is closed). */
+  signal: AbortSignal;
 }
 
 /**
  * A bot: the answer to a turn (its `legalActions` each carry a `notation`, like `"play 4c"`),
- * as an `Action` or a notation string. Throwing stops play with that error; returning anything
- * else plays the turn's first legal action and counts a fault.
+ * as an `Action`, a notation string, or a plain object with the notation (`{ notation: "pass"
+ * }`). Throwing stops play with that error; returning anything else plays the turn's first
+ * legal action and counts a fault.
  */
 export type Bot = (
   turn: Turn,
@@ -87,21 +88,25 @@ class Play {
   reconnects = 0;
   readonly outage: Outage;
   readonly maxRefusals: number | null;
+  /** Aborts when play is cancelled or the client closed: everything play does follows it. */
+  readonly signal: AbortSignal;
 
   constructor(
     readonly seat: Seat,
     readonly bot: Bot,
     readonly opts: PlayOptions,
+    signal: AbortSignal,
   ) {
     this.outage = new Outage(opts.reconnectForMs ?? RECONNECT_FOR_MS);
     this.maxRefusals =
       opts.maxRefusals === undefined ? MAX_REFUSALS : opts.maxRefusals;
+    this.signal = signal;
   }
 
   async run(): Promise<PlaySummary> {
     let answered: bigint | undefined;
     const updates = this.seat.updates({
-      signal: this.opts.signal,
+      signal: this.signal,
       outage: this.outage,
       onReconnect: () => this.reconnects++,
     });
@@ -128,10 +133,9 @@ class Play {
   /** The observation of `turn`'s decision, retried within the outage window. */
   async observe(turn: Turn): Promise<Observation> {
     const o = await withRetry(
-      (timeoutMs) =>
-        this.seat.observation({ signal: this.opts.signal, timeoutMs }),
+      (timeoutMs) => this.seat.observation({ signal: this.signal, timeoutMs }),
       {
-        signal: this.opts.signal,
+        signal: this.signal,
         outage: this.outage,
         what: "the observation could not be fetched",
       },
@@ -150,7 +154,7 @@ class Play {
   ): Promise<CalabresellaError | undefined> {
     try {
       await this.seat.act(turn.decision, action, {
-        signal: this.opts.signal,
+        signal: this.signal,
         outage: this.outage,
       });
       return undefined;
@@ -181,13 +185,13 @@ class Play {
             observation: () => (observation ??= this.observe(turn)),
             refused,
             refusals,
-            signal: this.opts.signal,
+            signal: this.signal,
           });
         } catch (e) {
           if (e instanceof DecisionGone) return;
           throw e;
         }
-        this.opts.signal?.throwIfAborted();
+        this.signal.throwIfAborted();
         action = toAction(answer);
         if (action === undefined) {
           this.faults++;
@@ -219,13 +223,18 @@ class Play {
  * Plays `seat` to the end of its match with `bot` and returns the summary. Rejects with a
  * `CalabresellaError` when the server refuses a call for good (a bad token, say), a
  * `StreamOrderError` when the stream breaks its ordering promise, a `ConnectionLostError`
- * after an outage longer than the window, the bot's own error, or the signal's reason when
- * cancelled.
+ * after an outage longer than the window, the bot's own error, the signal's reason when
+ * cancelled, or `ClientClosedError` when the client is closed (play never reconnects then).
  */
-export function play(
+export async function play(
   seat: Seat,
   bot: Bot,
   opts: PlayOptions = {},
 ): Promise<PlaySummary> {
-  return new Play(seat, bot, opts).run();
+  const link = seat.client.link(opts.signal);
+  try {
+    return await new Play(seat, bot, opts, link.signal).run();
+  } finally {
+    link.dispose();
+  }
 }

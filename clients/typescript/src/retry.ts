@@ -6,6 +6,7 @@
 import {
   CalabresellaError,
   ConnectionLostError,
+  callFailure,
   retryable,
   toCalabresellaError,
 } from "./errors.js";
@@ -95,7 +96,8 @@ export interface RetryOptions {
  * backoff, never waiting past the end of the outage window. Each attempt gets the time left in
  * the window as its timeout, so a call that hangs counts as a failure. Rejects with a
  * {@link CalabresellaError}, a {@link ConnectionLostError} when the window closes, or the
- * signal's reason when aborted.
+ * signal's reason when aborted; any other error `call` throws (a program's error, not a call's
+ * failure: see {@link callFailure}) is passed on at once, unchanged and never retried.
  */
 export async function withRetry<T>(
   call: (timeoutMs: number) => Promise<T>,
@@ -111,6 +113,9 @@ export async function withRetry<T>(
       return r;
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
+      // Only a call's failure may be the connection's; a program's error (a TypeError, a bad
+      // option, the client closed) would fail the same way again: it goes out at once.
+      if (!callFailure(err)) throw err;
       const e = toCalabresellaError(err);
       if (!retryIf(e)) throw e;
       outage.fail();

@@ -10,7 +10,7 @@ import {
 } from "./gen/calabresella/v1/table_service_pb.js";
 import {
   ConnectionLostError,
-  StreamOrderError,
+  callFailure,
   toCalabresellaError,
   transient,
 } from "./errors.js";
@@ -73,7 +73,9 @@ export async function* followUpdates(
         // Closed without MatchEnded (the server went away cleanly): resume like a drop.
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        if (err instanceof StreamOrderError) throw err;
+        // A broken order, the consumer's callback failing, a program's error: not the
+        // connection's, so never resumed.
+        if (!callFailure(err)) throw err;
         const e = toCalabresellaError(err);
         if (!transient(e)) throw e;
         last = e;
