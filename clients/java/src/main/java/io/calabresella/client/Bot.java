@@ -10,7 +10,9 @@ import java.util.function.Function;
  * legal now) it is asked again with {@link Decision#refused()} set, and after
  * {@link RetryPolicy#maxRefusals()} refusals the turn's first legal action is played and
  * counted as a fault. Returning null counts as a fault too. An exception thrown by the bot
- * stops play and reaches the caller of {@code play}.
+ * stops play and reaches the caller of {@code play}, except the
+ * {@link DecisionPassedException} of {@link Decision#observation()} for this decision: then the
+ * decision is not answered and play waits for the stream.
  */
 @FunctionalInterface
 public interface Bot {

@@ -27,8 +27,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A connection to a Calabresella server: tables, seats, spectating and records. Every method
- * blocks the calling thread; read-only calls are retried through an outage (see
- * {@link RetryPolicy}), calls that create something are sent once. Failures are
+ * blocks the calling thread. Its calls are sent once: when the server cannot be reached they
+ * fail at once with {@code UNAVAILABLE}, so the program decides what to do (only
+ * {@link Seat#act(long, io.calabresella.v1.Action)}, a bot's {@link Decision#observation()} and
+ * the reopening of streams ride out an outage: see {@link RetryPolicy}). Failures are
  * {@link CalabresellaException}s with the gRPC code and the server's reason.
  *
  * <pre>{@code
@@ -94,7 +96,7 @@ public final class CalabresellaClient implements AutoCloseable {
     }
 
     /**
-     * Creates a table (sent once: a retry could create two).
+     * Creates a table (sent once, as every call here: a retry could create two).
      *
      * @param table the table, by names
      * @return its public state
@@ -121,7 +123,7 @@ public final class CalabresellaClient implements AutoCloseable {
      * @return the page
      */
     public ListTablesResponse listTables(ListTablesRequest request) {
-        return connection.retrying("the tables could not be listed", s -> s.listTables(request));
+        return connection.once(s -> s.listTables(request));
     }
 
     /**
@@ -151,7 +153,7 @@ public final class CalabresellaClient implements AutoCloseable {
      */
     public Table getTable(String tableId) {
         GetTableRequest r = GetTableRequest.newBuilder().setTableId(tableId).build();
-        return connection.retrying("the table could not be fetched", s -> s.getTable(r)).getTable();
+        return connection.once(s -> s.getTable(r)).getTable();
     }
 
     /**
@@ -246,7 +248,7 @@ public final class CalabresellaClient implements AutoCloseable {
      */
     public GetRecordResponse getRecord(String tableId) {
         GetRecordRequest r = GetRecordRequest.newBuilder().setTableId(tableId).build();
-        return connection.retrying("the record could not be fetched", s -> s.getRecord(r));
+        return connection.once(s -> s.getRecord(r));
     }
 
     /**
@@ -256,7 +258,7 @@ public final class CalabresellaClient implements AutoCloseable {
      * @return one page of summaries
      */
     public ListRecordsResponse listRecords(ListRecordsRequest request) {
-        return connection.retrying("the records could not be listed", s -> s.listRecords(request));
+        return connection.once(s -> s.listRecords(request));
     }
 
     /**
@@ -266,7 +268,7 @@ public final class CalabresellaClient implements AutoCloseable {
      * @return the players, best first
      */
     public GetResultsResponse getResults(GetResultsRequest request) {
-        return connection.retrying("the results could not be fetched", s -> s.getResults(request));
+        return connection.once(s -> s.getResults(request));
     }
 
     /**

@@ -19,6 +19,11 @@ public class CalabresellaException extends RuntimeException {
     public static final String STREAM_ORDER = "STREAM_ORDER";
     /** The reason of an outage longer than the retry policy allows (client-side). */
     public static final String CONNECTION_LOST = "CONNECTION_LOST";
+    /**
+     * The reason of a bot's observation fetched after its decision passed (client-side; see
+     * {@link DecisionPassedException}).
+     */
+    public static final String DECISION_PASSED = "DECISION_PASSED";
 
     /** The ErrorInfo domain of the server's own reasons. */
     public static final String DOMAIN = "calabresella.v1";
@@ -89,7 +94,8 @@ public class CalabresellaException extends RuntimeException {
 
     /**
      * The ErrorInfo reason: one of the upper-case reasons the proto lists on each RPC, or
-     * {@link #STREAM_ORDER} / {@link #CONNECTION_LOST} for the client's own failures.
+     * {@link #STREAM_ORDER} / {@link #CONNECTION_LOST} / {@link #DECISION_PASSED} for the
+     * client's own failures.
      *
      * @return the reason, "" when the status carried none
      */

@@ -1,6 +1,7 @@
 package io.calabresella.client;
 
 import io.calabresella.v1.Action;
+import io.calabresella.v1.GetObservationResponse;
 import io.calabresella.v1.Observation;
 import io.calabresella.v1.Turn;
 import java.util.List;
@@ -53,15 +54,28 @@ public final class Decision {
     }
 
     /**
-     * The seat's observation now: its hand, the trick, the scores, the events so far. Fetched
-     * once, on the first call (retried through an outage like every call).
+     * The seat's observation for this decision: its hand, the trick, the scores, the events so
+     * far. Fetched once, on the first call (retried through an outage, as {@code act} is), and
+     * kept for the asks that follow a refusal.
      *
      * @return the observation
+     * @throws DecisionPassedException when the server has moved past this decision (the clock
+     *     answered first): its observation would be another turn's. Let it through:
+     *     {@link Seat#play(Bot)} then waits for the stream instead of answering.
      */
     public Observation observation() {
         if (observation == null) {
-            observation = seat.observation().getObservation();
+            GetObservationResponse r = seat.observationRetrying();
+            if (r.getDecision() != turn.getDecision()) {
+                throw new DecisionPassedException(turn.getDecision(), r.getDecision());
+            }
+            observation = r.getObservation();
         }
+        return observation;
+    }
+
+    /** The observation if it was fetched, so the next ask of the same decision reuses it. */
+    Observation fetched() {
         return observation;
     }
 

@@ -1,6 +1,7 @@
 package io.calabresella.client;
 
 import io.calabresella.v1.Action;
+import io.calabresella.v1.Observation;
 import io.calabresella.v1.Turn;
 import io.calabresella.v1.Update;
 import java.util.concurrent.CancellationException;
@@ -8,7 +9,9 @@ import java.util.concurrent.CancellationException;
 /**
  * The one play loop, as in the Rust client ({@code crates/client/src/play.rs}): follow the
  * seat's stream in order, answer each decision due at the seat once, ask the bot again after a
- * refusal, and play the first legal action after too many.
+ * refusal, and play the first legal action after too many. A decision that passed before the bot
+ * could see its observation ({@link DecisionPassedException}) is not answered: the stream says
+ * what happened.
  */
 final class PlayLoop {
     private final Seat seat;
@@ -60,12 +63,23 @@ final class PlayLoop {
     /** Answers a turn until it is settled: accepted, refused for good, or taken elsewhere. */
     void answer(Turn turn) {
         CalabresellaException refused = null;
+        Observation observation = null;
         int refusals = 0;
         while (true) {
             boolean gaveUp = policy.maxRefusals() >= 0 && refusals >= policy.maxRefusals();
             Action action = null;
             if (!gaveUp) {
-                action = bot.choose(new Decision(seat, turn, refused, null));
+                Decision d = new Decision(seat, turn, refused, observation);
+                try {
+                    action = bot.choose(d);
+                } catch (DecisionPassedException e) {
+                    if (e.decision() != turn.getDecision()) {
+                        throw e; // Another decision's: the bot's own doing, not this turn's.
+                    }
+                    // The clock answered first: nothing to send, the stream says what happened.
+                    return;
+                }
+                observation = d.fetched();
             }
             if (action == null) {
                 // Refused too often, or no answer: the first legal action, counted as a fault.

@@ -141,17 +141,31 @@ public final class Seat {
     }
 
     /**
-     * The seat's full observation now, with the number of the decision due (retried through an
-     * outage).
+     * The seat's full observation now, with the number of the decision due. Sent once, as every
+     * call but {@code act}: it fails at once with UNAVAILABLE when the server cannot be reached.
+     * (A bot's {@link Decision#observation()} rides out an outage, as play does.)
      *
      * @return the observation response
      */
     public GetObservationResponse observation() {
-        GetObservationRequest r = GetObservationRequest.newBuilder()
+        return connection.once(s -> s.getObservation(observationRequest()));
+    }
+
+    /**
+     * The observation for the play loop's bot: retried through an outage like the answer that
+     * follows it, so that a short outage in mid-decision does not stop play (the Rust client's
+     * play loop does the same).
+     */
+    GetObservationResponse observationRetrying() {
+        GetObservationRequest r = observationRequest();
+        return connection.retrying("the observation could not be fetched", s -> s.getObservation(r));
+    }
+
+    private GetObservationRequest observationRequest() {
+        return GetObservationRequest.newBuilder()
                 .setTableId(tableId)
                 .setSeatToken(token)
                 .build();
-        return connection.retrying("the observation could not be fetched", s -> s.getObservation(r));
     }
 
     /**

@@ -38,6 +38,10 @@ public final class UpdateStream implements Iterator<Update>, AutoCloseable {
     private Update next;
     private boolean ended;
     private int reconnects;
+    /** Whether this stream has delivered an update: only then is reopening it a reconnect. */
+    private boolean delivered;
+    /** Whether the call broke since the last update arrived (one outage, however many tries). */
+    private boolean dropped;
 
     /**
      * A stream that opens its calls with {@code opener} (given the point to resume after) and
@@ -71,6 +75,13 @@ public final class UpdateStream implements Iterator<Update>, AutoCloseable {
                 }
                 if (current.hasNext()) {
                     next = current.next();
+                    // One reconnect per outage, counted when a reopened call delivers: failed
+                    // tries are not reconnects, nor is a first open that needed retries.
+                    if (dropped && delivered) {
+                        reconnects++;
+                    }
+                    dropped = false;
+                    delivered = true;
                     return true;
                 }
                 failure = new CalabresellaException(io.grpc.Status.Code.UNAVAILABLE, "",
@@ -91,13 +102,13 @@ public final class UpdateStream implements Iterator<Update>, AutoCloseable {
                 }
             }
             drop();
+            dropped = true;
             try {
                 outage.waitOrGiveUp("the stream broke, and no stream could be opened", failure);
             } catch (RuntimeException e) {
                 close();
                 throw e;
             }
-            reconnects++;
         }
         return false;
     }
@@ -149,7 +160,9 @@ public final class UpdateStream implements Iterator<Update>, AutoCloseable {
     }
 
     /**
-     * How many times the stream was opened again after a drop.
+     * How many times the stream was opened again after a drop: one per outage, counted when the
+     * reopened stream delivers its first update (however many tries it took; retries of the
+     * first open are not counted).
      *
      * @return the count
      */

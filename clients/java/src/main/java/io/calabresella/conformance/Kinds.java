@@ -157,11 +157,15 @@ final class Kinds {
         SummaryCheck.run(client, tableId, ended);
     }
 
-    /** Checks an update's number, answers a turn it makes due; the MatchEnded if it is one. */
+    /**
+     * Checks an update's number, answers a turn it makes due; the MatchEnded if it is one. Every
+     * update after the stream's first must be the last plus one, a snapshot included: the
+     * contract allows no fresh snapshot in mid-stream, so one is a failure, never a reset.
+     */
     private static MatchEnded follow(Seat seat, Update u, List<Long> seqs, Set<Long> answered) {
-        if (!seqs.isEmpty() && u.getKindCase() != Update.KindCase.SNAPSHOT) {
+        if (!seqs.isEmpty()) {
             long last = seqs.get(seqs.size() - 1);
-            check(u.getSeq() == last + 1, "update " + u.getSeq() + " after " + last);
+            check(u.getSeq() == last + 1, "update " + u.getSeq() + " (" + u.getKindCase() + ") after " + last);
         }
         seqs.add(u.getSeq());
         if (u.getKindCase() == Update.KindCase.MATCH_ENDED) {
@@ -238,14 +242,15 @@ final class Kinds {
     private void spectate() {
         // The scenario's bot_delay_ms lets the stream open before the first hand is over.
         String tableId = create();
-        long last = 0;
+        Long last = null;
         List<Integer> revealed = new ArrayList<>();
         MatchEnded ended = null;
         try (UpdateStream stream = client.spectate(tableId)) {
             while (stream.hasNext()) {
                 Update u = stream.next();
-                if (last > 0 && u.getKindCase() != Update.KindCase.SNAPSHOT) {
-                    check(u.getSeq() == last + 1, "update " + u.getSeq() + " after " + last);
+                // Contiguous from the first update on: a snapshot in mid-stream is a gap too.
+                if (last != null) {
+                    check(u.getSeq() == last + 1, "update " + u.getSeq() + " (" + u.getKindCase() + ") after " + last);
                 }
                 last = u.getSeq();
                 Turn kindTurn = null;
@@ -292,6 +297,8 @@ final class Kinds {
         };
         PlayReport r = join(tableId).play(bot);
         check(asked[0] >= at, "the server was never restarted");
+        // The restart broke the stream: play must have reopened it, and said so.
+        check(r.reconnects() > 0, "the play report shows no reconnect after the restart");
         SummaryCheck.run(client, tableId, r.ended());
     }
 

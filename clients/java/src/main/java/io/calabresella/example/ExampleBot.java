@@ -10,6 +10,10 @@ import io.calabresella.v1.MatchResult;
 import io.calabresella.v1.Table;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Connects, creates a table with one open seat and built-in bots, plays the open seat with a
@@ -19,7 +23,8 @@ import java.util.Random;
  * java -cp 'target/classes:target/lib/*' io.calabresella.example.ExampleBot 127.0.0.1:50051 \
  *     [game] [seat kinds...]
  * </pre>
- * Defaults: {@code tressette-in-due open heuristic}.
+ * Defaults: {@code tressette-in-due open heuristic}. Ctrl-C closes the client: play stops with
+ * a {@link java.util.concurrent.CancellationException} and the program says so and exits.
  */
 public final class ExampleBot {
     private ExampleBot() {}
@@ -37,7 +42,39 @@ public final class ExampleBot {
         String game = args.length > 1 ? args[1] : "tressette-in-due";
         List<String> seats = args.length > 2 ? List.of(args).subList(2, args.length) : List.of("open", "heuristic");
         Random random = new Random();
-        try (CalabresellaClient client = CalabresellaClient.connect(args[0])) {
+        // Ctrl-C: the JVM runs shutdown hooks and halts once they return, so the hook closes the
+        // client (play then ends with a CancellationException) and waits for main to print why
+        // it stopped. main never calls System.exit while stopping: that would wait for this hook.
+        AtomicBoolean stopping = new AtomicBoolean();
+        CountDownLatch finished = new CountDownLatch(1);
+        // Closed in finally rather than by try-with-resources: the hook closes it too.
+        CalabresellaClient client = CalabresellaClient.connect(args[0]);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping.set(true);
+            client.close();
+            try {
+                finished.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "example-stop"));
+        int status = 0;
+        try {
+            status = play(client, game, seats, random);
+        } catch (CancellationException e) {
+            System.err.println("example: stopped" + (stopping.get() ? " (Ctrl-C)" : "") + ": " + e.getMessage());
+        } finally {
+            client.close();
+            finished.countDown(); // Before System.exit, which runs the hook and waits for it.
+        }
+        if (status != 0 && !stopping.get()) {
+            System.exit(status);
+        }
+    }
+
+    /** Plays one match; the exit status (0, or 1 for a failure, 2 for a wrong argument). */
+    private static int play(CalabresellaClient client, String game, List<String> seats, Random random) {
+        try {
             Table table = client.createTable(NewTable.of(game).seats(seats).name("java example"));
             Seat seat = client.join(table.getTableId(), null, "java-example");
             System.out.printf("table %s, seat %d%n", table.getTableId(), seat.number());
@@ -52,13 +89,14 @@ public final class ExampleBot {
                     report.ended().getReason(), r.getHands(), r.getWinnersList(), r.getSignedTotalsList(),
                     r.getDraw() ? "a draw" : won ? "won" : "lost",
                     report.decisions(), report.faults(), report.reconnects());
+            return 0;
         } catch (CalabresellaException e) {
             System.err.println("example: " + e.getMessage());
-            System.exit(1);
+            return 1;
         } catch (IllegalArgumentException e) {
             // A wrong game, option or seat kind, refused before any call.
             System.err.println("example: " + e.getMessage());
-            System.exit(2);
+            return 2;
         }
     }
 }

@@ -84,6 +84,32 @@ class ErrorsTest {
         }
     }
 
+    @Test
+    void readsFailAtOnceWhenTheServerIsDown() throws Exception {
+        try (Fake f = new Fake(Duration.ofSeconds(5))) {
+            CalabresellaException e = assertThrows(CalabresellaException.class, () -> f.client.getTable("t"));
+            assertEquals(Status.Code.UNAVAILABLE, e.code());
+            assertFalse(e instanceof ConnectionLostException, "not retried until the window closed");
+            assertEquals(1, f.tableRequests.size(), "sent once");
+            CalabresellaException o = assertThrows(CalabresellaException.class,
+                    () -> f.client.seat("t", 0, "tok").observation());
+            assertEquals(Status.Code.UNAVAILABLE, o.code());
+            assertEquals(1, f.observationRequests.size(), "sent once");
+        }
+    }
+
+    @Test
+    void aServerNobodyListensOnFailsAtOnce() {
+        // Port 1 on the loopback: the connection is refused, so the call fails without waiting.
+        try (CalabresellaClient c = CalabresellaClient.connect("127.0.0.1:1")) {
+            long t0 = System.nanoTime();
+            CalabresellaException e = assertThrows(CalabresellaException.class, () -> c.getTable("t"));
+            assertEquals(Status.Code.UNAVAILABLE, e.code());
+            assertFalse(e instanceof ConnectionLostException);
+            assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "no retry through an outage window");
+        }
+    }
+
     private static CalabresellaException ex(Status.Code code, String reason) {
         return CalabresellaException.from(Fake.error(code, reason));
     }

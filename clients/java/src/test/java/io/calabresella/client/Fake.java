@@ -5,6 +5,10 @@ import com.google.rpc.ErrorInfo;
 import io.calabresella.v1.ActRequest;
 import io.calabresella.v1.ActResponse;
 import io.calabresella.v1.Action;
+import io.calabresella.v1.GetObservationRequest;
+import io.calabresella.v1.GetObservationResponse;
+import io.calabresella.v1.GetTableRequest;
+import io.calabresella.v1.GetTableResponse;
 import io.calabresella.v1.MatchEnded;
 import io.calabresella.v1.ObserveRequest;
 import io.calabresella.v1.ObserveResponse;
@@ -30,8 +34,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * An in-process fake of the server: each Observe and Act call is answered by the next scripted
- * handler, and every request is kept for the test to inspect.
+ * An in-process fake of the server: each Observe, Act and GetObservation call is answered by the
+ * next scripted handler (GetTable always fails UNAVAILABLE, a server going away), and every
+ * request is kept for the test to inspect.
  */
 final class Fake implements AutoCloseable {
     /** What one Observe call does: sends these updates, then ends with this status. */
@@ -41,6 +46,10 @@ final class Fake implements AutoCloseable {
     final Deque<Function<ActRequest, Object>> acts = new ArrayDeque<>();
     final List<ObserveRequest> observeRequests = Collections.synchronizedList(new ArrayList<>());
     final List<ActRequest> actRequests = Collections.synchronizedList(new ArrayList<>());
+    /** GetObservation answers: a response, or a StatusRuntimeException; none left: UNAVAILABLE. */
+    final Deque<Object> observations = new ArrayDeque<>();
+    final List<GetObservationRequest> observationRequests = Collections.synchronizedList(new ArrayList<>());
+    final List<GetTableRequest> tableRequests = Collections.synchronizedList(new ArrayList<>());
     private final Server server;
     final CalabresellaClient client;
 
@@ -119,6 +128,26 @@ final class Fake implements AutoCloseable {
             } else {
                 out.onError(s.end().asRuntimeException());
             }
+        }
+
+        @Override
+        public void getObservation(GetObservationRequest request, StreamObserver<GetObservationResponse> out) {
+            observationRequests.add(request);
+            Object r = observations.poll();
+            if (r == null) {
+                out.onError(Status.UNAVAILABLE.withDescription("no more observations").asRuntimeException());
+            } else if (r instanceof StatusRuntimeException e) {
+                out.onError(e);
+            } else {
+                out.onNext((GetObservationResponse) r);
+                out.onCompleted();
+            }
+        }
+
+        @Override
+        public void getTable(GetTableRequest request, StreamObserver<GetTableResponse> out) {
+            tableRequests.add(request);
+            out.onError(Status.UNAVAILABLE.withDescription("the server is going away").asRuntimeException());
         }
 
         @Override

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.calabresella.v1.GetObservationResponse;
+import io.calabresella.v1.Observation;
 import io.calabresella.v1.Update;
 import io.grpc.Status;
 import java.time.Duration;
@@ -72,6 +74,39 @@ class PlayTest {
             assertEquals(1, r.reconnects());
             assertEquals(1, f.actRequests.size());
             assertEquals(1, f.observeRequests.get(1).getResumeAfter());
+        }
+    }
+
+    @Test
+    void aDecisionThatPassedBeforeItsObservationIsNotAnswered() throws Exception {
+        try (Fake f = new Fake(Duration.ofSeconds(5))) {
+            f.observes.add(new Fake.Script(List.of(
+                    Fake.snapshot(1, "e", Fake.turnOf(0, "pass")),
+                    Fake.turn(2, "e", Fake.turnOf(1, "play 1c", "play 2c")),
+                    Fake.ended(3, "e")), Status.OK));
+            // Decision 0: the clock answered before the bot looked, the server is at decision 1.
+            f.observations.add(GetObservationResponse.newBuilder().setDecision(1)
+                    .setObservation(Observation.newBuilder().setHandNumber(7)).build());
+            // Decision 1: its own observation, kept for the ask after the refusal.
+            f.observations.add(GetObservationResponse.newBuilder().setDecision(1)
+                    .setObservation(Observation.newBuilder().setHandNumber(8)).build());
+            f.acts.add(r -> Fake.error(Status.Code.FAILED_PRECONDITION, "ILLEGAL_ACTION"));
+            List<String> seen = new ArrayList<>();
+            PlayReport r = f.client.seat("t", 0, "tok").play(d -> {
+                try {
+                    seen.add(d.number() + ":" + d.observation().getHandNumber());
+                } catch (DecisionPassedException e) {
+                    seen.add(d.number() + ":passed " + e.code() + " " + e.reason() + " at " + e.current());
+                    throw e;
+                }
+                return d.legalActions().get(0);
+            });
+            assertEquals(List.of("0:passed ABORTED DECISION_PASSED at 1", "1:8", "1:8"), seen);
+            assertEquals(List.of(1L, 1L), f.actRequests.stream().map(a -> a.getDecision()).toList(),
+                    "nothing sent for the decision that passed");
+            assertEquals(2, f.observationRequests.size(), "one fetch per decision");
+            assertEquals(1, r.decisions());
+            assertEquals(0, r.faults(), "a passed decision is no fault");
         }
     }
 

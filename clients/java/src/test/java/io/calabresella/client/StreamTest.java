@@ -40,7 +40,7 @@ class StreamTest {
             List<Long> seqs = new ArrayList<>();
             try (UpdateStream s = seat.observe()) {
                 s.forEachRemaining(u -> seqs.add(u.getSeq()));
-                assertEquals(2, s.reconnects());
+                assertEquals(1, s.reconnects(), "one outage (a stream that ended empty included)");
             }
             assertEquals(List.of(1L, 2L, 3L, 4L), seqs);
             ObserveRequest first = f.observeRequests.get(0);
@@ -50,6 +50,38 @@ class StreamTest {
                 assertEquals(2, again.getResumeAfter());
                 assertEquals("e1", again.getStreamEpoch());
             }
+        }
+    }
+
+    @Test
+    void reconnectsCountOutagesNotTries() throws Exception {
+        try (Fake f = new Fake(Duration.ofSeconds(5))) {
+            f.observes.add(new Fake.Script(List.of(Fake.snapshot(1, "e", null), Fake.update(2, "e")),
+                    Status.UNAVAILABLE));
+            for (int i = 0; i < 4; i++) {
+                f.observes.add(new Fake.Script(List.of(), Status.UNAVAILABLE)); // the server is down
+            }
+            f.observes.add(new Fake.Script(List.of(Fake.update(3, "e")), Status.UNAVAILABLE));
+            f.observes.add(new Fake.Script(List.of(Fake.ended(4, "e")), Status.OK));
+            try (UpdateStream s = f.client.seat("t", 0, "tok").observe()) {
+                s.forEachRemaining(u -> { });
+                assertEquals(2, s.reconnects(), "two outages, seven opens");
+            }
+            assertEquals(7, f.observeRequests.size());
+        }
+    }
+
+    @Test
+    void retriesOfTheFirstOpenAreNoReconnect() throws Exception {
+        try (Fake f = new Fake(Duration.ofSeconds(5))) {
+            f.observes.add(new Fake.Script(List.of(), Status.UNAVAILABLE));
+            f.observes.add(new Fake.Script(List.of(), Status.UNAVAILABLE));
+            f.observes.add(new Fake.Script(List.of(Fake.snapshot(1, "e", null), Fake.ended(2, "e")), Status.OK));
+            try (UpdateStream s = f.client.seat("t", 0, "tok").observe()) {
+                s.forEachRemaining(u -> { });
+                assertEquals(0, s.reconnects());
+            }
+            assertEquals(3, f.observeRequests.size());
         }
     }
 
