@@ -23,7 +23,12 @@ fn a_bad_command_line_exits_with_2_and_says_why() {
 #[test]
 fn an_unreadable_scenarios_file_exits_with_2() {
     let out = Command::new(RUNNER)
-        .args(["--scenarios", "/nonexistent/scenarios.json", "--server", "127.0.0.1:1"])
+        .args([
+            "--scenarios",
+            "/nonexistent/scenarios.json",
+            "--server",
+            "127.0.0.1:1",
+        ])
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
@@ -42,7 +47,12 @@ fn an_unknown_kind_fails_its_scenario_and_the_run() {
     .expect("write");
     // No server is needed: the kind is refused before any call.
     let out = Command::new(RUNNER)
-        .args(["--scenarios", file.to_str().expect("utf-8"), "--server", "127.0.0.1:1"])
+        .args([
+            "--scenarios",
+            file.to_str().expect("utf-8"),
+            "--server",
+            "127.0.0.1:1",
+        ])
         .output()
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
