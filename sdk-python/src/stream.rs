@@ -196,8 +196,14 @@ impl UpdateStream {
                     return update_dict(py, &u).map(Some);
                 }
                 // The server ended the stream without `MatchEnded` (it is stopping), or the
-                // connection broke: open it again after the last update received.
-                None => self.reconnects += 1,
+                // connection broke: open it again after the last update received, within the
+                // same outage window as any other drop.
+                None if tokio::time::Instant::now() < until => self.reconnects += 1,
+                None => {
+                    return Err(ConnectionLostError::new_err(format!(
+                        "the stream kept ending before the match for {RECONNECT_FOR:?}"
+                    )));
+                }
                 Some(Err(s)) if transient(&s) && tokio::time::Instant::now() < until => {
                     self.reconnects += 1;
                 }
