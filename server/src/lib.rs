@@ -115,9 +115,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     if config.epoch.is_empty() {
-        config.epoch = table::session::os_random::<6>()
-            .map(|b| b.iter().map(|x| format!("{x:02x}")).collect())
-            .unwrap_or_else(|_| "e0".into());
+        config.epoch = table::epoch::new_epoch();
     }
     let registry = Registry::new(Arc::new(config), store.store.clone());
     let found = store.tables.len();

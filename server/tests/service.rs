@@ -904,23 +904,34 @@ async fn a_reconnecting_seat_resumes_with_no_gap_and_no_duplicate() {
     assert_eq!(next.seq, last + 1);
     assert!(!matches!(next.kind, Some(v1::update::Kind::Snapshot(_))));
     drop(resumed);
-    // A wrong epoch or an unknown point gives a fresh snapshot instead.
-    for (after, epoch) in [
-        (last, "other-epoch".to_owned()),
-        (last + 1000, me.epoch.clone()),
+    // A wrong epoch or an unknown point gives a fresh snapshot instead: GAP for a point or an
+    // epoch this server cannot place, SERVER_RESTARTED only for an epoch of an earlier run.
+    for (after, epoch, reason) in [
+        (last, "other-epoch".to_owned(), v1::SnapshotReason::Gap),
+        (last + 1000, me.epoch.clone(), v1::SnapshotReason::Gap),
+        (
+            last,
+            "1-000000000000".to_owned(),
+            v1::SnapshotReason::ServerRestarted,
+        ),
     ] {
         let mut s = c
             .observe(v1::ObserveRequest {
                 table_id: table.table_id.clone(),
                 seat_token: me.token.clone(),
                 resume_after: Some(after),
-                stream_epoch: epoch,
+                stream_epoch: epoch.clone(),
             })
             .await
             .expect("observe")
             .into_inner();
         let u = s.next().await.expect("u").expect("ok").update.expect("u");
-        assert!(matches!(u.kind, Some(v1::update::Kind::Snapshot(_))));
+        match &u.kind {
+            Some(v1::update::Kind::Snapshot(snap)) => {
+                assert_eq!(snap.reason, reason as i32, "{epoch:?} after {after}");
+            }
+            other => panic!("{epoch:?}: not a snapshot: {other:?}"),
+        }
     }
     // Play on to the end: `play` resumes after `last` and checks every number.
     let end = me

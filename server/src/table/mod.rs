@@ -3,6 +3,7 @@
 
 mod clock;
 mod end;
+pub mod epoch;
 pub mod feed;
 mod requests;
 mod run;

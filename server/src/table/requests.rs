@@ -152,7 +152,10 @@ impl Table {
         let last = feed.last_seq();
         let reason = match &resume {
             None => v1::SnapshotReason::New,
-            Some((_, e)) if *e != epoch => v1::SnapshotReason::ServerRestarted,
+            Some((_, e)) if super::epoch::restarted_since(e, &epoch) => {
+                v1::SnapshotReason::ServerRestarted
+            }
+            // The point is no longer buffered, or the epoch is not one this server ran.
             Some(_) => v1::SnapshotReason::Gap,
         };
         let resumed = resume
