@@ -354,6 +354,7 @@ async fn finished_matches_are_kept_listed_and_rated() {
         let server = TestServer::start_full(config, Default::default(), store).await;
         let mut client = server.client.clone();
         let mut ids = Vec::new();
+        let mut results = Vec::new();
         for (i, game) in [
             v1::Game::Calabresella,
             v1::Game::TressetteInDue,
@@ -381,8 +382,9 @@ async fn finished_matches_are_kept_listed_and_rated() {
             let mut seat = RemoteSeat::join(client.clone(), &t.table_id, None, "lucia")
                 .await
                 .expect("join");
-            play_first_legal(&mut seat).await;
+            let ended = play_first_legal(&mut seat).await;
             ids.push(t.table_id);
+            results.push((game, ended.result.expect("a result")));
         }
         // The tables leave memory at once (ttl 0); records come from the store.
         for _ in 0..100 {
@@ -397,11 +399,43 @@ async fn finished_matches_are_kept_listed_and_rated() {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        for id in &ids {
+        for (id, (game, result)) in ids.iter().zip(&results) {
             let r = record_of(&server, id).await;
             assert!(r.match_over, "{kind}");
-            actions_of(&r.record_json);
+            let actions = actions_of(&r.record_json);
+            // GetTable still describes the table from the store, as the match ended.
+            let t = client
+                .get_table(v1::GetTableRequest {
+                    table_id: id.clone(),
+                })
+                .await
+                .expect("a finished table is found after it left memory")
+                .into_inner()
+                .table
+                .expect("table");
+            assert_eq!(t.state, v1::TableState::Finished as i32, "{kind}");
+            assert_eq!(
+                t.result.as_ref(),
+                Some(result),
+                "{kind}: the result as played"
+            );
+            assert_eq!(
+                t.options.as_ref().map(|o| o.game),
+                Some(*game as i32),
+                "{kind}"
+            );
+            assert_eq!(t.decisions, actions.len() as u64, "{kind}");
+            assert!(t.clock.is_some(), "{kind}: the spec is kept");
+            assert!(t.seats.iter().any(|s| s.player_name == "lucia"), "{kind}");
+            assert_eq!(t.signed_totals, result.signed_totals, "{kind}");
         }
+        let gone = client
+            .get_table(v1::GetTableRequest {
+                table_id: "t-never-was".into(),
+            })
+            .await
+            .expect_err("no such table");
+        assert_eq!(gone.code(), tonic::Code::NotFound, "{kind}");
         let list = |req: v1::ListRecordsRequest| {
             let mut c = client.clone();
             async move {

@@ -54,6 +54,23 @@ impl GameService {
         ServiceError::TableNotFound(id.to_owned())
     }
 
+    /// A finished table from the store, if it keeps one under `id`.
+    async fn finished_table(&self, id: &str) -> Result<Option<v1::Table>, ServiceError> {
+        let store = self.registry.store();
+        let Some((summary, spec)) = store.finished(id.to_owned()).await? else {
+            return Ok(None);
+        };
+        // A spec that no longer reads (damaged, or from a future version) leaves out only
+        // what it alone holds: options beyond the game's defaults, the clock, the seat kinds.
+        let spec = spec.and_then(|json| crate::table::stored::spec_from_json(&json).ok());
+        let decisions = store
+            .record(id.to_owned())
+            .await?
+            .map(|json| records::actions_in_record(&json))
+            .unwrap_or(0);
+        Ok(Some(records::finished_table(summary, spec, decisions)))
+    }
+
     /// Opens a seat's stream (`token` set) or the public one.
     async fn open_stream(
         &self,
@@ -166,7 +183,19 @@ impl TableService for GameService {
         &self,
         request: Request<v1::GetTableRequest>,
     ) -> Result<Response<v1::GetTableResponse>, Status> {
-        let handle = self.find(table_id(&request.get_ref().table_id)?).await?;
+        let id = table_id(&request.get_ref().table_id)?;
+        let handle = match self.find(id).await {
+            Ok(h) => h,
+            // A finished table that left memory (after its time to live, or a restart) is
+            // still described by what the store keeps, as its record is by `GetRecord`.
+            Err(ServiceError::TableNotFound(_)) => {
+                return match self.finished_table(id).await? {
+                    Some(table) => Ok(Response::new(v1::GetTableResponse { table: Some(table) })),
+                    None => Err(ServiceError::TableNotFound(id.to_owned()).into()),
+                };
+            }
+            Err(e) => return Err(e.into()),
+        };
         let table = ask(&handle, Command::Info).await?;
         Ok(Response::new(v1::GetTableResponse { table: Some(table) }))
     }

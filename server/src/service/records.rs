@@ -4,6 +4,7 @@ use calabresella_proto::{convert, v1};
 
 use crate::error::{Reason, ServiceError};
 use crate::store::{MatchSummary, PlayerResult, RecordFilter};
+use crate::table::TableSpec;
 
 /// The store's name of a game ("" for unset).
 pub fn game_name(game: i32) -> Result<&'static str, ServiceError> {
@@ -73,6 +74,78 @@ pub fn summary(m: MatchSummary) -> v1::RecordSummary {
         created_unix_ms: m.created_unix_ms,
         ended_unix_ms: m.ended_unix_ms,
     }
+}
+
+/// The public state of a finished table that has left memory (after its time to live, or a
+/// restart), from what the store keeps: its match summary, the table's spec when kept, and the
+/// number of actions in its record. Streams and seats are gone: no stream, no bank.
+pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, decisions: u64) -> v1::Table {
+    let rules = spec
+        .as_ref()
+        .map(|s| s.rules)
+        .or_else(|| calabresella_engine::game::Rules::defaults(&m.game));
+    let kinds = spec.as_ref().map(|s| s.seats.clone()).unwrap_or_default();
+    let seats = m
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, name)| v1::SeatInfo {
+            seat: i as u32,
+            kind: kinds.get(i).copied().unwrap_or(v1::SeatKind::Open) as i32,
+            player_name: name.clone(),
+            taken: true,
+            ..v1::SeatInfo::default()
+        })
+        .collect();
+    let state = if m.reason == "ABANDONED" {
+        v1::TableState::Abandoned
+    } else {
+        v1::TableState::Finished
+    };
+    let hands = m.hands;
+    let totals = m.totals.clone();
+    let created_unix_ms = m.created_unix_ms;
+    let result = summary(m);
+    v1::Table {
+        table_id: result.table_id,
+        name: result.name,
+        metadata: spec
+            .as_ref()
+            .map(|s| s.metadata.clone())
+            .unwrap_or_default(),
+        options: rules.as_ref().map(convert::rules),
+        clock: spec.as_ref().map(|s| s.clock),
+        state: state as i32,
+        seats,
+        hands_completed: hands,
+        totals: rules
+            .as_ref()
+            .map(|r| convert::unsigned_totals(r, &totals))
+            .unwrap_or_default(),
+        signed_totals: totals,
+        result: result.result,
+        created_unix_ms,
+        bot_delay_ms: spec
+            .as_ref()
+            .map(|s| s.bot_delay.as_millis() as u32)
+            .unwrap_or_default(),
+        decisions,
+    }
+}
+
+/// How many actions a record (JSON, format v1) holds.
+pub fn actions_in_record(json: &str) -> u64 {
+    serde_json::from_str::<serde_json::Value>(json)
+        .ok()
+        .and_then(|v| {
+            v.get("hands")?.as_array().map(|hands| {
+                hands
+                    .iter()
+                    .filter_map(|h| h.get("actions")?.as_array().map(Vec::len))
+                    .sum::<usize>() as u64
+            })
+        })
+        .unwrap_or(0)
 }
 
 /// A results line on the wire.

@@ -364,6 +364,15 @@ pub fn load_open(conn: &mut dyn Conn, owner: &str) -> Result<Vec<StoredTable>, S
     Ok(tables)
 }
 
+/// The stored spec (JSON) of table `id`, if the store knows the table.
+pub fn spec(conn: &mut dyn Conn, id: &str) -> Result<Option<String>, StoreError> {
+    Ok(conn
+        .query("SELECT spec FROM tables WHERE id = $1", &[id.into()])?
+        .into_iter()
+        .next()
+        .map(|mut r| r[0].take_text()))
+}
+
 /// The owner and state of table `id`.
 pub fn owner(conn: &mut dyn Conn, id: &str) -> Result<Option<(String, String)>, StoreError> {
     Ok(conn

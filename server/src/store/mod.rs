@@ -315,6 +315,21 @@ impl Store {
         self.read(move |c| records::record(c, &table_id)).await
     }
 
+    /// A finished match kept in the store, with the spec (JSON) of its table if that is kept
+    /// too.
+    pub async fn finished(
+        &self,
+        table_id: String,
+    ) -> Result<Option<(MatchSummary, Option<String>)>, StoreError> {
+        self.read(move |c| {
+            let Some(m) = records::finished(c, &table_id)? else {
+                return Ok(None);
+            };
+            Ok(Some((m, log::spec(c, &table_id)?)))
+        })
+        .await
+    }
+
     /// The owner and state of a stored table, if any.
     pub async fn owner(&self, table_id: String) -> Result<Option<(String, String)>, StoreError> {
         self.read(move |c| log::owner(c, &table_id)).await

@@ -65,10 +65,7 @@ pub fn list(
     conn: &mut dyn Conn,
     filter: &RecordFilter,
 ) -> Result<(Vec<MatchSummary>, bool), StoreError> {
-    let mut sql = String::from(
-        "SELECT m.table_id, m.name, m.game, m.players, m.reason, m.winners, m.draw, m.totals, \
-         m.hands, m.created_unix_ms, m.ended_unix_ms FROM matches m WHERE 1 = 1",
-    );
+    let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM matches m WHERE 1 = 1");
     let mut params: Vec<Value> = Vec::new();
     let mut cond = |sql: &mut String, text: &str, v: Value| {
         params.push(v);
@@ -118,23 +115,42 @@ pub fn list(
     cond(&mut sql, " OFFSET ?", (filter.offset as i64).into());
     let rows = conn.query(&sql, &params)?;
     let more = rows.len() > limit;
-    let mut out = Vec::with_capacity(rows.len().min(limit));
-    for mut r in rows.into_iter().take(limit) {
-        out.push(MatchSummary {
-            players: list_of(&r[3])?,
-            winners: list_of(&r[5])?,
-            totals: list_of(&r[7])?,
-            table_id: r[0].take_text(),
-            name: r[1].take_text(),
-            game: r[2].take_text(),
-            reason: r[4].take_text(),
-            draw: r[6].int() != 0,
-            hands: u32::try_from(r[8].int()).unwrap_or(0),
-            created_unix_ms: r[9].int(),
-            ended_unix_ms: r[10].int(),
-        });
-    }
+    let out = rows
+        .into_iter()
+        .take(limit)
+        .map(summary_of_row)
+        .collect::<Result<Vec<_>, _>>()?;
     Ok((out, more))
+}
+
+/// The columns a [`MatchSummary`] is read from, in the order [`summary_of_row`] takes them.
+const SUMMARY_COLUMNS: &str = "m.table_id, m.name, m.game, m.players, m.reason, m.winners, \
+     m.draw, m.totals, m.hands, m.created_unix_ms, m.ended_unix_ms";
+
+fn summary_of_row(mut r: Vec<Value>) -> Result<MatchSummary, StoreError> {
+    Ok(MatchSummary {
+        players: list_of(&r[3])?,
+        winners: list_of(&r[5])?,
+        totals: list_of(&r[7])?,
+        table_id: r[0].take_text(),
+        name: r[1].take_text(),
+        game: r[2].take_text(),
+        reason: r[4].take_text(),
+        draw: r[6].int() != 0,
+        hands: u32::try_from(r[8].int()).unwrap_or(0),
+        created_unix_ms: r[9].int(),
+        ended_unix_ms: r[10].int(),
+    })
+}
+
+/// The finished match of table `table_id`, if the store keeps one.
+pub fn finished(conn: &mut dyn Conn, table_id: &str) -> Result<Option<MatchSummary>, StoreError> {
+    let sql = format!("SELECT {SUMMARY_COLUMNS} FROM matches m WHERE m.table_id = $1");
+    conn.query(&sql, &[table_id.into()])?
+        .into_iter()
+        .next()
+        .map(summary_of_row)
+        .transpose()
 }
 
 /// The record of finished match `table_id`.

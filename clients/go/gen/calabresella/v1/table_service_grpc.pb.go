@@ -68,7 +68,8 @@ type TableServiceClient interface {
 	// Lists tables, newest first, optionally only those in one state.
 	// Errors: INVALID_ARGUMENT (BAD_PAGE_TOKEN).
 	ListTables(ctx context.Context, in *ListTablesRequest, opts ...grpc.CallOption) (*ListTablesResponse, error)
-	// One table's public state.
+	// One table's public state. A finished table is still found after it has left memory (its
+	// time to live passed, or the server restarted): the store keeps its result and record.
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND).
 	GetTable(ctx context.Context, in *GetTableRequest, opts ...grpc.CallOption) (*GetTableResponse, error)
 	// Takes an open seat as a named player and returns the seat's secret token. The token is the
@@ -276,7 +277,8 @@ type TableServiceServer interface {
 	// Lists tables, newest first, optionally only those in one state.
 	// Errors: INVALID_ARGUMENT (BAD_PAGE_TOKEN).
 	ListTables(context.Context, *ListTablesRequest) (*ListTablesResponse, error)
-	// One table's public state.
+	// One table's public state. A finished table is still found after it has left memory (its
+	// time to live passed, or the server restarted): the store keeps its result and record.
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND).
 	GetTable(context.Context, *GetTableRequest) (*GetTableResponse, error)
 	// Takes an open seat as a named player and returns the seat's secret token. The token is the
