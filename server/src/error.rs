@@ -283,13 +283,53 @@ impl From<ServiceError> for Status {
             metadata.insert("instance".into(), instance.clone());
         }
         let details = ErrorDetails::with_error_info(reason.as_str(), ERROR_DOMAIN, metadata);
-        Status::with_error_details(code, e.to_string(), details)
+        Status::with_error_details(code, bounded(e.to_string()), details)
     }
+}
+
+/// The longest error message sent, in bytes. A message may quote what the caller sent (an
+/// action's notation, a name); the whole status travels in HTTP/2 trailers, which clients
+/// refuse beyond 8 to 16 KiB, so a long quote would turn a clear refusal into a transport error.
+pub const MAX_MESSAGE_BYTES: usize = 512;
+
+/// `message` cut to [`MAX_MESSAGE_BYTES`] at a character boundary, marked when cut.
+fn bounded(message: String) -> String {
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message;
+    }
+    let mut end = MAX_MESSAGE_BYTES - '…'.len_utf8();
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &message[..end])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_quotes_of_the_callers_input_are_cut_at_a_character_boundary() {
+        for quote in ["x".repeat(10_000), "è".repeat(5_000), "a".repeat(511)] {
+            let status = Status::from(ServiceError::Invalid(Reason::BadAction, quote.clone()));
+            assert!(
+                status.message().len() <= MAX_MESSAGE_BYTES,
+                "{}",
+                status.message().len()
+            );
+            assert_eq!(status.code(), Code::InvalidArgument);
+            assert_eq!(
+                status.get_details_error_info().expect("ErrorInfo").reason,
+                "BAD_ACTION"
+            );
+            if quote.len() <= MAX_MESSAGE_BYTES {
+                assert_eq!(status.message(), quote, "a short message is kept whole");
+            } else {
+                assert!(status.message().ends_with('…'));
+                assert!(quote.starts_with(status.message().trim_end_matches('…')));
+            }
+        }
+    }
 
     #[test]
     fn every_error_carries_its_code_and_reason() {

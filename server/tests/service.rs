@@ -422,6 +422,27 @@ async fn undecodable_and_oversized_requests_and_old_reflection_clients_get_real_
         .list_tables(v1::ListTablesRequest::default())
         .await
         .expect("list");
+    // A refusal that quotes a long input stays a clear refusal: the quote is cut, so the status
+    // fits the trailers every client accepts.
+    let table = create(
+        &mut client,
+        options(v1::Game::TressetteInDue, 11),
+        vec![v1::SeatKind::Open, v1::SeatKind::BotRandom],
+        3,
+        None,
+    )
+    .await;
+    let mut seat = RemoteSeat::join(client.clone(), &table.table_id, Some(0), "quoter")
+        .await
+        .expect("join");
+    let long = v1::Action {
+        notation: format!("play {}", "Z".repeat(20_000)),
+        ..v1::Action::default()
+    };
+    let e = seat.act_once(0, long).await.expect_err("not an action");
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert_eq!(reason(&e), "BAD_ACTION");
+    assert!(e.message().len() <= 512, "{}", e.message().len());
 
     // Reflection answers the v1alpha protocol as well as v1.
     use tonic_reflection::pb::v1alpha as alpha;
