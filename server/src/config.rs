@@ -17,8 +17,14 @@ pub struct ServerConfig {
     pub seat_buffer: usize,
     /// Updates a stream may have in flight before it is cut off as a slow consumer.
     pub stream_buffer: usize,
-    /// Most streams (seats and spectators) open on one table.
+    /// Most spectator streams open on one table. Seats have their own budget
+    /// ([`ServerConfig::max_streams_per_seat`]), so spectators can never lock a player out.
     pub max_streams_per_table: usize,
+    /// Most streams open on one seat (its player's program, reconnecting or watching twice).
+    pub max_streams_per_seat: usize,
+    /// Most spectator streams one client address may have open on the whole server (0: no
+    /// limit).
+    pub max_spectators_per_client: usize,
     /// A table whose seats are not all taken within this time is abandoned.
     pub waiting_timeout: Duration,
     /// A finished table (and its record) is kept this long.
@@ -41,6 +47,8 @@ impl Default for ServerConfig {
             seat_buffer: 16,
             stream_buffer: 256,
             max_streams_per_table: 32,
+            max_streams_per_seat: 8,
+            max_spectators_per_client: 64,
             waiting_timeout: Duration::from_secs(15 * 60),
             finished_ttl: Duration::from_secs(60 * 60),
             max_actions_per_table: 20_000,

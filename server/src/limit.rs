@@ -1,5 +1,6 @@
-//! [`RateLimiter`]: a token bucket per client address, as a tonic interceptor, so one client
-//! cannot starve the others. Refusals are `RESOURCE_EXHAUSTED` with reason `RATE_LIMITED`.
+//! Budgets per client address, so one client cannot starve the others: [`RateLimiter`], a token
+//! bucket as a tonic interceptor (refusals are `RESOURCE_EXHAUSTED` with reason
+//! `RATE_LIMITED`), and [`StreamBudget`], the streams a client has open.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -78,6 +79,56 @@ impl Interceptor for RateLimiter {
     }
 }
 
+/// Streams open per client address, for a budget per client: [`StreamBudget::take`] counts one
+/// more and hands back a [`StreamSlot`] that gives it back when the stream is dropped.
+#[derive(Debug, Clone, Default)]
+pub struct StreamBudget {
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// One counted stream; dropping it frees the slot.
+#[derive(Debug)]
+pub struct StreamSlot {
+    budget: StreamBudget,
+    client: IpAddr,
+}
+
+impl StreamBudget {
+    /// Takes a slot for `client` if it has fewer than `max` open (`max == 0`: no limit); else
+    /// the number it has open.
+    pub fn take(&self, client: IpAddr, max: usize) -> Result<StreamSlot, usize> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(client).or_insert(0);
+        if max > 0 && *n >= max {
+            return Err(*n);
+        }
+        *n += 1;
+        Ok(StreamSlot {
+            budget: self.clone(),
+            client,
+        })
+    }
+
+    /// Streams `client` has open now.
+    pub fn open(&self, client: IpAddr) -> usize {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.get(&client).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut open = self.budget.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                // Clients that left leave nothing behind.
+                open.remove(&self.client);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +145,31 @@ mod tests {
         assert!(!l.allow(a, t0));
         assert!(l.allow(a, t0 + Duration::from_millis(150)));
         assert!(RateLimiter::new(0).allow(a, t0));
+    }
+
+    #[test]
+    fn a_stream_budget_counts_per_client_and_frees_on_drop() {
+        let budget = StreamBudget::default();
+        let a: IpAddr = "10.0.0.1".parse().expect("ip");
+        let b: IpAddr = "10.0.0.2".parse().expect("ip");
+        let first = budget.take(a, 2).expect("first");
+        let second = budget.take(a, 2).expect("second");
+        assert_eq!(budget.take(a, 2).err(), Some(2), "a third is refused");
+        let other = budget
+            .take(b, 2)
+            .expect("another client has its own budget");
+        drop(first);
+        let again = budget.take(a, 2).expect("a dropped stream frees its slot");
+        drop((second, again, other));
+        assert_eq!(budget.open(a), 0);
+        assert!(
+            budget.open.lock().expect("lock").is_empty(),
+            "nothing left behind"
+        );
+        let unlimited: Vec<_> = (0..100)
+            .map(|_| budget.take(a, 0).expect("no limit"))
+            .collect();
+        assert_eq!(budget.open(a), 100);
+        drop(unlimited);
     }
 }

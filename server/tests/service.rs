@@ -488,6 +488,7 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
     let config = ServerConfig {
         max_tables: 3,
         max_streams_per_table: 3,
+        max_streams_per_seat: 2,
         ..ServerConfig::default()
     };
     let server = TestServer::start(config).await;
@@ -791,18 +792,53 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
         )
         .await;
     }
-    // RESOURCE_EXHAUSTED: streams (3 per table: two open above, one more allowed).
+    // RESOURCE_EXHAUSTED: spectator streams (3 per table), while the seats, which have their
+    // own budget (2 each here), can still open theirs: spectators never lock a player out.
     let spectate = v1::SpectateRequest {
         table_id: id.clone(),
         ..Default::default()
     };
-    let _third = c.spectate(spectate.clone()).await.expect("third stream");
+    let mut watchers = Vec::new();
+    for _ in 0..3 {
+        watchers.push(c.spectate(spectate.clone()).await.expect("a spectator"));
+    }
     expect_code(
-        c.spectate(spectate).await,
+        c.spectate(spectate.clone()).await,
         Code::ResourceExhausted,
         "TOO_MANY_STREAMS",
     )
     .await;
+    let mut extra = Vec::new();
+    let refused = loop {
+        match other.observe_once().await {
+            Ok(s) => extra.push(s),
+            Err(e) => break e,
+        }
+        assert!(extra.len() <= 2, "a seat's budget is 2 streams");
+    };
+    assert!(
+        !extra.is_empty(),
+        "the seat opened a stream though spectators are at their limit"
+    );
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(reason(&refused), "TOO_MANY_STREAMS");
+    drop(extra);
+    drop(watchers);
+    // The freed slots are usable again (closed streams are noticed on the next open).
+    let mut reopened = None;
+    for _ in 0..100 {
+        match c.spectate(spectate.clone()).await {
+            Ok(s) => {
+                reopened = Some(s);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+    assert!(
+        reopened.is_some(),
+        "a spectator slot is freed when its stream ends"
+    );
     // RESOURCE_EXHAUSTED: tables (3 allowed, one exists).
     create(&mut c, options(v1::Game::Tressette, 21), vec![], 1, None).await;
     create(&mut c, options(v1::Game::Tressette, 21), vec![], 2, None).await;
@@ -814,6 +850,62 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
     )
     .await;
     drop(stream);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_cannot_take_every_spectator_slot_of_the_server() {
+    let config = ServerConfig {
+        max_spectators_per_client: 2,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    let mut tables = Vec::new();
+    for seed in 0..3 {
+        let t = create(
+            &mut c,
+            options(v1::Game::TressetteInDue, 21),
+            vec![],
+            seed,
+            None,
+        )
+        .await;
+        tables.push(t.table_id);
+    }
+    let watch = |id: &String| v1::SpectateRequest {
+        table_id: id.clone(),
+        ..Default::default()
+    };
+    // Two streams on two tables, then the client's budget is spent, whichever the table.
+    let a = c.spectate(watch(&tables[0])).await.expect("first");
+    let _b = c.spectate(watch(&tables[1])).await.expect("second");
+    expect_code(
+        c.spectate(watch(&tables[2])).await,
+        Code::ResourceExhausted,
+        "TOO_MANY_STREAMS",
+    )
+    .await;
+    // The players are not spectators: their seats' streams open as before.
+    let mut seat = RemoteSeat::join(c.clone(), &tables[2], Some(0), "player")
+        .await
+        .expect("join");
+    let _own = seat
+        .observe_once()
+        .await
+        .expect("a seat's stream is not a spectator's");
+    // A stream that ends gives its slot back.
+    drop(a);
+    let mut again = None;
+    for _ in 0..100 {
+        match c.spectate(watch(&tables[2])).await {
+            Ok(s) => {
+                again = Some(s);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+    assert!(again.is_some(), "the dropped stream's slot is free again");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -33,9 +33,20 @@ pub struct ServeArgs {
     /// Most tables at once.
     #[arg(long, env = "CALABRESELLA_MAX_TABLES", default_value_t = 10_000)]
     max_tables: usize,
-    /// Most streams (seats and spectators) per table.
+    /// Most spectator streams per table (each seat has its own budget, so spectators never
+    /// lock a player out).
     #[arg(long, env = "CALABRESELLA_MAX_STREAMS_PER_TABLE", default_value_t = 32)]
     max_streams_per_table: usize,
+    /// Most streams open on one seat.
+    #[arg(long, env = "CALABRESELLA_MAX_STREAMS_PER_SEAT", default_value_t = 8)]
+    max_streams_per_seat: usize,
+    /// Most spectator streams one client address may have open on the server (0: no limit).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_SPECTATORS_PER_CLIENT",
+        default_value_t = 64
+    )]
+    max_spectators_per_client: usize,
     /// Updates each seat keeps so a reconnecting stream can resume without a snapshot.
     #[arg(long, env = "CALABRESELLA_SEAT_BUFFER", default_value_t = 16)]
     seat_buffer: usize,
@@ -206,6 +217,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         seat_buffer: args.seat_buffer,
         stream_buffer: args.stream_buffer,
         max_streams_per_table: args.max_streams_per_table,
+        max_streams_per_seat: args.max_streams_per_seat,
+        max_spectators_per_client: args.max_spectators_per_client,
         waiting_timeout: Duration::from_secs(args.waiting_timeout_s),
         finished_ttl: Duration::from_secs(args.finished_ttl_s),
         max_actions_per_table: args.max_actions_per_table,

@@ -13,6 +13,7 @@ use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status};
 
 use crate::error::{Reason, ServiceError};
+use crate::limit::StreamBudget;
 use crate::registry::{Registry, ask, state_matches};
 use crate::table::feed::UpdateStream;
 use crate::table::{Command, TableHandle};
@@ -21,12 +22,17 @@ use crate::table::{Command, TableHandle};
 #[derive(Clone)]
 pub struct GameService {
     registry: Arc<Registry>,
+    /// Spectator streams open per client address.
+    spectators: StreamBudget,
 }
 
 impl GameService {
     /// A service over `registry`.
     pub fn new(registry: Arc<Registry>) -> GameService {
-        GameService { registry }
+        GameService {
+            registry,
+            spectators: StreamBudget::default(),
+        }
     }
 }
 
@@ -277,10 +283,23 @@ impl TableService for GameService {
         &self,
         request: Request<v1::SpectateRequest>,
     ) -> Result<Response<Self::SpectateStream>, Status> {
+        // Anyone may watch, so each client address has a budget of spectator streams on the
+        // whole server; the slot is held by the stream and freed when it ends.
+        let client = request
+            .remote_addr()
+            .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+        let max = self.registry.config().max_spectators_per_client;
+        let slot = self.spectators.take(client, max).map_err(|open| {
+            ServiceError::Exhausted(
+                Reason::TooManyStreams,
+                format!("this client has {open} spectator streams open, the limit"),
+            )
+        })?;
         let r = request.into_inner();
         let resume = r.resume_after.map(|n| (n, r.stream_epoch));
         let stream = self.open_stream(&r.table_id, None, resume).await?;
-        let out = stream.map(|u| {
+        let out = stream.map(move |u| {
+            let _held = &slot;
             u.map(|update| v1::SpectateResponse {
                 update: Some(*update),
             })

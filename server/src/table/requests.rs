@@ -136,12 +136,24 @@ impl Table {
             Some(t) => Some(self.seat_of_token(t)?),
             None => None,
         };
-        let streams: usize =
-            self.feeds.iter_mut().map(Feed::streams).sum::<usize>() + self.public.streams();
-        if streams >= self.config.max_streams_per_table {
+        // Seats and spectators have budgets of their own: however many watch, a player can
+        // always open the stream of the seat.
+        let (open, limit, whose) = match viewer {
+            Some(s) => (
+                self.feeds[s.index()].streams(),
+                self.config.max_streams_per_seat,
+                "the seat",
+            ),
+            None => (
+                self.public.streams(),
+                self.config.max_streams_per_table,
+                "the table's spectators",
+            ),
+        };
+        if open >= limit {
             return Err(ServiceError::Exhausted(
                 Reason::TooManyStreams,
-                format!("the table has {streams} open streams, the limit"),
+                format!("{whose}: {open} open streams, the limit"),
             ));
         }
         let epoch = self.epoch().to_owned();
