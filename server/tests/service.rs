@@ -909,6 +909,51 @@ async fn one_client_cannot_take_every_spectator_slot_of_the_server() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_of_bots_at_server_speed_still_answers_while_it_plays() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    // Random bots to a target of 1,000: hundreds of hands, thousands of moves with no pause.
+    let rules = calabresella_engine::game::Rules::parse("tressette-in-due", [("target", "1000")])
+        .expect("rules");
+    let busy = create(
+        &mut c,
+        convert::rules(&rules),
+        vec![v1::SeatKind::BotRandom, v1::SeatKind::BotRandom],
+        11,
+        None,
+    )
+    .await;
+    // CreateTable's answer came from the table mid-match, not after its last move...
+    assert_eq!(busy.state, v1::TableState::Playing as i32, "{busy:?}");
+    // ...and so do GetTable and ListTables, while the match goes on.
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let t = c
+            .get_table(v1::GetTableRequest {
+                table_id: busy.table_id.clone(),
+            })
+            .await
+            .expect("get")
+            .into_inner()
+            .table
+            .expect("table");
+        let listed = c
+            .list_tables(v1::ListTablesRequest::default())
+            .await
+            .expect("list")
+            .into_inner()
+            .tables;
+        assert!(listed.iter().any(|l| l.table_id == busy.table_id));
+        seen.push((t.state, t.decisions));
+    }
+    assert!(
+        seen.iter()
+            .any(|(state, _)| *state == v1::TableState::Playing as i32),
+        "answered mid-match: {seen:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retried_action_is_applied_once() {
     let server = TestServer::start(ServerConfig::default()).await;
     let mut c = server.client.clone();

@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// Commands a table serves before each move it makes by itself (a bot's, a timeout's).
+const COMMANDS_PER_MOVE: usize = 8;
+
 impl Table {
     /// The clock of the pending decision ran out.
     pub(super) async fn timeout(&mut self) {
@@ -59,6 +62,12 @@ impl Table {
             Some(a) => match self.take(seat, a, false).await {
                 Ok(_) => {}
                 Err(ServiceError::Store(e)) => self.stall(&e),
+                Err(ServiceError::Exhausted(Reason::TableLogFull, why)) => {
+                    // Not the bot's fault: the match outgrew the table's action limit (a huge
+                    // target between bots). It ends as the seat to act forfeiting.
+                    tracing::warn!(table = %self.id, seat = seat.index(), %why, "the match reached the table's action limit: it ends here");
+                    self.finish(v1::EndReason::Forfeit, Some(seat));
+                }
                 Err(e) => {
                     tracing::error!(table = %self.id, error = %e, "bot chose an illegal action");
                     self.finish(v1::EndReason::Forfeit, Some(seat));
@@ -169,6 +178,19 @@ impl Table {
         loop {
             let wake = self.wake_at();
             if wake <= Instant::now() {
+                // A table playing by itself at server speed still serves its callers: the
+                // commands already waiting go first, a bounded few per move, so GetTable,
+                // CreateTable's answer and a seat's Act never wait for the whole match.
+                for _ in 0..COMMANDS_PER_MOVE {
+                    match rx.try_recv() {
+                        Ok(cmd) => self.handle(cmd).await,
+                        Err(mpsc::error::TryRecvError::Empty) => break,
+                        Err(mpsc::error::TryRecvError::Disconnected) => {
+                            on_exit(&self.id);
+                            return;
+                        }
+                    }
+                }
                 self.on_wake().await;
                 // An all-bot table at server speed: let other tasks run between decisions.
                 streak += 1;
