@@ -127,6 +127,9 @@ async fn a_restart_keeps_tables_seats_tokens_and_streams() {
             let (d, a) = my_turn(&seat).await.expect("playing");
             act(&mut seat, d, a).await.expect("act");
         }
+        // The table answers calls between the bots' moves: wait until the bots have played and
+        // the seat's turn is back, so nothing moves between `before` and the stop.
+        my_turn(&seat).await.expect("playing");
         let before = observation(&seat).await;
         // Read the stream up to the stop: it must end with UNAVAILABLE, not MatchEnded.
         let mut stopped = server;
