@@ -6,7 +6,6 @@
 
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -15,8 +14,8 @@ use tokio_stream::{Stream, StreamExt};
 use tonic::Status;
 use tonic::transport::Channel;
 
-use calabresella_client::RECONNECT_FOR;
 use calabresella_client::play::transient;
+use calabresella_client::{RECONNECT_FOR, RemoteError, Spectator};
 use calabresella_proto::convert;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
@@ -32,11 +31,9 @@ enum Feed {
     /// A joined seat's: its numbering is kept on the seat too, so that the next
     /// `RemoteSeat.updates()` resumes where this one stopped.
     Seat(Py<RemoteSeat>),
-    /// A table's public stream.
-    Public {
-        client: TableServiceClient<Channel>,
-        table_id: String,
-    },
+    /// A table's public stream, followed by the client crate's `Spectator` (behind a mutex
+    /// only because a Python object must be `Sync`).
+    Public(Box<Mutex<Spectator>>),
 }
 
 /// The updates of a seat or of a table's public view, in order, as dicts (see `_core.pyi`).
@@ -86,7 +83,7 @@ impl UpdateStream {
     ) -> UpdateStream {
         UpdateStream {
             rt,
-            feed: Feed::Public { client, table_id },
+            feed: Feed::Public(Box::new(Mutex::new(Spectator::new(client, &table_id)))),
             open: Mutex::new(None),
             last_seq: 0,
             stream_epoch: String::new(),
@@ -95,52 +92,37 @@ impl UpdateStream {
         }
     }
 
-    /// Opens the stream after `last_seq`, retrying while the server is unreachable.
-    fn connect(&mut self, py: Python<'_>) -> PyResult<Updates> {
-        let resume_after = (self.last_seq > 0).then_some(self.last_seq);
-        let epoch = self.stream_epoch.clone();
-        let open: Pin<Box<dyn Future<Output = Result<Updates, Status>> + Send>> = match &self.feed {
-            Feed::Seat(seat) => {
-                let mut s = seat.borrow(py).inner.clone();
-                s.last_seq = self.last_seq;
-                s.epoch = epoch;
-                Box::pin(async move {
-                    let stream = s.observe().await?;
-                    Ok(
-                        Box::pin(stream.map(|r| r.map(|o| o.update.unwrap_or_default())))
-                            as Updates,
-                    )
-                })
-            }
-            Feed::Public { client, table_id } => {
-                let mut client = client.clone();
-                let request = v1::SpectateRequest {
-                    table_id: table_id.clone(),
-                    resume_after,
-                    stream_epoch: epoch,
-                };
-                Box::pin(async move {
-                    let until = tokio::time::Instant::now() + RECONNECT_FOR;
-                    let mut delay = Duration::from_millis(50);
-                    loop {
-                        match client.spectate(request.clone()).await {
-                            Ok(r) => {
-                                let stream = r.into_inner();
-                                return Ok(Box::pin(
-                                    stream.map(|r| r.map(|o| o.update.unwrap_or_default())),
-                                ) as Updates);
-                            }
-                            Err(s) if transient(&s) && tokio::time::Instant::now() < until => {
-                                tokio::time::sleep(delay).await;
-                                delay = (delay * 2).min(Duration::from_secs(1));
-                            }
-                            Err(s) => return Err(s),
-                        }
-                    }
-                })
-            }
+    /// Opens the seat's stream after `last_seq`, retrying while the server is unreachable.
+    fn connect(&self, py: Python<'_>, seat: &Py<RemoteSeat>) -> PyResult<Updates> {
+        let mut s = seat.borrow(py).inner.clone();
+        s.last_seq = self.last_seq;
+        s.epoch.clone_from(&self.stream_epoch);
+        wait(py, &self.rt, async move {
+            let stream = s.observe().await?;
+            Ok(Box::pin(stream.map(|r| r.map(|o| o.update.unwrap_or_default()))) as Updates)
+        })
+    }
+
+    /// The public stream's next update, through the client crate's `Spectator` (order, resume
+    /// and retries are its own).
+    fn next_public<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Feed::Public(spectator) = &mut self.feed else {
+            return Ok(None);
         };
-        wait(py, &self.rt, open)
+        let spectator = spectator.get_mut().unwrap_or_else(|e| e.into_inner());
+        let next = wait(py, &self.rt, async { Ok(spectator.next().await) })?;
+        self.last_seq = spectator.last_seq;
+        self.stream_epoch.clone_from(&spectator.epoch);
+        self.reconnects = u32::try_from(spectator.reconnects).unwrap_or(u32::MAX);
+        match next {
+            Ok(Some(u)) => update_dict(py, &u).map(Some),
+            Ok(None) => {
+                self.ended = true;
+                Ok(None)
+            }
+            Err(RemoteError::Status(s)) => Err(crate::errors::status(py, &s)),
+            Err(e) => Err(ConnectionLostError::new_err(e.to_string())),
+        }
     }
 
     /// Checks `u`'s number against the last one and records it (on the seat too).
@@ -173,6 +155,11 @@ impl UpdateStream {
     }
 
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let seat = match &self.feed {
+            Feed::Seat(seat) => seat.clone_ref(py),
+            Feed::Public(_) if self.ended => return Ok(None),
+            Feed::Public(_) => return self.next_public(py),
+        };
         let until = tokio::time::Instant::now() + RECONNECT_FOR;
         loop {
             if self.ended {
@@ -186,7 +173,7 @@ impl UpdateStream {
                 .take();
             let mut stream = match open {
                 Some(s) => s,
-                None => self.connect(py)?,
+                None => self.connect(py, &seat)?,
             };
             let next = wait(py, &self.rt, async { Ok(stream.next().await) })?;
             match next {
