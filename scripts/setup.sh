@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh machine, and checks what must already be there.
 # Safe to run again: every step is skipped when its work is done.
+#
+#   bash scripts/setup.sh             # what building and running the server needs
+#   bash scripts/setup.sh --browser   # and Chromium for the web front end's browser tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
+browser=
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=1 ;;
+    *) echo "setup: unknown argument $arg (usage: bash scripts/setup.sh [--browser])" >&2; exit 2 ;;
+  esac
+done
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "setup: $1 is required but not installed ($2)" >&2; exit 1; }; }
 need cargo "install Rust with rustup: https://rustup.rs"
@@ -39,4 +49,18 @@ if ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 10))'; the
   exit 1
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r sdk-python/requirements-dev.txt
+# Chromium from Debian's packages for the browser tests (playwright-core drives it; it never
+# downloads a browser of its own).
+if [ -n "$browser" ] && [ ! -x /usr/bin/chromium ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo_=""
+    [ "$(id -u)" -ne 0 ] && sudo_="sudo"
+    $sudo_ apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends \
+      chromium fonts-dejavu-core >/dev/null
+  else
+    echo "setup: the browser tests need Chromium at /usr/bin/chromium (Debian: apt-get install chromium)" >&2
+    exit 1
+  fi
+fi
 echo "setup: ok ($(cargo --version), $(python3 --version), buf $(npx --no-install buf --version), $(go version | awk '{print $3}'), node $(node --version), $(mvn -v 2>/dev/null | head -n 1 | awk '{print "maven", $3}'))"

@@ -83,6 +83,8 @@ pub enum Reason {
     TableLogFull,
     /// No such table.
     TableNotFound,
+    /// A replay position beyond the record's end (or a record with no finished hand).
+    NoSuchStep,
     /// The table has as many streams open as it allows.
     TooManyStreams,
     /// The server has as many tables as it allows.
@@ -95,7 +97,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 38] = [
+    pub const ALL: [Reason; 39] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -118,6 +120,7 @@ impl Reason {
         Reason::NotYourTurn,
         Reason::NoOpenSeat,
         Reason::NoToken,
+        Reason::NoSuchStep,
         Reason::RateLimited,
         Reason::RequestTooLarge,
         Reason::SeatTaken,
@@ -161,6 +164,7 @@ impl Reason {
             Reason::NotYourTurn => "NOT_YOUR_TURN",
             Reason::NoOpenSeat => "NO_OPEN_SEAT",
             Reason::NoToken => "NO_TOKEN",
+            Reason::NoSuchStep => "NO_SUCH_STEP",
             Reason::RateLimited => "RATE_LIMITED",
             Reason::RequestTooLarge => "REQUEST_TOO_LARGE",
             Reason::SeatTaken => "SEAT_TAKEN",
@@ -211,6 +215,9 @@ pub enum ServiceError {
     /// A server limit: reason code and which limit.
     #[error("{1}")]
     Exhausted(Reason, String),
+    /// A position or page beyond the end of what exists: reason code and explanation.
+    #[error("{1}")]
+    OutOfRange(Reason, String),
     /// The server is shutting down or the table's task is gone.
     #[error("the table is unavailable: {0}")]
     Unavailable(String),
@@ -263,6 +270,7 @@ impl ServiceError {
             ServiceError::Precondition(r, _) => (Code::FailedPrecondition, *r),
             ServiceError::Stale(..) => (Code::Aborted, Reason::StaleDecision),
             ServiceError::Exhausted(r, _) => (Code::ResourceExhausted, *r),
+            ServiceError::OutOfRange(r, _) => (Code::OutOfRange, *r),
             ServiceError::Unavailable(_) => (Code::Unavailable, Reason::Unavailable),
             ServiceError::Store(StoreError::Full(_)) => {
                 (Code::ResourceExhausted, Reason::StoreFull)

@@ -27,6 +27,7 @@ pub mod registry;
 pub mod service;
 pub mod store;
 pub mod table;
+pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -64,6 +65,8 @@ pub struct ServeOptions {
     pub keepalive_interval: Duration,
     /// How long a keepalive ping may go unanswered.
     pub keepalive_timeout: Duration,
+    /// Where the browser front end's files come from (answered at `GET /`).
+    pub web_root: web::WebRoot,
 }
 
 impl Default for ServeOptions {
@@ -77,6 +80,7 @@ impl Default for ServeOptions {
             rate_limit_per_client: 0,
             keepalive_interval: Duration::from_secs(20),
             keepalive_timeout: Duration::from_secs(10),
+            web_root: web::WebRoot::Embedded,
         }
     }
 }
@@ -106,7 +110,8 @@ fn cors(origins: &[String]) -> CorsLayer {
 /// tables `store` found are restored first. On shutdown, with a durable store every table is
 /// suspended for the next start (streams end with `UNAVAILABLE`); with an in-memory store
 /// every match ends (streams close with `MatchEnded`). Serves `calabresella.v1.TableService`,
-/// gRPC health and reflection, over HTTP/2 and gRPC-web (HTTP/1.1).
+/// gRPC health and reflection, over HTTP/2 and gRPC-web (HTTP/1.1), and the browser front end
+/// at `GET /` ([`web`]).
 pub async fn serve(
     listener: TcpListener,
     mut config: ServerConfig,
@@ -179,6 +184,8 @@ pub async fn serve(
         .http2_keepalive_timeout(Some(options.keepalive_timeout))
         .tcp_nodelay(true)
         .layer(cors(&options.cors_origins))
+        // Before gRPC-web, which refuses every HTTP/1.1 request that is not a gRPC-web call.
+        .layer(web::WebAppLayer::new(options.web_root.clone()))
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(health)
         .add_service(game);

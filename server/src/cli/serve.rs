@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use calabresella_server::store::{self, Location, Opened, Store, StoreError, StoreOptions, Sync};
+use calabresella_server::web::WebRoot;
 use calabresella_server::{ServeOptions, ServerConfig, serve};
 use tracing_subscriber::EnvFilter;
 
@@ -113,6 +114,13 @@ pub struct ServeArgs {
         default_value_t = 20_000
     )]
     max_actions_per_table: usize,
+    /// Serve the web front end from this directory (e.g. `clients/web/dist`) instead of the
+    /// copy built into the binary; read on every request, so a rebuilt app shows on reload.
+    #[arg(long, env = "CALABRESELLA_WEB_DIR", conflicts_with = "no_web")]
+    web_dir: Option<std::path::PathBuf>,
+    /// Do not serve the web front end (gRPC and gRPC-web only).
+    #[arg(long, env = "CALABRESELLA_NO_WEB")]
+    no_web: bool,
 }
 
 /// Where the database goes when neither `--db` nor `--database-url` is given.
@@ -233,6 +241,11 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         concurrency_per_connection: args.concurrency,
         rate_limit_per_client: args.rate_limit,
         keepalive_interval: Duration::from_secs(args.keepalive_s),
+        web_root: match (&args.web_dir, args.no_web) {
+            (_, true) => WebRoot::Disabled,
+            (Some(dir), false) => WebRoot::Dir(dir.clone()),
+            (None, false) => WebRoot::Embedded,
+        },
         ..ServeOptions::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -247,6 +260,18 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         let addr = listener.local_addr()?;
         // The one line scripts wait for; logs go to standard error.
         println!("calabresella: listening on {addr}");
+        match &options.web_root {
+            WebRoot::Disabled => {}
+            WebRoot::Embedded if !WebRoot::embedded_app() => tracing::warn!(
+                "this binary carries no web front end: build it with `bash clients/web/check.sh` \
+                 and rebuild, or pass --web-dir"
+            ),
+            WebRoot::Dir(dir) if !dir.join("index.html").is_file() => tracing::warn!(
+                dir = %dir.display(),
+                "--web-dir has no index.html: build the app with `bash clients/web/check.sh`"
+            ),
+            _ => println!("calabresella: web front end at http://{addr}/"),
+        }
         tracing::info!(%addr, "serving calabresella.v1.TableService, health, reflection, gRPC-web");
         serve(listener, config, options, opened, shutdown_signal())
             .await

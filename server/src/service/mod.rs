@@ -2,6 +2,7 @@
 //! the table's task; no game state lives here.
 
 mod records;
+mod replay;
 mod validate;
 
 use std::pin::Pin;
@@ -58,6 +59,29 @@ impl GameService {
             return ServiceError::Elsewhere(id.to_owned(), owner);
         }
         ServiceError::TableNotFound(id.to_owned())
+    }
+
+    /// The record of table `id`: its finished hands while it plays, the whole match once over
+    /// (from the store when the table has left memory).
+    async fn record_of(&self, id: &str) -> Result<v1::GetRecordResponse, ServiceError> {
+        if let Ok(handle) = self.registry.get(id)
+            && let Ok(record) = ask(&handle, Command::Record).await
+        {
+            return Ok(record);
+        }
+        let json = self.registry.store().record(id.to_owned()).await?;
+        let Some(json) = json else {
+            return Err(self.missing(id).await);
+        };
+        let hands = serde_json::from_str::<serde_json::Value>(&json)
+            .ok()
+            .and_then(|v| v.get("hands").and_then(|h| h.as_array()).map(Vec::len))
+            .unwrap_or(0);
+        Ok(v1::GetRecordResponse {
+            record_json: json,
+            hands: hands as u32,
+            match_over: true,
+        })
     }
 
     /// A finished table from the store, if it keeps one under `id`.
@@ -312,30 +336,23 @@ impl TableService for GameService {
         request: Request<v1::GetRecordRequest>,
     ) -> Result<Response<v1::GetRecordResponse>, Status> {
         let id = table_id(&request.get_ref().table_id)?;
-        if let Ok(handle) = self.registry.get(id)
-            && let Ok(record) = ask(&handle, Command::Record).await
-        {
-            return Ok(Response::new(record));
-        }
-        // A match that ended and left memory (or ended before a restart) is in the store.
-        let json = self
-            .registry
-            .store()
-            .record(id.to_owned())
-            .await
-            .map_err(ServiceError::from)?;
-        let Some(json) = json else {
-            return Err(self.missing(id).await.into());
-        };
-        let hands = serde_json::from_str::<serde_json::Value>(&json)
-            .ok()
-            .and_then(|v| v.get("hands").and_then(|h| h.as_array()).map(Vec::len))
-            .unwrap_or(0);
-        Ok(Response::new(v1::GetRecordResponse {
-            record_json: json,
-            hands: hands as u32,
-            match_over: true,
-        }))
+        Ok(Response::new(self.record_of(id).await?))
+    }
+
+    async fn get_replay(
+        &self,
+        request: Request<v1::GetReplayRequest>,
+    ) -> Result<Response<v1::GetReplayResponse>, Status> {
+        let r = request.get_ref();
+        let record = self.record_of(table_id(&r.table_id)?).await?;
+        let step = r.step;
+        // Replaying is CPU work proportional to the record: off the async workers.
+        let response = tokio::task::spawn_blocking(move || {
+            replay::replay_step(&record.record_json, step, record.match_over)
+        })
+        .await
+        .map_err(|e| ServiceError::Unavailable(format!("the replay failed: {e}")))??;
+        Ok(Response::new(response))
     }
 
     async fn list_records(

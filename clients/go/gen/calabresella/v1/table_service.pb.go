@@ -2950,6 +2950,217 @@ func (x *GetResultsResponse) GetPlayers() []*PlayerResult {
 	return nil
 }
 
+// Which position of a record to show.
+type GetReplayRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The table.
+	TableId string `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// The position, 0-based: hand 0 as dealt is step 0, each action is one more step, and each
+	// later hand starts at its own deal (a hand of n actions takes n + 1 steps).
+	Step          uint32 `protobuf:"varint,2,opt,name=step,proto3" json:"step,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReplayRequest) Reset() {
+	*x = GetReplayRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReplayRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReplayRequest) ProtoMessage() {}
+
+func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
+func (*GetReplayRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *GetReplayRequest) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *GetReplayRequest) GetStep() uint32 {
+	if x != nil {
+		return x.Step
+	}
+	return 0
+}
+
+// One position of a record.
+type GetReplayResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The public view of the hand at this position (`hand_number`, trick, events, totals, result
+	// once it is over), with `visible_hands` holding every seat's cards at this moment.
+	Observation *Observation `protobuf:"bytes,1,opt,name=observation,proto3" json:"observation,omitempty"`
+	// The position shown.
+	Step uint32 `protobuf:"varint,2,opt,name=step,proto3" json:"step,omitempty"`
+	// Positions in the record (the last one is `steps - 1`).
+	Steps uint32 `protobuf:"varint,3,opt,name=steps,proto3" json:"steps,omitempty"`
+	// Which hand of the record, 0-based (void deals count).
+	HandNumber uint32 `protobuf:"varint,4,opt,name=hand_number,json=handNumber,proto3" json:"hand_number,omitempty"`
+	// Actions of that hand already taken at this position (0: as dealt).
+	ActionIndex uint32 `protobuf:"varint,5,opt,name=action_index,json=actionIndex,proto3" json:"action_index,omitempty"`
+	// Actions the hand has in all.
+	HandActions uint32 `protobuf:"varint,6,opt,name=hand_actions,json=handActions,proto3" json:"hand_actions,omitempty"`
+	// The action just taken, in canonical notation (empty at a hand's deal).
+	Action string `protobuf:"bytes,7,opt,name=action,proto3" json:"action,omitempty"`
+	// The seat that took it.
+	Seat *uint32 `protobuf:"varint,8,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
+	// Each seat's cards as dealt for this hand.
+	Deal []*SeatCards `protobuf:"bytes,9,rep,name=deal,proto3" json:"deal,omitempty"`
+	// Calabresella: the monte as dealt; Tressette in Due: the stock in draw order.
+	Rest []*Card `protobuf:"bytes,10,rep,name=rest,proto3" json:"rest,omitempty"`
+	// The first step of each hand, by hand number (to jump between hands).
+	HandStarts []uint32 `protobuf:"varint,11,rep,packed,name=hand_starts,json=handStarts,proto3" json:"hand_starts,omitempty"`
+	// The players' names by seat, as the record keeps them.
+	PlayerNames []string `protobuf:"bytes,12,rep,name=player_names,json=playerNames,proto3" json:"player_names,omitempty"`
+	// The whole match is over (else only its finished hands can be shown).
+	MatchOver     bool `protobuf:"varint,13,opt,name=match_over,json=matchOver,proto3" json:"match_over,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReplayResponse) Reset() {
+	*x = GetReplayResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReplayResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReplayResponse) ProtoMessage() {}
+
+func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
+func (*GetReplayResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *GetReplayResponse) GetObservation() *Observation {
+	if x != nil {
+		return x.Observation
+	}
+	return nil
+}
+
+func (x *GetReplayResponse) GetStep() uint32 {
+	if x != nil {
+		return x.Step
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetSteps() uint32 {
+	if x != nil {
+		return x.Steps
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetHandNumber() uint32 {
+	if x != nil {
+		return x.HandNumber
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetActionIndex() uint32 {
+	if x != nil {
+		return x.ActionIndex
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetHandActions() uint32 {
+	if x != nil {
+		return x.HandActions
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *GetReplayResponse) GetSeat() uint32 {
+	if x != nil && x.Seat != nil {
+		return *x.Seat
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetDeal() []*SeatCards {
+	if x != nil {
+		return x.Deal
+	}
+	return nil
+}
+
+func (x *GetReplayResponse) GetRest() []*Card {
+	if x != nil {
+		return x.Rest
+	}
+	return nil
+}
+
+func (x *GetReplayResponse) GetHandStarts() []uint32 {
+	if x != nil {
+		return x.HandStarts
+	}
+	return nil
+}
+
+func (x *GetReplayResponse) GetPlayerNames() []string {
+	if x != nil {
+		return x.PlayerNames
+	}
+	return nil
+}
+
+func (x *GetReplayResponse) GetMatchOver() bool {
+	if x != nil {
+		return x.MatchOver
+	}
+	return false
+}
+
 var File_calabresella_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_calabresella_v1_table_service_proto_rawDesc = "" +
@@ -3166,7 +3377,29 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\rsigned_points\x18\n" +
 	" \x01(\x12R\fsignedPoints\"M\n" +
 	"\x12GetResultsResponse\x127\n" +
-	"\aplayers\x18\x01 \x03(\v2\x1d.calabresella.v1.PlayerResultR\aplayers*p\n" +
+	"\aplayers\x18\x01 \x03(\v2\x1d.calabresella.v1.PlayerResultR\aplayers\"A\n" +
+	"\x10GetReplayRequest\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +
+	"\x04step\x18\x02 \x01(\rR\x04step\"\xdc\x03\n" +
+	"\x11GetReplayResponse\x12>\n" +
+	"\vobservation\x18\x01 \x01(\v2\x1c.calabresella.v1.ObservationR\vobservation\x12\x12\n" +
+	"\x04step\x18\x02 \x01(\rR\x04step\x12\x14\n" +
+	"\x05steps\x18\x03 \x01(\rR\x05steps\x12\x1f\n" +
+	"\vhand_number\x18\x04 \x01(\rR\n" +
+	"handNumber\x12!\n" +
+	"\faction_index\x18\x05 \x01(\rR\vactionIndex\x12!\n" +
+	"\fhand_actions\x18\x06 \x01(\rR\vhandActions\x12\x16\n" +
+	"\x06action\x18\a \x01(\tR\x06action\x12\x17\n" +
+	"\x04seat\x18\b \x01(\rH\x00R\x04seat\x88\x01\x01\x12.\n" +
+	"\x04deal\x18\t \x03(\v2\x1a.calabresella.v1.SeatCardsR\x04deal\x12)\n" +
+	"\x04rest\x18\n" +
+	" \x03(\v2\x15.calabresella.v1.CardR\x04rest\x12\x1f\n" +
+	"\vhand_starts\x18\v \x03(\rR\n" +
+	"handStarts\x12!\n" +
+	"\fplayer_names\x18\f \x03(\tR\vplayerNames\x12\x1d\n" +
+	"\n" +
+	"match_over\x18\r \x01(\bR\tmatchOverB\a\n" +
+	"\x05_seat*p\n" +
 	"\bSeatKind\x12\x19\n" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x18\n" +
@@ -3193,7 +3426,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x14END_REASON_COMPLETED\x10\x01\x12\x16\n" +
 	"\x12END_REASON_FORFEIT\x10\x02\x12\x18\n" +
 	"\x14END_REASON_ABANDONED\x10\x03\x12\x17\n" +
-	"\x13END_REASON_SHUTDOWN\x10\x042\xb1\a\n" +
+	"\x13END_REASON_SHUTDOWN\x10\x042\x85\b\n" +
 	"\fTableService\x12X\n" +
 	"\vCreateTable\x12#.calabresella.v1.CreateTableRequest\x1a$.calabresella.v1.CreateTableResponse\x12U\n" +
 	"\n" +
@@ -3207,7 +3440,8 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x0eGetObservation\x12&.calabresella.v1.GetObservationRequest\x1a'.calabresella.v1.GetObservationResponse\x12X\n" +
 	"\vListRecords\x12#.calabresella.v1.ListRecordsRequest\x1a$.calabresella.v1.ListRecordsResponse\x12U\n" +
 	"\n" +
-	"GetResults\x12\".calabresella.v1.GetResultsRequest\x1a#.calabresella.v1.GetResultsResponseB\xd9\x01\n" +
+	"GetResults\x12\".calabresella.v1.GetResultsRequest\x1a#.calabresella.v1.GetResultsResponse\x12R\n" +
+	"\tGetReplay\x12!.calabresella.v1.GetReplayRequest\x1a\".calabresella.v1.GetReplayResponseB\xd9\x01\n" +
 	"\x13com.calabresella.v1B\x11TableServiceProtoP\x01ZRgithub.com/calabresella/calabresella/clients/go/gen/calabresella/v1;calabresellav1\xa2\x02\x03CXX\xaa\x02\x0fCalabresella.V1\xca\x02\x0fCalabresella\\V1\xe2\x02\x1bCalabresella\\V1\\GPBMetadata\xea\x02\x10Calabresella::V1b\x06proto3"
 
 var (
@@ -3223,7 +3457,7 @@ func file_calabresella_v1_table_service_proto_rawDescGZIP() []byte {
 }
 
 var file_calabresella_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(SeatKind)(0),                  // 0: calabresella.v1.SeatKind
 	(TimeoutPolicy)(0),             // 1: calabresella.v1.TimeoutPolicy
@@ -3265,30 +3499,32 @@ var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(*GetResultsRequest)(nil),      // 37: calabresella.v1.GetResultsRequest
 	(*PlayerResult)(nil),           // 38: calabresella.v1.PlayerResult
 	(*GetResultsResponse)(nil),     // 39: calabresella.v1.GetResultsResponse
-	nil,                            // 40: calabresella.v1.Table.MetadataEntry
-	nil,                            // 41: calabresella.v1.CreateTableRequest.MetadataEntry
-	(*GameOptions)(nil),            // 42: calabresella.v1.GameOptions
-	(*MatchResult)(nil),            // 43: calabresella.v1.MatchResult
-	(*Action)(nil),                 // 44: calabresella.v1.Action
-	(*Event)(nil),                  // 45: calabresella.v1.Event
-	(*Observation)(nil),            // 46: calabresella.v1.Observation
-	(*SeatCards)(nil),              // 47: calabresella.v1.SeatCards
-	(*Card)(nil),                   // 48: calabresella.v1.Card
-	(Game)(0),                      // 49: calabresella.v1.Game
+	(*GetReplayRequest)(nil),       // 40: calabresella.v1.GetReplayRequest
+	(*GetReplayResponse)(nil),      // 41: calabresella.v1.GetReplayResponse
+	nil,                            // 42: calabresella.v1.Table.MetadataEntry
+	nil,                            // 43: calabresella.v1.CreateTableRequest.MetadataEntry
+	(*GameOptions)(nil),            // 44: calabresella.v1.GameOptions
+	(*MatchResult)(nil),            // 45: calabresella.v1.MatchResult
+	(*Action)(nil),                 // 46: calabresella.v1.Action
+	(*Event)(nil),                  // 47: calabresella.v1.Event
+	(*Observation)(nil),            // 48: calabresella.v1.Observation
+	(*SeatCards)(nil),              // 49: calabresella.v1.SeatCards
+	(*Card)(nil),                   // 50: calabresella.v1.Card
+	(Game)(0),                      // 51: calabresella.v1.Game
 }
 var file_calabresella_v1_table_service_proto_depIdxs = []int32{
 	1,  // 0: calabresella.v1.Clock.on_timeout:type_name -> calabresella.v1.TimeoutPolicy
 	0,  // 1: calabresella.v1.SeatInfo.kind:type_name -> calabresella.v1.SeatKind
-	40, // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
-	42, // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
+	42, // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
+	44, // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
 	5,  // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
 	2,  // 5: calabresella.v1.Table.state:type_name -> calabresella.v1.TableState
 	6,  // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
-	43, // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
-	42, // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
+	45, // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
+	44, // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
 	0,  // 9: calabresella.v1.CreateTableRequest.seats:type_name -> calabresella.v1.SeatKind
 	5,  // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
-	41, // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
+	43, // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
 	7,  // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
 	2,  // 13: calabresella.v1.ListTablesRequest.state:type_name -> calabresella.v1.TableState
 	7,  // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
@@ -3296,66 +3532,71 @@ var file_calabresella_v1_table_service_proto_depIdxs = []int32{
 	7,  // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
 	24, // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
 	24, // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
-	44, // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
-	44, // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
+	46, // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
+	46, // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
 	25, // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
 	26, // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
-	45, // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
+	47, // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
 	27, // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
 	28, // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
 	29, // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
 	30, // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
 	31, // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
 	27, // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
-	46, // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
+	48, // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
 	7,  // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
 	27, // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
 	3,  // 33: calabresella.v1.Snapshot.reason:type_name -> calabresella.v1.SnapshotReason
-	44, // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
+	46, // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
 	1,  // 35: calabresella.v1.TimedOut.policy:type_name -> calabresella.v1.TimeoutPolicy
-	47, // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
-	48, // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
-	48, // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
+	49, // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
+	50, // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
+	50, // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
 	6,  // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
-	43, // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
+	45, // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
 	4,  // 41: calabresella.v1.MatchEnded.reason:type_name -> calabresella.v1.EndReason
-	46, // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
+	48, // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
 	2,  // 43: calabresella.v1.GetObservationResponse.state:type_name -> calabresella.v1.TableState
-	49, // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
+	51, // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
 	4,  // 45: calabresella.v1.ListRecordsRequest.end_reason:type_name -> calabresella.v1.EndReason
-	49, // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
+	51, // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
 	4,  // 47: calabresella.v1.RecordSummary.end_reason:type_name -> calabresella.v1.EndReason
-	43, // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
+	45, // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
 	35, // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
-	49, // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
+	51, // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
 	38, // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
-	8,  // 52: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
-	10, // 53: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
-	12, // 54: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
-	14, // 55: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
-	16, // 56: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
-	20, // 57: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
-	18, // 58: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
-	22, // 59: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
-	32, // 60: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
-	34, // 61: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
-	37, // 62: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
-	9,  // 63: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
-	11, // 64: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
-	13, // 65: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
-	15, // 66: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
-	17, // 67: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
-	21, // 68: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
-	19, // 69: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
-	23, // 70: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
-	33, // 71: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
-	36, // 72: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
-	39, // 73: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
-	63, // [63:74] is the sub-list for method output_type
-	52, // [52:63] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	48, // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
+	49, // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
+	50, // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
+	8,  // 55: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
+	10, // 56: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
+	12, // 57: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
+	14, // 58: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
+	16, // 59: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
+	20, // 60: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
+	18, // 61: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
+	22, // 62: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
+	32, // 63: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
+	34, // 64: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
+	37, // 65: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
+	40, // 66: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
+	9,  // 67: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
+	11, // 68: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
+	13, // 69: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
+	15, // 70: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
+	17, // 71: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
+	21, // 72: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
+	19, // 73: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
+	23, // 74: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
+	33, // 75: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
+	36, // 76: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
+	39, // 77: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
+	41, // 78: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
+	67, // [67:79] is the sub-list for method output_type
+	55, // [55:67] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_calabresella_v1_table_service_proto_init() }
@@ -3379,13 +3620,14 @@ func file_calabresella_v1_table_service_proto_init() {
 		(*Update_SeatChanged)(nil),
 		(*Update_MatchEnded)(nil),
 	}
+	file_calabresella_v1_table_service_proto_msgTypes[36].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_calabresella_v1_table_service_proto_rawDesc), len(file_calabresella_v1_table_service_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   37,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

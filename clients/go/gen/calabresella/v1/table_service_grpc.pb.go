@@ -48,6 +48,7 @@ const (
 	TableService_GetObservation_FullMethodName = "/calabresella.v1.TableService/GetObservation"
 	TableService_ListRecords_FullMethodName    = "/calabresella.v1.TableService/ListRecords"
 	TableService_GetResults_FullMethodName     = "/calabresella.v1.TableService/GetResults"
+	TableService_GetReplay_FullMethodName      = "/calabresella.v1.TableService/GetReplay"
 )
 
 // TableServiceClient is the client API for TableService service.
@@ -121,6 +122,13 @@ type TableServiceClient interface {
 	// OpenSkill rating, best first.
 	// Errors: UNAVAILABLE (STORE_FAILED).
 	GetResults(ctx context.Context, in *GetResultsRequest, opts ...grpc.CallOption) (*GetResultsResponse, error)
+	// One position of a table's record, every hand revealed: the public view of hand
+	// `hand_number` after `action_index` of its actions, with every seat's cards at that moment.
+	// Only hands that are over are shown (a live table's finished hands, or a whole finished
+	// match), so nothing hidden in play leaks; steps run through each hand from its deal to its
+	// end. Errors: INVALID_ARGUMENT (BAD_TABLE_ID); NOT_FOUND (TABLE_NOT_FOUND); OUT_OF_RANGE
+	// (NO_SUCH_STEP, also when no hand is over yet); UNAVAILABLE (STORE_FAILED).
+	GetReplay(ctx context.Context, in *GetReplayRequest, opts ...grpc.CallOption) (*GetReplayResponse, error)
 }
 
 type tableServiceClient struct {
@@ -259,6 +267,16 @@ func (c *tableServiceClient) GetResults(ctx context.Context, in *GetResultsReque
 	return out, nil
 }
 
+func (c *tableServiceClient) GetReplay(ctx context.Context, in *GetReplayRequest, opts ...grpc.CallOption) (*GetReplayResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetReplayResponse)
+	err := c.cc.Invoke(ctx, TableService_GetReplay_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TableServiceServer is the server API for TableService service.
 // All implementations must embed UnimplementedTableServiceServer
 // for forward compatibility.
@@ -330,6 +348,13 @@ type TableServiceServer interface {
 	// OpenSkill rating, best first.
 	// Errors: UNAVAILABLE (STORE_FAILED).
 	GetResults(context.Context, *GetResultsRequest) (*GetResultsResponse, error)
+	// One position of a table's record, every hand revealed: the public view of hand
+	// `hand_number` after `action_index` of its actions, with every seat's cards at that moment.
+	// Only hands that are over are shown (a live table's finished hands, or a whole finished
+	// match), so nothing hidden in play leaks; steps run through each hand from its deal to its
+	// end. Errors: INVALID_ARGUMENT (BAD_TABLE_ID); NOT_FOUND (TABLE_NOT_FOUND); OUT_OF_RANGE
+	// (NO_SUCH_STEP, also when no hand is over yet); UNAVAILABLE (STORE_FAILED).
+	GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error)
 	mustEmbedUnimplementedTableServiceServer()
 }
 
@@ -372,6 +397,9 @@ func (UnimplementedTableServiceServer) ListRecords(context.Context, *ListRecords
 }
 func (UnimplementedTableServiceServer) GetResults(context.Context, *GetResultsRequest) (*GetResultsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetResults not implemented")
+}
+func (UnimplementedTableServiceServer) GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetReplay not implemented")
 }
 func (UnimplementedTableServiceServer) mustEmbedUnimplementedTableServiceServer() {}
 func (UnimplementedTableServiceServer) testEmbeddedByValue()                      {}
@@ -578,6 +606,24 @@ func _TableService_GetResults_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TableService_GetReplay_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetReplayRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).GetReplay(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_GetReplay_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).GetReplay(ctx, req.(*GetReplayRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TableService_ServiceDesc is the grpc.ServiceDesc for TableService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -620,6 +666,10 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetResults",
 			Handler:    _TableService_GetResults_Handler,
+		},
+		{
+			MethodName: "GetReplay",
+			Handler:    _TableService_GetReplay_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
