@@ -137,7 +137,11 @@ impl Registry {
     fn start(self: &Arc<Self>, mut table: Table) -> Result<TableHandle, ServiceError> {
         let id = table.id().to_owned();
         let (tx, rx) = mpsc::channel(TABLE_QUEUE);
-        let handle = TableHandle { id: id.clone(), tx };
+        let handle = TableHandle {
+            id: id.clone(),
+            tx,
+            summary: table.summary(),
+        };
         {
             let mut tables = self.write();
             if tables.len() >= self.config.max_tables {
@@ -189,6 +193,15 @@ impl Registry {
             .get(id)
             .map(|e| e.handle.clone())
             .ok_or_else(|| ServiceError::TableNotFound(id.to_owned()))
+    }
+
+    /// Registers a handle whose task the caller runs (or never runs): for tests of callers
+    /// that must not depend on a table's task answering.
+    #[cfg(test)]
+    pub(crate) fn insert_handle(&self, handle: TableHandle) {
+        let order = self.counter.fetch_add(1, Ordering::Relaxed);
+        self.write()
+            .insert(handle.id.clone(), Entry { order, handle });
     }
 
     /// Tables newest first, from position `offset`, at most `limit`.

@@ -191,14 +191,13 @@ impl TableService for GameService {
         let (offset, size) = page(r.page_size, &r.page_token)?;
         // Pages count tables before filtering, so a token stays meaningful as states change.
         let (handles, more) = self.registry.page(offset, size);
-        let mut tables = Vec::with_capacity(handles.len());
-        for h in &handles {
-            if let Ok(t) = ask(h, Command::Info).await
-                && state_matches(filter, &t)
-            {
-                tables.push(t);
-            }
-        }
+        // Each table's published description: no table is asked, so a busy one delays
+        // nobody (it is at most `table::SUMMARY_EVERY` old; GetTable asks for the exact one).
+        let tables = handles
+            .iter()
+            .map(|h| h.summary.borrow().clone())
+            .filter(|t| state_matches(filter, t))
+            .collect();
         Ok(Response::new(v1::ListTablesResponse {
             tables,
             next_page_token: if more {
@@ -413,5 +412,52 @@ impl TableService for GameService {
         })
         .await??;
         Ok(Response::new(response))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ServerConfig;
+    use crate::store::{Store, StoreOptions};
+
+    /// ListTables answers from the tables' published descriptions: a table whose task does
+    /// not read its commands (busy with a long run of bot moves, or stuck) delays nobody.
+    #[tokio::test]
+    async fn listing_tables_never_waits_on_a_table() {
+        let store = Store::open(StoreOptions::default()).await.expect("store");
+        let registry = Registry::new(Arc::new(ServerConfig::default()), store.store);
+        let described = v1::Table {
+            table_id: "t-stuck".into(),
+            state: v1::TableState::Playing as i32,
+            ..Default::default()
+        };
+        // A table whose command queue nobody reads.
+        let (tx, _unread) = tokio::sync::mpsc::channel(1);
+        let (_publisher, summary) = tokio::sync::watch::channel(described.clone());
+        registry.insert_handle(TableHandle {
+            id: "t-stuck".into(),
+            tx,
+            summary,
+        });
+        let service = GameService::new(registry);
+        let listed = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            service.list_tables(Request::new(v1::ListTablesRequest::default())),
+        )
+        .await
+        .expect("ListTables must not wait on the table's task")
+        .expect("listed")
+        .into_inner();
+        assert_eq!(listed.tables, vec![described]);
+        let playing = service
+            .list_tables(Request::new(v1::ListTablesRequest {
+                state: v1::TableState::Finished as i32,
+                ..Default::default()
+            }))
+            .await
+            .expect("listed")
+            .into_inner();
+        assert!(playing.tables.is_empty(), "the state filter applies");
     }
 }

@@ -105,7 +105,12 @@ pub struct TableHandle {
     pub id: String,
     /// The command channel.
     pub tx: mpsc::Sender<Command>,
+    /// The table's latest published description (`ListTables` reads it).
+    pub summary: tokio::sync::watch::Receiver<v1::Table>,
 }
+
+/// How stale a busy table's published description may get.
+pub const SUMMARY_EVERY: Duration = Duration::from_millis(100);
 
 /// One action as taken, for idempotent retries and the record.
 #[derive(Debug, Clone, Copy)]
@@ -173,6 +178,9 @@ pub struct Table {
     on_end: Option<Box<dyn FnOnce() + Send>>,
     /// The server is stopping: the table waits to be restored by the next start.
     suspended: bool,
+    /// The table's description as `ListTables` reads it without asking the task, and when it
+    /// was last published.
+    summary: Option<(tokio::sync::watch::Sender<v1::Table>, Instant)>,
 }
 
 fn unix_ms(t: SystemTime) -> i64 {
@@ -238,6 +246,7 @@ impl Table {
             end_retry: None,
             on_end: None,
             suspended: false,
+            summary: None,
         })
     }
 
@@ -254,6 +263,35 @@ impl Table {
     /// Sets what runs once when the match ends.
     pub fn on_end(&mut self, f: impl FnOnce() + Send + 'static) {
         self.on_end = Some(Box::new(f));
+    }
+
+    /// Starts publishing the table's description: the receiver always holds a recent one
+    /// (see [`Table::publish`]), so listing tables never waits on a busy table.
+    pub fn summary(&mut self) -> tokio::sync::watch::Receiver<v1::Table> {
+        let (tx, rx) = tokio::sync::watch::channel(self.info());
+        self.summary = Some((tx, Instant::now()));
+        rx
+    }
+
+    /// Publishes the description now, or, with `busy` (a table playing by itself at server
+    /// speed), only when the last one is older than [`SUMMARY_EVERY`] or the state changed: a
+    /// listing is at most that stale, and a busy table does not describe itself after every
+    /// move.
+    pub(super) fn publish(&mut self, busy: bool) {
+        let due = match &self.summary {
+            None => return,
+            // A new state (the match started or ended) goes out at once, busy or not.
+            Some((tx, at)) => {
+                !busy || at.elapsed() >= SUMMARY_EVERY || tx.borrow().state != self.state as i32
+            }
+        };
+        if due {
+            let info = self.info();
+            if let Some((tx, at)) = self.summary.as_mut() {
+                tx.send_replace(info);
+                *at = Instant::now();
+            }
+        }
     }
 
     /// Whether the match is over.

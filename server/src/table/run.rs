@@ -94,6 +94,7 @@ impl Table {
 
     pub(super) async fn handle(&mut self, cmd: Command) {
         self.handle_command(cmd).await;
+        self.publish(true);
         // Whatever a command staged (a seat taken, say) goes out now.
         self.flush_all();
     }
@@ -203,6 +204,8 @@ impl Table {
                 continue;
             }
             streak = 0;
+            // Idle until the next command or deadline: the listing shows the table as it is.
+            self.publish(false);
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
@@ -216,6 +219,8 @@ impl Table {
 
     pub(super) async fn on_wake(&mut self) {
         self.wake().await;
+        // Before the streams hear of an end, so a listing never lags behind them.
+        self.publish(true);
         self.flush_all();
     }
 
