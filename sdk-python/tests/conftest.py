@@ -42,7 +42,19 @@ def server(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     address."""
     db = tmp_path_factory.mktemp("server") / "calabresella.db"
     proc = subprocess.Popen(
-        [str(cli), "serve", "--listen", "127.0.0.1:0", "--db", str(db)],
+        [
+            str(cli),
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--db",
+            str(db),
+            # Every test creates its tables from this one address.
+            "--max-creates-per-client-per-minute",
+            "0",
+            "--max-bot-tables-per-client",
+            "0",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -11,8 +11,17 @@ pub struct ServerConfig {
     pub max_move: Duration,
     /// Clock: the largest time bank a table may ask for.
     pub max_bank: Duration,
-    /// Most tables held at once (waiting, playing, or finished and not yet expired).
+    /// Most unfinished tables at once (waiting or playing). A finished table takes no slot:
+    /// its record is in the store.
     pub max_tables: usize,
+    /// Most finished tables kept in memory for their time to live; beyond it the oldest
+    /// leave early (GetTable and GetRecord still find them in the store).
+    pub max_finished_tables: usize,
+    /// Most tables one client address may create in a minute (0: no limit).
+    pub max_creates_per_client_per_minute: usize,
+    /// Most unfinished all-bot tables one client address may have (0: no limit): they play
+    /// at server speed on the server's own time.
+    pub max_bot_tables_per_client: usize,
     /// Updates each seat keeps for resumes.
     pub seat_buffer: usize,
     /// Updates a stream may have in flight before it is cut off as a slow consumer.
@@ -44,6 +53,9 @@ impl Default for ServerConfig {
             max_move: Duration::from_secs(3600),
             max_bank: Duration::from_secs(3 * 3600),
             max_tables: 10_000,
+            max_finished_tables: 2_000,
+            max_creates_per_client_per_minute: 120,
+            max_bot_tables_per_client: 16,
             seat_buffer: 16,
             stream_buffer: 256,
             max_streams_per_table: 32,

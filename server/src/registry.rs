@@ -1,9 +1,10 @@
 //! [`Registry`]: every table by id. Creating a table spawns its task; the task removes its own
 //! entry when it expires.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::{Duration, Instant};
 
 use calabresella_proto::v1;
 use tokio::sync::{mpsc, oneshot};
@@ -28,8 +29,66 @@ pub struct Registry {
     counter: AtomicU64,
     config: Arc<ServerConfig>,
     store: Store,
-    /// Unfinished tables per creating client address.
-    open_by_client: Arc<Mutex<HashMap<String, usize>>>,
+    /// What each client has created, and the finished tables in memory.
+    load: Arc<Mutex<Load>>,
+}
+
+/// The window of [`ServerConfig::max_creates_per_client_per_minute`].
+const CREATION_WINDOW: Duration = Duration::from_secs(60);
+
+/// Tables counted against the server's and each client's limits.
+#[derive(Default)]
+struct Load {
+    /// Unfinished tables in all (a finished table takes no slot).
+    open: usize,
+    /// Per creating client address.
+    clients: HashMap<String, ClientLoad>,
+    /// Finished tables still in memory, oldest first. Weak: a table that has left on its
+    /// own must not be kept waiting on its queue.
+    finished: VecDeque<mpsc::WeakSender<Command>>,
+}
+
+/// One client address's tables.
+#[derive(Default)]
+struct ClientLoad {
+    /// Unfinished tables.
+    open: usize,
+    /// Unfinished tables of bots only.
+    bots: usize,
+    /// When it created tables within the last [`CREATION_WINDOW`], oldest first.
+    created: VecDeque<Instant>,
+}
+
+impl ClientLoad {
+    fn idle(&self) -> bool {
+        self.open == 0 && self.bots == 0 && self.created.is_empty()
+    }
+}
+
+impl Load {
+    /// A table ended: it leaves the counts, and joins the finished tables in memory; returns
+    /// the oldest finished ones beyond `keep`, to be retired.
+    fn ended(
+        &mut self,
+        creator: &str,
+        bots_only: bool,
+        handle: mpsc::WeakSender<Command>,
+        keep: usize,
+    ) -> Vec<mpsc::WeakSender<Command>> {
+        self.open = self.open.saturating_sub(1);
+        if let Some(c) = self.clients.get_mut(creator) {
+            c.open = c.open.saturating_sub(1);
+            if bots_only {
+                c.bots = c.bots.saturating_sub(1);
+            }
+            if c.idle() {
+                self.clients.remove(creator);
+            }
+        }
+        self.finished.push_back(handle);
+        let excess = self.finished.len().saturating_sub(keep);
+        self.finished.drain(..excess).collect()
+    }
 }
 
 impl Registry {
@@ -40,7 +99,7 @@ impl Registry {
             counter: AtomicU64::new(0),
             config,
             store,
-            open_by_client: Arc::new(Mutex::new(HashMap::new())),
+            load: Arc::new(Mutex::new(Load::default())),
         })
     }
 
@@ -84,7 +143,7 @@ impl Registry {
             creator,
             crate::store::now_ms(),
         )?;
-        self.check_room(table.creator())?;
+        self.admit(table.creator(), table.bots_only())?;
         self.store.write(vec![table.creation()]).await?;
         self.start(table)
     }
@@ -116,22 +175,72 @@ impl Registry {
         (started, failed)
     }
 
-    fn check_room(&self, creator: &str) -> Result<(), ServiceError> {
-        let limit = self.config.max_open_tables_per_client;
-        let open = self
-            .open_by_client
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(creator)
-            .copied()
-            .unwrap_or(0);
-        if limit > 0 && open >= limit {
-            return Err(ServiceError::Exhausted(
-                Reason::TooManyTablesForClient,
-                format!("this client has {open} unfinished tables, the limit per client"),
-            ));
+    fn lock_load(&self) -> std::sync::MutexGuard<'_, Load> {
+        self.load.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether client `creator` may create a table now (of bots only, or with seats for
+    /// people): its unfinished tables, its all-bot tables and its creations in the last
+    /// minute are each within their limit. A creation admitted is counted in the window.
+    fn admit(&self, creator: &str, bots_only: bool) -> Result<(), ServiceError> {
+        let config = &self.config;
+        let mut load = self.lock_load();
+        let client = load.clients.entry(creator.to_owned()).or_default();
+        let now = Instant::now();
+        while client
+            .created
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= CREATION_WINDOW)
+        {
+            client.created.pop_front();
         }
-        Ok(())
+        let refusal = if config.max_open_tables_per_client > 0
+            && client.open >= config.max_open_tables_per_client
+        {
+            Some(ServiceError::Exhausted(
+                Reason::TooManyTablesForClient,
+                format!(
+                    "this client has {} unfinished tables, the limit per client",
+                    client.open
+                ),
+            ))
+        } else if bots_only
+            && config.max_bot_tables_per_client > 0
+            && client.bots >= config.max_bot_tables_per_client
+        {
+            Some(ServiceError::Exhausted(
+                Reason::TooManyTablesForClient,
+                format!(
+                    "this client has {} unfinished tables of bots only, the limit per client \
+                     (tables with a seat for a person are not counted)",
+                    client.bots
+                ),
+            ))
+        } else if config.max_creates_per_client_per_minute > 0
+            && client.created.len() >= config.max_creates_per_client_per_minute
+        {
+            Some(ServiceError::Exhausted(
+                Reason::RateLimited,
+                format!(
+                    "this client created {} tables in the last minute, the limit per client",
+                    client.created.len()
+                ),
+            ))
+        } else {
+            None
+        };
+        match refusal {
+            Some(e) => {
+                if client.idle() {
+                    load.clients.remove(creator);
+                }
+                Err(e)
+            }
+            None => {
+                client.created.push_back(now);
+                Ok(())
+            }
+        }
     }
 
     fn start(self: &Arc<Self>, mut table: Table) -> Result<TableHandle, ServiceError> {
@@ -144,28 +253,35 @@ impl Registry {
         };
         {
             let mut tables = self.write();
-            if tables.len() >= self.config.max_tables {
-                return Err(ServiceError::Exhausted(
-                    Reason::TooManyTables,
-                    format!("the server holds {} tables, its limit", tables.len()),
-                ));
-            }
+            let mut load = self.lock_load();
             if !table.is_over() {
+                if load.open >= self.config.max_tables {
+                    return Err(ServiceError::Exhausted(
+                        Reason::TooManyTables,
+                        format!("the server has {} unfinished tables, its limit", load.open),
+                    ));
+                }
                 let creator = table.creator().to_owned();
-                *self
-                    .open_by_client
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .entry(creator.clone())
-                    .or_default() += 1;
-                let counts = self.open_by_client.clone();
+                let bots_only = table.bots_only();
+                load.open += 1;
+                let client = load.clients.entry(creator.clone()).or_default();
+                client.open += 1;
+                if bots_only {
+                    client.bots += 1;
+                }
+                let counts = self.load.clone();
+                let keep = self.config.max_finished_tables;
+                // Weak: the table holds this closure, and its task ends only once every
+                // sender of its queue is gone (a suspended table at shutdown, for one).
+                let me = handle.tx.downgrade();
                 table.on_end(move || {
-                    let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some(n) = counts.get_mut(&creator) {
-                        *n = n.saturating_sub(1);
-                        if *n == 0 {
-                            counts.remove(&creator);
-                        }
+                    let retire = counts
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .ended(&creator, bots_only, me, keep);
+                    for old in retire.iter().filter_map(mpsc::WeakSender::upgrade) {
+                        // A full queue means a busy table: its time to live retires it.
+                        let _ = old.try_send(Command::Retire);
                     }
                 });
             }

@@ -1269,3 +1269,205 @@ async fn get_observation_gives_the_snapshot_observation_and_the_decision_due() {
         .expect_err("no token is refused");
     assert_eq!(none.code(), tonic::Code::Unauthenticated);
 }
+
+/// Creates an all-bot table of `game` that plays at server speed.
+async fn bots_table(
+    c: &mut calabresella_proto::v1::table_service_client::TableServiceClient<
+        tonic::transport::Channel,
+    >,
+    game: v1::Game,
+    seed: u64,
+) -> Result<v1::Table, tonic::Status> {
+    let opts = options(game, 11);
+    let seats = match game {
+        v1::Game::TressetteInDue => 2,
+        _ => 4,
+    };
+    c.create_table(v1::CreateTableRequest {
+        name: "bots".into(),
+        options: Some(opts),
+        seats: vec![v1::SeatKind::BotRandom as i32; seats],
+        seed: Some(seed),
+        ..Default::default()
+    })
+    .await
+    .map(|r| r.into_inner().table.expect("table"))
+}
+
+/// Waits until table `id` says it is finished.
+async fn until_finished(
+    c: &mut calabresella_proto::v1::table_service_client::TableServiceClient<
+        tonic::transport::Channel,
+    >,
+    id: &str,
+) {
+    for _ in 0..500 {
+        if table_of(c, id).await.state == v1::TableState::Finished as i32 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("table {id} did not finish");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_tables_free_their_slot_and_the_oldest_leave_memory_but_not_the_store() {
+    let config = ServerConfig {
+        max_tables: 2,
+        max_finished_tables: 2,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    // Five matches one after the other on a server that holds two unfinished tables: a
+    // finished table frees its slot (before the fix the third creation was refused).
+    let mut ids = Vec::new();
+    for seed in 0..5 {
+        let t = bots_table(&mut c, v1::Game::TressetteInDue, seed)
+            .await
+            .expect("a finished table takes no slot");
+        until_finished(&mut c, &t.table_id).await;
+        ids.push(t.table_id);
+    }
+    // Two unfinished tables fill the server; a third is refused.
+    let _a = create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        1,
+        None,
+    )
+    .await;
+    let _b = create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        2,
+        None,
+    )
+    .await;
+    expect_code(
+        c.create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::TressetteInDue, 21)),
+            ..Default::default()
+        })
+        .await,
+        Code::ResourceExhausted,
+        "TOO_MANY_TABLES",
+    )
+    .await;
+    // Only the two newest finished tables stay in memory: the listing shows them...
+    let mut listed = Vec::new();
+    for _ in 0..200 {
+        listed = c
+            .list_tables(v1::ListTablesRequest::default())
+            .await
+            .expect("list")
+            .into_inner()
+            .tables
+            .into_iter()
+            .map(|t| t.table_id)
+            .filter(|id| ids.contains(id))
+            .collect::<Vec<_>>();
+        if listed.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    listed.sort();
+    let mut newest = ids[3..].to_vec();
+    newest.sort();
+    assert_eq!(listed, newest, "the oldest finished tables retire");
+    // ...and every one, retired or not, is still served with its record from the store.
+    for id in &ids {
+        let t = table_of(&mut c, id.clone()).await;
+        assert_eq!(t.state, v1::TableState::Finished as i32, "{t:?}");
+        let record = c
+            .get_record(v1::GetRecordRequest {
+                table_id: id.clone(),
+            })
+            .await
+            .expect("the record of a retired table")
+            .into_inner();
+        assert!(record.match_over && record.hands > 0, "{record:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_is_capped_in_bot_tables_and_in_creations_per_minute() {
+    let config = ServerConfig {
+        max_bot_tables_per_client: 2,
+        max_creates_per_client_per_minute: 5,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    // Long all-bot matches (a slow pace keeps them unfinished): two, then the cap.
+    let slow = |seed| v1::CreateTableRequest {
+        name: "slow bots".into(),
+        options: Some(options(v1::Game::TressetteInDue, 21)),
+        seats: vec![v1::SeatKind::BotRandom as i32; 2],
+        seed: Some(seed),
+        bot_delay_ms: 10_000,
+        ..Default::default()
+    };
+    c.create_table(slow(1)).await.expect("first bot table");
+    c.create_table(slow(2)).await.expect("second bot table");
+    expect_code(
+        c.create_table(slow(3)).await,
+        Code::ResourceExhausted,
+        "TOO_MANY_TABLES_FOR_CLIENT",
+    )
+    .await;
+    // Tables with seats for people are not bot tables: they count only in the window.
+    create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        4,
+        None,
+    )
+    .await;
+    create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        5,
+        None,
+    )
+    .await;
+    create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        6,
+        None,
+    )
+    .await;
+    // Five admitted in the last minute: the sixth is refused, and changes nothing.
+    let before = c
+        .list_tables(v1::ListTablesRequest::default())
+        .await
+        .expect("list")
+        .into_inner()
+        .tables
+        .len();
+    expect_code(
+        c.create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::TressetteInDue, 21)),
+            ..Default::default()
+        })
+        .await,
+        Code::ResourceExhausted,
+        "RATE_LIMITED",
+    )
+    .await;
+    let after = c
+        .list_tables(v1::ListTablesRequest::default())
+        .await
+        .expect("list")
+        .into_inner()
+        .tables
+        .len();
+    assert_eq!(before, after, "a refused creation leaves no table");
+}

@@ -12,7 +12,8 @@ start() {
   before=$(grep -c 'calabresella: listening on' "$state/server.log" 2>/dev/null || true)
   # The limits a shared test server needs: several clients create tables from one address.
   "$bin" serve --listen "$listen" --db "${CONFORMANCE_DB:-$state/conformance.db}" --log info \
-    --max-open-tables-per-client 0 --waiting-timeout-s 120 \
+    --max-open-tables-per-client 0 --max-creates-per-client-per-minute 0 \
+    --max-bot-tables-per-client 0 --waiting-timeout-s 120 \
     >>"$state/server.log" 2>&1 &
   echo $! >"$state/pid"
   for _ in $(seq 1 300); do

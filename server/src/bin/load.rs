@@ -180,6 +180,9 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
                 }
                 let mut c = c
                     .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
+                    // One address plays every table: the per-client limits would cap the load.
+                    .args(["--max-open-tables-per-client", "0"])
+                    .args(["--max-creates-per-client-per-minute", "0"])
                     // Finished tables leave at once, so memory counts only tables in play.
                     .args(["--finished-ttl-s", "0"])
                     .args(&args.serve_args)

@@ -27,7 +27,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the gRPC game service (tables, seats, streams, bots, clocks, spectators, records).
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Create a table on a running server and print its id.
     Create(client::CreateArgs),
     /// List the tables on a running server, newest first (all, or those in one state).
@@ -61,7 +61,7 @@ enum Command {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Serve(a) => serve::run(a),
+        Command::Serve(a) => serve::run(*a),
         Command::Create(a) => client::create(a),
         Command::Tables(a) => client::tables(a),
         Command::Watch(a) => client::watch(a),

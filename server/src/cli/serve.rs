@@ -31,9 +31,32 @@ pub struct ServeArgs {
     /// Largest time bank a table may ask for, in milliseconds.
     #[arg(long, env = "CALABRESELLA_MAX_BANK_MS", default_value_t = 10_800_000)]
     max_bank_ms: u64,
-    /// Most tables at once.
+    /// Most unfinished tables at once (a finished table takes no slot: its record is in the
+    /// store).
     #[arg(long, env = "CALABRESELLA_MAX_TABLES", default_value_t = 10_000)]
     max_tables: usize,
+    /// Most finished tables kept in memory for `--finished-ttl-s`; beyond it the oldest leave
+    /// early (GetTable and GetRecord still find them in the store).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_FINISHED_TABLES",
+        default_value_t = 2_000
+    )]
+    max_finished_tables: usize,
+    /// Most tables one client address may create in a minute (0: no limit).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_CREATES_PER_CLIENT_PER_MINUTE",
+        default_value_t = 120
+    )]
+    max_creates_per_client_per_minute: usize,
+    /// Most unfinished tables of bots only one client address may have (0: no limit).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_BOT_TABLES_PER_CLIENT",
+        default_value_t = 16
+    )]
+    max_bot_tables_per_client: usize,
     /// Most spectator streams per table (each seat has its own budget, so spectators never
     /// lock a player out).
     #[arg(long, env = "CALABRESELLA_MAX_STREAMS_PER_TABLE", default_value_t = 32)]
@@ -222,6 +245,9 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         max_move: Duration::from_millis(args.max_move_ms),
         max_bank: Duration::from_millis(args.max_bank_ms),
         max_tables: args.max_tables,
+        max_finished_tables: args.max_finished_tables,
+        max_creates_per_client_per_minute: args.max_creates_per_client_per_minute,
+        max_bot_tables_per_client: args.max_bot_tables_per_client,
         seat_buffer: args.seat_buffer,
         stream_buffer: args.stream_buffer,
         max_streams_per_table: args.max_streams_per_table,

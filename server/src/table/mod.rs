@@ -96,6 +96,9 @@ pub enum Command {
     },
     /// End the match now (server shutdown).
     Shutdown,
+    /// A finished table leaves memory now instead of at the end of its time to live (the
+    /// server holds enough finished tables; its record is in the store).
+    Retire,
 }
 
 /// The way to reach a table's task.
@@ -255,6 +258,13 @@ impl Table {
         &self.id
     }
 
+    /// Whether every seat is a built-in bot (the table plays by itself).
+    pub fn bots_only(&self) -> bool {
+        self.seats
+            .iter()
+            .all(|s| s.bot.is_some() || s.kind == v1::SeatKind::Unspecified)
+    }
+
     /// The client address that created the table.
     pub fn creator(&self) -> &str {
         &self.creator
@@ -266,7 +276,7 @@ impl Table {
     }
 
     /// Starts publishing the table's description: the receiver always holds a recent one
-    /// (see [`Table::publish`]), so listing tables never waits on a busy table.
+    /// (see `Table::publish`), so listing tables never waits on a busy table.
     pub fn summary(&mut self) -> tokio::sync::watch::Receiver<v1::Table> {
         let (tx, rx) = tokio::sync::watch::channel(self.info());
         self.summary = Some((tx, Instant::now()));

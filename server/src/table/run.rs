@@ -128,6 +128,12 @@ impl Table {
             Command::Observation { token, reply } => {
                 let _ = reply.send(self.observation(&token));
             }
+            Command::Retire => {
+                // Only once its end is stored: the store then describes it in full.
+                if self.end.is_some() && self.end_retry.is_none() {
+                    self.expires = Instant::now();
+                }
+            }
             Command::Shutdown => {
                 if self.store.durable() {
                     // The table lives on in the store: streams are told to reconnect, and the
