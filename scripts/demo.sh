@@ -2,25 +2,31 @@
 # The main job: start the game server with its embedded defaults (its SQLite database at the
 # default path), create a table of three built-in bots, and follow the match live as a spectator
 # (every card played, and each hand's full deal once it is over); then fetch and replay the game
-# record, and list the finished matches and the results table the database keeps.
+# record, and list the finished matches and the results table the database keeps. It ends by
+# printing the address of the web front end (the same port) and keeps serving it until Ctrl-C.
 #
-#   bash scripts/demo.sh                            # the whole show, then the server stops
+#   bash scripts/demo.sh                            # the whole show, then the web front end
 #   bash scripts/demo.sh --game briscola-chiamata   # another game (any registered name)
-#   KEEP=1 bash scripts/demo.sh   # leave the server running to play a seat by hand afterwards
+#   bash scripts/demo.sh --once   # stop the server when the show is over (scripts, CI)
+#   KEEP=1 bash scripts/demo.sh   # leave the server running in the background and return
 #
 # Environment: CALABRESELLA_LISTEN (default 127.0.0.1:50051), BOT_DELAY_MS (default 15), SEED,
 # GAME (the same as --game; default calabresella).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 game=${GAME:-calabresella}
+once=
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --game) game=${2:?--game needs a game name}; shift 2 ;;
     --game=*) game=${1#--game=}; shift ;;
-    *) echo "demo: unknown argument $1 (usage: bash scripts/demo.sh [--game NAME])" >&2; exit 2 ;;
+    --once) once=1; shift ;;
+    *) echo "demo: unknown argument $1 (usage: bash scripts/demo.sh [--game NAME] [--once])" >&2; exit 2 ;;
   esac
 done
 bash scripts/setup.sh >/dev/null
+# The web front end first: the binary embeds clients/web/dist.
+bash scripts/build-web.sh
 cargo build --locked --release --quiet -p calabresella-server
 bin=target/release/calabresella
 listen=${CALABRESELLA_LISTEN:-127.0.0.1:50051}
@@ -68,6 +74,16 @@ echo
 echo "Play a seat by hand against the bots:"
 echo "  table=\$($bin create --server $server --game $game --seats open,${bots#*,})"
 echo "  $bin sit --server $server \$table --name you"
+echo
+if grep -q "web front end at" target/demo-server.out; then
+  echo "Play in the browser (lobby, tables against bots, spectating, replays, results):"
+  echo "  $server/"
+else
+  echo "demo: the server serves no web front end (see $log)" >&2
+fi
 if [[ -n "${KEEP:-}" ]]; then
   echo "(the server keeps running: pid $server_pid)"
+elif [[ -z "$once" ]]; then
+  echo "(the server keeps running until Ctrl-C)"
+  wait "$server_pid" || true
 fi

@@ -3,9 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+bash scripts/setup.sh --browser
 
 step() { printf '\n== %s\n' "$*"; }
+
+step "the TypeScript client and the web front end (first: the server binary embeds clients/web/dist)"
+# Each check.sh installs its packages, generates, type-checks, lints, unit-tests and builds.
+bash clients/typescript/check.sh
+bash clients/web/check.sh
 
 step "format (cargo fmt --check)"
 cargo fmt --all --check
@@ -69,16 +74,19 @@ step "the Python package: build (maturin), ruff, mypy, stubtest, pytest"
   ../.venv/bin/python -m mypy.stubtest calabresella._core &&
   CALABRESELLA_BIN="$PWD/../$bin" ../.venv/bin/python -m pytest -q)
 
-step "the clients in other languages: generate, build, lint and unit-test (clients/*/check.sh)"
+step "the Go and Java clients: generate, build, lint and unit-test (clients/*/check.sh)"
 # Each builds its own conformance runner too (the Rust one, target/debug/calabresella-conformance,
 # was built by `cargo test` above).
-for client in typescript go java; do
+for client in go java; do
   printf -- '-- %s\n' "$client"
   bash "clients/$client/check.sh"
 done
 
 step "conformance: every client (TypeScript, Go, Java, Python, Rust) against one real server"
 CALABRESELLA_BIN="$PWD/$bin" bash tests/conformance/run.sh
+
+step "the web front end in headless Chromium (clients/web/e2e), served by the binary itself"
+CALABRESELLA_BIN="$PWD/$bin" bash clients/web/e2e/run.sh
 
 step "the load generator runs a short load against a real server process"
 target/debug/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '

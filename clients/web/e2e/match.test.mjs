@@ -1,0 +1,163 @@
+// (1) A person creates a table against two bots from the lobby form and plays a whole match by
+// clicking legal actions; then a whole match of every other game (Tressette with a partner,
+// Tressette in due, Tressette con la Chiamata and Briscola Chiamata with a secret partner).
+
+import assert from "node:assert/strict";
+import {
+  SEED,
+  checkMatchOver,
+  createTable,
+  playMatch,
+  rng,
+  setup,
+  shot,
+  snapshot,
+} from "./harness.mjs";
+
+const { test } = setup();
+
+/**
+ * Screenshots taken once each while playing: the table mid-hand with its legal cards (at a
+ * moment when some of the player's cards are not playable, so the highlight shows), and the hand
+ * revealed at the end of a hand.
+ */
+function screenshotter(page, prefix) {
+  let legalShot = false;
+  let anyPlayShot = false;
+  let revealedShot = false;
+  return {
+    async onState(s) {
+      const playActions = s.actions.filter((a) => a.action.startsWith("play "));
+      const own = s.cards.filter(
+        (c) => !c.inTrick && !c.inRevealed && !c.playedBy,
+      );
+      if (!legalShot && s.phase === "play" && playActions.length) {
+        if (playActions.length < own.length) {
+          await shot(page, `${prefix}-table-mid-hand-legal-cards.png`);
+          legalShot = anyPlayShot = true;
+        } else if (!anyPlayShot) {
+          await shot(page, `${prefix}-table-mid-hand-legal-cards.png`);
+          anyPlayShot = true;
+        }
+      }
+      if (!revealedShot && s.handRevealed) {
+        await shot(page, `${prefix}-hand-revealed.png`);
+        revealedShot = true;
+      }
+    },
+    get revealedShot() {
+      return revealedShot;
+    },
+    get playShot() {
+      return anyPlayShot;
+    },
+  };
+}
+
+async function wholeMatch(s, { game, options, seats, name, prefix, seed }) {
+  const page = await s.newPage();
+  await s.goto(page, "#/");
+  const id = await createTable(s, page, {
+    game,
+    options,
+    seats,
+    name,
+    botDelayMs: 0,
+  });
+  const first = await snapshot(page);
+  assert.equal(
+    first.seat,
+    "0",
+    "the creator joins the first open seat (seat 0)",
+  );
+  const shots = screenshotter(page, prefix);
+  const { final, clicked } = await playMatch(page, {
+    random: rng(seed),
+    expectedSeat: 0,
+    onState: (st) => shots.onState(st),
+  });
+  const winners = checkMatchOver(final);
+  assert.equal(
+    final.seats.length,
+    seats.length,
+    "one [data-seat-panel] per seat",
+  );
+  assert.ok(clicked > 0, "the person made no decision");
+  assert.ok(shots.playShot, "the play phase never offered a card to play");
+  // The last hand ended with the match: its cards are revealed.
+  await page
+    .locator("[data-hand-revealed]")
+    .first()
+    .waitFor({ timeout: 10_000 });
+  if (!shots.revealedShot) await shot(page, `${prefix}-hand-revealed.png`);
+  // The winners' names: when the person won, the text names them.
+  if (winners.includes(0))
+    assert.ok(
+      final.matchOver.text.includes(name),
+      `the match-over text should name ${name}`,
+    );
+  await page.locator("[data-match-over]").scrollIntoViewIfNeeded();
+  await shot(page, `${prefix}-match-over.png`);
+  const state = await page
+    .locator("[data-table-id]")
+    .getAttribute("data-state");
+  assert.equal(state, "finished", "data-state once the match is over");
+  console.log(
+    `e2e: ${game} table ${id}: ${clicked} decisions clicked (seed ${seed}), winners [${winners.join(" ")}]`,
+  );
+}
+
+test("a person plays a whole Calabresella match against a heuristic and a random bot", async (s) => {
+  await wholeMatch(s, {
+    game: "calabresella",
+    options: { target: 3 },
+    seats: ["open", "heuristic", "random"],
+    name: "Alice E2E",
+    prefix: "calabresella",
+    seed: SEED,
+  });
+});
+
+test("a person plays a whole one-hand Briscola Chiamata match against four bots", async (s) => {
+  await wholeMatch(s, {
+    game: "briscola-chiamata",
+    options: { hands: 1 },
+    seats: ["open", "heuristic", "random", "heuristic", "random"],
+    name: "Bruno E2E",
+    prefix: "briscola-chiamata",
+    seed: SEED + 1,
+  });
+});
+
+test("a person plays a whole Tressette match with a bot partner against two bots", async (s) => {
+  await wholeMatch(s, {
+    game: "tressette",
+    options: { target: 5 },
+    seats: ["open", "heuristic", "random", "heuristic"],
+    name: "Carlo E2E",
+    prefix: "tressette",
+    seed: SEED + 2,
+  });
+});
+
+test("a person plays a whole Tressette in due match against a bot", async (s) => {
+  await wholeMatch(s, {
+    game: "tressette-in-due",
+    options: { target: 5 },
+    seats: ["open", "heuristic"],
+    name: "Dario E2E",
+    prefix: "tressette-in-due",
+    seed: SEED + 3,
+  });
+});
+
+test("a person plays a whole one-hand Tressette con la Chiamata match against four bots", async (s) => {
+  await wholeMatch(s, {
+    game: "tressette-chiamata",
+    options: { hands: 1 },
+    seats: ["open", "random", "heuristic", "random", "heuristic"],
+    name: "Elena E2E",
+    prefix: "tressette-chiamata",
+    seed: SEED + 4,
+  });
+});

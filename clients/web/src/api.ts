@@ -1,0 +1,53 @@
+/**
+ * The one client of the server this page talks to: gRPC-web to the origin that served the
+ * page (the server answers the app and the calls on the same port), and the calls the
+ * TypeScript client does not wrap yet (`GetReplay`), made through its raw `rpc`.
+ */
+import {
+  CalabresellaError,
+  type Client,
+  type GetReplayResponse,
+} from "@calabresella/client";
+import { connectWeb } from "@calabresella/client/web";
+
+/**
+ * The server's address, fixed at build time for development against a server on another
+ * port (`node build.mjs --server=http://127.0.0.1:50051`); empty in a release build, where the
+ * page's own origin is the server.
+ */
+declare const CALABRESELLA_SERVER: string;
+
+let client: Client | undefined;
+
+/** The client (made on first use). */
+export function api(): Client {
+  client ??= connectWeb(CALABRESELLA_SERVER || location.origin);
+  return client;
+}
+
+/** One position of a table's record, every hand revealed (`GetReplay`). */
+export function getReplay(
+  tableId: string,
+  step: number,
+  signal?: AbortSignal,
+): Promise<GetReplayResponse> {
+  const c = api();
+  return c.call((o) => c.rpc.getReplay({ tableId, step }, o), { signal });
+}
+
+/** A failure as a short text for the page: the server's message, else the error's. */
+export function errorText(e: unknown): string {
+  if (e instanceof CalabresellaError) {
+    return e.rawMessage || e.reason || e.codeName;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Whether a failure is the server's refusal with this code (and reason, when given). */
+export function isRefusal(e: unknown, code: string, reason?: string): boolean {
+  return (
+    e instanceof CalabresellaError &&
+    e.codeName === code &&
+    (reason === undefined || e.reason === reason)
+  );
+}

@@ -1,0 +1,233 @@
+// Routes, the seat storage, clocks, the create form's options, event wording.
+import { create } from "@bufbuild/protobuf";
+import {
+  CardSchema,
+  Contract,
+  EventKind,
+  EventSchema,
+  HandResultSchema,
+  Signal,
+} from "@calabresella/client";
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { formatMs, timeLeft } from "../src/clock.js";
+import { eventText, resultText } from "../src/events.js";
+import { optionPairs, seatCount, dealtCards } from "../src/games.js";
+import { translator } from "../src/i18n/index.js";
+import { href, parseRoute } from "../src/routes.js";
+import { forgetSeat, loadSeat, saveSeat, seatKey } from "../src/session.js";
+
+test("routes parse and print", () => {
+  assert.deepEqual(parseRoute(""), { page: "lobby" });
+  assert.deepEqual(parseRoute("#/"), { page: "lobby" });
+  assert.deepEqual(parseRoute("#/table/t-abc"), {
+    page: "table",
+    tableId: "t-abc",
+  });
+  assert.deepEqual(parseRoute("#/replay/t-abc"), {
+    page: "replay",
+    tableId: "t-abc",
+  });
+  assert.deepEqual(parseRoute("#/results"), { page: "results" });
+  assert.deepEqual(parseRoute("#/table/"), { page: "lobby" });
+  assert.deepEqual(parseRoute("#/table/%E0%A4%A"), { page: "lobby" });
+  assert.deepEqual(parseRoute("#/nowhere"), { page: "lobby" });
+  for (const r of [
+    { page: "table", tableId: "t 1/x" },
+    { page: "replay", tableId: "t-9" },
+    { page: "results" },
+    { page: "lobby" },
+  ] as const) {
+    assert.deepEqual(parseRoute(href(r)), r);
+  }
+});
+
+class MemoryStorage {
+  items = new Map<string, string>();
+  get length() {
+    return this.items.size;
+  }
+  clear() {
+    this.items.clear();
+  }
+  getItem(k: string) {
+    return this.items.get(k) ?? null;
+  }
+  key(i: number) {
+    return [...this.items.keys()][i] ?? null;
+  }
+  removeItem(k: string) {
+    this.items.delete(k);
+  }
+  setItem(k: string, v: string) {
+    this.items.set(k, v);
+  }
+}
+
+test("seats are kept per table in session storage, under the contract's key", () => {
+  const store = new MemoryStorage() as unknown as Storage;
+  assert.equal(seatKey("t-1"), "calabresella.seat.t-1");
+  assert.equal(loadSeat("t-1", store), undefined);
+  saveSeat("t-1", { seat: 2, token: "abc", name: "Ann" }, store);
+  assert.deepEqual(JSON.parse(store.getItem("calabresella.seat.t-1")!), {
+    seat: 2,
+    token: "abc",
+    name: "Ann",
+  });
+  assert.deepEqual(loadSeat("t-1", store), {
+    seat: 2,
+    token: "abc",
+    name: "Ann",
+  });
+  forgetSeat("t-1", store);
+  assert.equal(loadSeat("t-1", store), undefined);
+  store.setItem("calabresella.seat.t-2", "{not json");
+  assert.equal(loadSeat("t-2", store), undefined);
+  store.setItem(
+    "calabresella.seat.t-3",
+    JSON.stringify({ seat: -1, token: "x", name: "" }),
+  );
+  assert.equal(loadSeat("t-3", store), undefined);
+});
+
+test("clocks count down from when the turn arrived", () => {
+  assert.equal(formatMs(0), "0:00");
+  assert.equal(formatMs(59_001), "1:00");
+  assert.equal(formatMs(61_000), "1:01");
+  assert.equal(formatMs(3_600_000), "1:00:00");
+  const turn = {
+    decision: 1n,
+    actor: 0,
+    decider: 0,
+    legal: [],
+    remainingMs: 10_000,
+    receivedAt: 1_000,
+  };
+  assert.equal(timeLeft(turn, 4_000), 7_000);
+  assert.equal(timeLeft(turn, 20_000), 0);
+  assert.equal(timeLeft({ ...turn, remainingMs: 0 }, 4_000), undefined);
+  assert.equal(timeLeft(undefined, 4_000), undefined);
+});
+
+test("the create form sends only options that differ from the defaults", () => {
+  assert.deepEqual(
+    optionPairs("calabresella", {
+      players: "3",
+      target: "21",
+      aperta: "false",
+    }),
+    {},
+  );
+  assert.deepEqual(
+    optionPairs("calabresella", {
+      target: "5",
+      aperta: "true",
+      match_end: "individual",
+    }),
+    {
+      target: "5",
+      match_end: "individual",
+      aperta: "true",
+    },
+  );
+  assert.deepEqual(optionPairs("tressette", { target: "", accusi: "false" }), {
+    accusi: "false",
+  });
+  assert.deepEqual(
+    optionPairs("briscola-chiamata", { hands: "3", auction: "points" }),
+    { hands: "3", auction: "points" },
+  );
+  assert.equal(seatCount("calabresella", "4"), 4);
+  assert.equal(seatCount("tressette-chiamata", "4"), 4);
+  assert.equal(seatCount("briscola-chiamata"), 5);
+  assert.equal(seatCount("tressette-in-due"), 2);
+  assert.deepEqual(dealtCards("calabresella", 4, 1), [12, 0, 12, 12]);
+});
+
+test("events and results read as sentences, names as plain text", () => {
+  const t = translator("en");
+  const name = (s: number | undefined) => (s === 1 ? "<b>Bo</b>" : `P${s}`);
+  const c = create(CardSchema, { notation: "Ad", suit: 3, rank: 3 });
+  assert.equal(
+    eventText(
+      t,
+      create(EventSchema, { kind: EventKind.PLAYED, seat: 1, card: c }),
+      name,
+    ),
+    "<b>Bo</b> plays Ace of coins.",
+  );
+  assert.equal(
+    eventText(
+      t,
+      create(EventSchema, {
+        kind: EventKind.PLAYED,
+        seat: 0,
+        card: c,
+        signal: Signal.VOLO,
+      }),
+      name,
+    ),
+    "P0 plays Ace of coins (volo).",
+  );
+  assert.equal(
+    eventText(t, create(EventSchema, { kind: EventKind.BID, seat: 2 }), name),
+    "P2 passes.",
+  );
+  assert.equal(
+    eventText(
+      t,
+      create(EventSchema, {
+        kind: EventKind.BID,
+        seat: 2,
+        contract: Contract.SOLO,
+      }),
+      name,
+    ),
+    "P2 bids Solo.",
+  );
+  assert.equal(
+    eventText(
+      t,
+      create(EventSchema, { kind: EventKind.TRICK_WON, seat: 2, number: 4 }),
+      name,
+    ),
+    "P2 wins trick 4.",
+  );
+  assert.equal(
+    eventText(
+      translator("it"),
+      create(EventSchema, { kind: EventKind.DREW, seat: 0, card: c }),
+      name,
+    ),
+    "P0 pesca Asso di denari.",
+  );
+  const r = create(HandResultSchema, {
+    soloist: 1,
+    contract: Contract.SOLISSIMO,
+    made: true,
+    points: [8, 3],
+    multiplier: 1,
+  });
+  assert.equal(
+    resultText(t, r, "calabresella", name),
+    "Solissimo, <b>Bo</b>: made (8–3)",
+  );
+  assert.equal(
+    resultText(
+      t,
+      create(HandResultSchema, { void: true }),
+      "calabresella",
+      name,
+    ),
+    "void deal: everyone passed",
+  );
+  assert.equal(
+    resultText(
+      t,
+      create(HandResultSchema, { points: [7, 4] }),
+      "tressette",
+      name,
+    ),
+    "points 7–4",
+  );
+});
