@@ -83,7 +83,7 @@ export function bidName(t: Translate, action: ParsedAction): string {
     case "bidRank":
       return rankWord(t, action.rank);
     case "bidTwoFor":
-      return `2 (${action.points})`;
+      return t("bid.twoFor", { n: action.points });
     case "bidPoints":
       return String(action.points);
     default:

@@ -202,7 +202,8 @@ function TableScreen(props: {
             )}
           </div>
           <Hands model={m} legal={legal} name={name} onAct={act} />
-          <div class="columns">
+          {/* Five seats' score columns need the page's whole width. */}
+          <div class={seats > 4 ? "columns stacked" : "columns"}>
             <EventLog obs={obs} name={name} />
             <Scores obs={obs} table={table} game={game} name={name} />
           </div>

@@ -195,6 +195,7 @@ export const de: Messages = {
   "action.bidRank": "{rank} bieten",
   "action.bidPoints": "{n} Punkte bieten",
   "action.bidTwoFor": "2 für {n} Punkte bieten",
+  "bid.twoFor": "2 für {n} Punkte",
   "action.call": "{card} rufen",
   "action.return": "{card} zurückgeben",
   "action.discard": "{card} ablegen",

@@ -195,6 +195,7 @@ export const en = {
   "action.bidRank": "Bid {rank}",
   "action.bidPoints": "Bid {n} points",
   "action.bidTwoFor": "Bid 2 for {n} points",
+  "bid.twoFor": "2 for {n} points",
   "action.call": "Call {card}",
   "action.return": "Give back {card}",
   "action.discard": "Discard {card}",

@@ -195,6 +195,7 @@ export const fr: Messages = {
   "action.bidRank": "Enchérir {rank}",
   "action.bidPoints": "Enchérir {n} points",
   "action.bidTwoFor": "Enchérir 2 pour {n} points",
+  "bid.twoFor": "2 pour {n} points",
   "action.call": "Appeler {card}",
   "action.return": "Rendre {card}",
   "action.discard": "Écarter {card}",

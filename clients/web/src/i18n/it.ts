@@ -195,6 +195,7 @@ export const it: Messages = {
   "action.bidRank": "Chiama {rank}",
   "action.bidPoints": "Chiama {n} punti",
   "action.bidTwoFor": "Chiama 2 per {n} punti",
+  "bid.twoFor": "2 per {n} punti",
   "action.call": "Chiama {card}",
   "action.return": "Restituisci {card}",
   "action.discard": "Scarta {card}",

@@ -194,6 +194,7 @@ export const nl: Messages = {
   "action.bidRank": "Bied {rank}",
   "action.bidPoints": "Bied {n} punten",
   "action.bidTwoFor": "Bied 2 voor {n} punten",
+  "bid.twoFor": "2 voor {n} punten",
   "action.call": "Roep {card}",
   "action.return": "Geef {card} terug",
   "action.discard": "Leg {card} af",
