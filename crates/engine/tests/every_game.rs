@@ -349,3 +349,44 @@ fn the_rollout_plays_the_same_hands_as_the_per_action_loop_in_every_game() {
         );
     }
 }
+
+#[test]
+fn no_match_takes_more_actions_than_its_rules_bound_and_fitting_lowers_only_the_deal_cap() {
+    for rules in every_option_set() {
+        let full = rules.max_actions();
+        assert!(full > 0, "{rules}");
+        // A limit that fits the rules changes nothing.
+        assert_eq!(rules.fit_actions(full), Some(rules), "{rules}");
+        assert_eq!(rules.fit_actions(u64::MAX), Some(rules), "{rules}");
+        assert_eq!(rules.fit_actions(0), None, "{rules}");
+        // Tight limits: the fitted rules stay within them, and differ at most in max_deals.
+        for limit in [1, 2, 50, 130, 400, 1_000] {
+            let Some(fitted) = rules.fit_actions(limit) else {
+                continue;
+            };
+            assert!(fitted.max_actions() <= limit, "{rules} within {limit}");
+            let (mut a, mut b) = (rules.non_default(), fitted.non_default());
+            a.remove("max_deals");
+            b.remove("max_deals");
+            assert_eq!(a, b, "{rules} within {limit}: only max_deals changes");
+            // Random matches under the fitted rules, many cut short by the deal cap: every
+            // one stays within the bound.
+            for seed in 0..6 {
+                let mut m = AnyMatch::seeded(fitted, seed, None).unwrap();
+                let mut rng = GameRng::from_seed(seed);
+                while m.decider().is_some() {
+                    let legal = m.legal_actions();
+                    m.apply_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+                }
+                let taken: u64 = (0..m.hands_dealt())
+                    .map(|i| m.hand_actions(i).len() as u64)
+                    .sum();
+                assert!(
+                    taken <= fitted.max_actions(),
+                    "{fitted}, seed {seed}: {taken} actions over the bound {}",
+                    fitted.max_actions()
+                );
+            }
+        }
+    }
+}

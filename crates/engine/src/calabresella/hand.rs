@@ -17,7 +17,7 @@ use crate::game::{ActionList, HandError, Phase, Viewer};
 use crate::sink::{EventSink, NoEvents};
 
 /// The most actions one hand can take (auction 3, chiamo 6, 36 cards).
-const MAX_HISTORY: usize = 48;
+pub(crate) const MAX_HISTORY: usize = 48;
 
 /// Id of `play <card>` for the card with index 0 (see [`crate::action`]).
 const PLAY_ID: u16 = 142;

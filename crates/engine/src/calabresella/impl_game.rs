@@ -17,6 +17,7 @@ use super::deal::Deal;
 use super::event::Event;
 use super::game::Match;
 use super::hand::Hand;
+use super::hand::MAX_HISTORY;
 use super::observation::Observation;
 use super::options::{MatchEnd, Options};
 use super::score::HandOutcome;
@@ -167,6 +168,16 @@ impl Game for Match {
             .filter(|s| !dummies.contains(s))
             .map(|s| vec![s])
             .collect()
+    }
+    fn max_actions(opts: &Options) -> u64 {
+        u64::from(opts.max_deals) * MAX_HISTORY as u64
+    }
+    fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
+        let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);
+        (deals > 0).then(|| Options {
+            max_deals: opts.max_deals.min(deals),
+            ..*opts
+        })
     }
     fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
         opts.set(key, value)

@@ -54,7 +54,7 @@ const SIGNALS: [Option<Signal>; 4] = [
 ];
 
 /// The most actions a hand can take: a rank auction of 69 bids and 5 passes, a call, 40 cards.
-const MAX_ACTIONS: usize = 120;
+pub(crate) const MAX_ACTIONS: usize = 120;
 
 /// The highest step of the rank auction: `bid 2 120` (10 ranks, then 62..=120).
 const LAST_RANK_STEP: u16 = 10 + 120 - 62;

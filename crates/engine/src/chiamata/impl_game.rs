@@ -16,7 +16,7 @@ use crate::seat::{PerSeat, Seat};
 use super::deal::Deal;
 use super::event::Event;
 use super::game::Match;
-use super::hand::Hand;
+use super::hand::{Hand, MAX_ACTIONS};
 use super::observation::Observation;
 use super::options::{Auction, FirstLead, Options, Variant};
 use super::score::Outcome;
@@ -190,6 +190,20 @@ impl Game for Match {
     /// Every seat alone: the partnerships change every hand and are secret.
     fn teams(opts: &Options) -> Vec<Vec<Seat>> {
         Seat::first_n(opts.players).map(|s| vec![s]).collect()
+    }
+    /// The scored hands at their longest, and every void deal (everybody passes) allowed.
+    fn max_actions(opts: &Options) -> u64 {
+        u64::from(opts.match_hands()) * MAX_ACTIONS as u64
+            + u64::from(opts.max_deals) * u64::from(opts.players)
+    }
+    fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
+        let scored = u64::from(opts.match_hands()) * MAX_ACTIONS as u64;
+        let voids = limit.checked_sub(scored)? / u64::from(opts.players.max(1));
+        let voids = u32::try_from(voids).unwrap_or(u32::MAX);
+        (voids > 0).then(|| Options {
+            max_deals: opts.max_deals.min(voids),
+            ..*opts
+        })
     }
     fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
         opts.set(key, value)

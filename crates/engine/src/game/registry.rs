@@ -240,6 +240,17 @@ impl Rules {
         each!(Rules, self, o => teams_of(o))
     }
 
+    /// The most actions a whole match under these rules can take (see [`Game::max_actions`]).
+    pub fn max_actions(&self) -> u64 {
+        each!(Rules, self, o => max_actions_of(o))
+    }
+
+    /// These rules with the safety cap on deals lowered, where needed, so that a whole match
+    /// takes at most `limit` actions; `None` when no cap is low enough.
+    pub fn fit_actions(&self, limit: u64) -> Option<Rules> {
+        each!(Rules, self, o => fit_actions_of(o, limit))
+    }
+
     /// The options that differ from the defaults, as a record's `options` object.
     pub fn non_default(&self) -> serde_json::Map<String, serde_json::Value> {
         each!(Rules, self, o => non_default_of(o))
@@ -276,6 +287,12 @@ fn dummy_seats_of<O: OptionsOf>(o: &O) -> Vec<Seat> {
 }
 fn teams_of<O: OptionsOf>(o: &O) -> Vec<Vec<Seat>> {
     O::Game::teams(o)
+}
+fn max_actions_of<O: OptionsOf>(o: &O) -> u64 {
+    O::Game::max_actions(o)
+}
+fn fit_actions_of<O: OptionsOf>(o: &O, limit: u64) -> Option<Rules> {
+    O::Game::fit_actions(o, limit).map(O::Game::rules)
 }
 impl std::fmt::Display for Rules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

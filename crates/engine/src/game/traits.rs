@@ -232,6 +232,14 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     /// The scoring units, each the seats that share one result: every seat alone, or the
     /// partnerships. Dummies are left out (they score for nobody).
     fn teams(opts: &Self::Options) -> Vec<Vec<Seat>>;
+    /// The most actions a whole match under these options can take: every hand it may deal
+    /// (up to its safety cap on deals), each at its longest. A server bounds what one table
+    /// stores with it before the match starts.
+    fn max_actions(opts: &Self::Options) -> u64;
+    /// These options with the safety cap on deals (`max_deals`) lowered, where needed, so
+    /// that [`Game::max_actions`] is at most `limit`; `None` when no cap is low enough (a
+    /// fixed number of hands is longer by itself).
+    fn fit_actions(opts: &Self::Options, limit: u64) -> Option<Self::Options>;
     /// Sets one option from `key=value` text, as the CLI and Python give them.
     fn set_option(opts: &mut Self::Options, key: &str, value: &str) -> Result<(), OptionError>;
     /// Checks that the options make a playable game.

@@ -16,6 +16,10 @@ use super::options::{Options, Variant};
 use super::score::Outcome;
 use crate::sink::{EventSink, NoEvents};
 
+/// The most actions one hand can take: every card played once (accusi are declared
+/// automatically at the deal, T-D2, not as actions).
+pub(crate) const MAX_HISTORY: usize = 40;
+
 /// The side of a seat: partnership 0 (seats 0 and 2) or 1 (seats 1 and 3); in Due the player.
 #[inline]
 pub const fn side_of(seat: Seat) -> usize {
@@ -34,7 +38,7 @@ pub struct Hand {
     tricks: Tricks,
     actor: Seat,
     accusi: ArrayVec<(Seat, Accuso), 24>,
-    history: ArrayVec<u16, 40>,
+    history: ArrayVec<u16, MAX_HISTORY>,
     legal: CardSet,
     outcome: Option<Outcome>,
 }

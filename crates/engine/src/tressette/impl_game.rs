@@ -18,7 +18,7 @@ use crate::seat::{PerSeat, Seat};
 use super::deal::Deal;
 use super::event::Event;
 use super::game::Match;
-use super::hand::{Hand, side_of};
+use super::hand::{Hand, MAX_HISTORY, side_of};
 use super::observation::Observation;
 use super::options::{Options, Variant};
 
@@ -148,6 +148,16 @@ impl Game for Match {
                     .collect()
             })
             .collect()
+    }
+    fn max_actions(opts: &Options) -> u64 {
+        u64::from(opts.max_deals) * MAX_HISTORY as u64
+    }
+    fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
+        let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);
+        (deals > 0).then(|| Options {
+            max_deals: opts.max_deals.min(deals),
+            ..*opts
+        })
     }
     fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
         if key.trim().eq_ignore_ascii_case("players") {
