@@ -22,6 +22,9 @@ pub struct ServerConfig {
     /// Most unfinished all-bot tables one client address may have (0: no limit): they play
     /// at server speed on the server's own time.
     pub max_bot_tables_per_client: usize,
+    /// How long the store keeps a table abandoned before its first hand (nobody came): after
+    /// it the table and its empty record are deleted (zero: kept for ever).
+    pub abandoned_retention: Duration,
     /// Updates each seat keeps for resumes.
     pub seat_buffer: usize,
     /// Updates a stream may have in flight before it is cut off as a slow consumer.
@@ -56,6 +59,7 @@ impl Default for ServerConfig {
             max_finished_tables: 2_000,
             max_creates_per_client_per_minute: 120,
             max_bot_tables_per_client: 16,
+            abandoned_retention: Duration::from_secs(24 * 3600),
             seat_buffer: 16,
             stream_buffer: 256,
             max_streams_per_table: 32,

@@ -24,6 +24,7 @@ pub mod error;
 pub mod limit;
 pub mod malformed;
 pub mod registry;
+pub mod retention;
 pub mod service;
 pub mod store;
 pub mod table;
@@ -122,6 +123,7 @@ pub async fn serve(
     if config.epoch.is_empty() {
         config.epoch = table::epoch::new_epoch();
     }
+    let sweeps = retention::sweeps(store.store.clone(), config.abandoned_retention);
     let registry = Registry::new(Arc::new(config), store.store.clone());
     let found = store.tables.len();
     let started = std::time::Instant::now();
@@ -197,12 +199,15 @@ pub async fn serve(
         Some(r) => router.add_service(r),
         None => router,
     };
-    router
-        .serve_with_incoming_shutdown(
-            TcpIncoming::from(listener)
-                .with_nodelay(Some(true))
-                .with_keepalive(Some(options.keepalive_interval)),
-            on_shutdown,
-        )
-        .await
+    let serving = router.serve_with_incoming_shutdown(
+        TcpIncoming::from(listener)
+            .with_nodelay(Some(true))
+            .with_keepalive(Some(options.keepalive_interval)),
+        on_shutdown,
+    );
+    // The sweeps run as long as the server, and stop with it (they hold the store open).
+    tokio::select! {
+        served = serving => served,
+        never = sweeps => match never {},
+    }
 }

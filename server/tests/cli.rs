@@ -581,9 +581,15 @@ fn create_and_tables_against_a_running_server() {
 /// Starts `serve` on a free loopback port with an in-memory store; returns the process and its
 /// URL.
 fn start_server() -> (std::process::Child, String) {
+    start_server_on(":memory:")
+}
+
+/// Starts `serve` on a free loopback port with the database `db`; returns the process and its
+/// URL.
+fn start_server_on(db: &str) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut server = bin()
-        .args(["serve", "--listen", "127.0.0.1:0", "--db", ":memory:"])
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -598,6 +604,8 @@ fn start_server() -> (std::process::Child, String) {
             break a.trim().to_owned();
         }
     };
+    // The server goes on writing (the web front end's address); the rest is not needed.
+    std::thread::spawn(move || lines.for_each(drop));
     (server, format!("http://{addr}"))
 }
 
@@ -686,4 +694,122 @@ fn a_server_gone_for_longer_than_the_window_ends_play_after_one_window() {
             "gave up after {took:?}, with a window of {window:?}"
         );
     });
+}
+
+/// `db stats` reads a database beside its running server and writes nothing; `db vacuum`
+/// needs the database to itself, deletes old unplayed abandoned tables and compacts; both
+/// explain a missing database.
+#[test]
+fn db_stats_and_vacuum() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cli.db");
+    let db = db.to_str().unwrap();
+    let (mut server, url) = start_server_on(db);
+    // One table waits for players; one of bots is played to its end.
+    create_table(&url, &["--game", "tressette-in-due"]);
+    let bots = create_table(
+        &url,
+        &[
+            "--game",
+            "tressette-in-due",
+            "--seats",
+            "random,heuristic",
+            "--bot-delay-ms",
+            "0",
+        ],
+    );
+    let mut stats = Value::Null;
+    for _ in 0..200 {
+        let out = bin().args(["db", "stats", "--db", db]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stats = serde_json::from_slice(&out.stdout).unwrap();
+        if stats["ended_tables"] == 1 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(stats["kind"], "sqlite", "{stats}");
+    assert_eq!(stats["open_tables"], 1, "{stats}");
+    assert_eq!(
+        stats["ended_tables"], 1,
+        "the bots' match {bots} ended: {stats}"
+    );
+    assert_eq!(stats["matches"]["COMPLETED"], 1, "{stats}");
+    assert!(stats["bytes"].as_u64().unwrap() > 0, "{stats}");
+    assert!(
+        stats["longest_record_chars"].as_u64().unwrap() > 100,
+        "{stats}"
+    );
+
+    // The server holds the database: vacuum is refused, and says why.
+    let out = bin().args(["db", "vacuum", "--db", db]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("in use by another calabresella server"),
+        "{err}"
+    );
+
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let out = bin()
+        .args(["db", "vacuum", "--db", db, "--abandoned-older-than-h", "0"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The waiting table was not abandoned (the server was killed): nothing to delete.
+    assert_eq!(report["abandoned_tables_deleted"], 0, "{report}");
+    assert!(report["bytes_after"].as_u64().unwrap() > 0, "{report}");
+
+    for args in [
+        vec!["db", "stats", "--db", "/nonexistent/calabresella.db"],
+        vec!["db", "vacuum", "--db", "/nonexistent/calabresella.db"],
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("there is no database at"), "{args:?}: {err}");
+        assert!(!std::path::Path::new("/nonexistent/calabresella.db").exists());
+    }
+}
+
+/// A caller that closes the server's standard output once it has the address (as scripts do)
+/// does not stop the server: the lines printed after it are dropped, not a panic.
+#[test]
+fn serve_outlives_a_closed_standard_output() {
+    use std::io::{BufRead, BufReader};
+    let mut server = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", ":memory:"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let addr = lines
+        .next()
+        .expect("the address line")
+        .unwrap()
+        .strip_prefix("calabresella: listening on ")
+        .expect("the first line names the address")
+        .trim()
+        .to_owned();
+    drop(lines);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(
+        server.try_wait().unwrap().is_none(),
+        "the server exited when its standard output closed"
+    );
+    let id = create_table(&format!("http://{addr}"), &["--game", "tressette-in-due"]);
+    assert!(id.starts_with("t-"), "{id}");
+    server.kill().unwrap();
+    server.wait().unwrap();
 }

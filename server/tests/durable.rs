@@ -612,14 +612,36 @@ async fn limits_per_client_and_per_table_are_enforced() {
         (e.code(), reason(&e).as_str()),
         (Code::ResourceExhausted, "TOO_MANY_TABLES_FOR_CLIENT")
     );
-    // A table of three people whose log holds 3 actions: the fourth is refused and the table
-    // is abandoned (nothing is stored beyond the cap).
+    // A log of 3 actions cannot hold one hand (up to 48 actions): refused at creation, before
+    // anything is stored, instead of abandoned mid-hand.
     server.shut_down().await;
-    let config = ServerConfig {
+    let small = |config: ServerConfig| ServerConfig {
         max_actions_per_table: 3,
-        ..ServerConfig::default()
+        ..config
     };
-    let server = TestServer::start(config).await;
+    let server = TestServer::start(small(ServerConfig::default())).await;
+    let mut client = server.client.clone();
+    let e = client
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::Calabresella, 21)),
+            ..Default::default()
+        })
+        .await
+        .expect_err("one hand does not fit 3 actions");
+    assert_eq!(
+        (e.code(), reason(&e).as_str()),
+        (Code::InvalidArgument, "BAD_OPTIONS")
+    );
+    server.shut_down().await;
+    // A table created under a larger limit and restored under a lowered one: the log stops
+    // at the new limit, the next action is refused, and the table is abandoned (nothing is
+    // stored beyond the cap).
+    let dir = tempfile::tempdir().expect("dir");
+    let store = StoreOptions {
+        location: Location::Sqlite(dir.path().join("limit.db")),
+        ..StoreOptions::default()
+    };
+    let server = TestServer::start_on(store.clone()).await;
     let mut client = server.client.clone();
     let t = create(
         &mut client,
@@ -631,19 +653,45 @@ async fn limits_per_client_and_per_table_are_enforced() {
     .await;
     let mut seats = join_all(&client, &t).await;
     let mut taken = 0;
+    'first: loop {
+        for seat in seats.iter_mut() {
+            let o = observation(seat).await;
+            let obs = o.observation.unwrap_or_default();
+            if obs.decider == Some(seat.seat) && !obs.legal_actions.is_empty() {
+                act(seat, o.decision, obs.legal_actions[0].clone())
+                    .await
+                    .expect("within the limit");
+                taken += 1;
+                if taken == 3 {
+                    break 'first;
+                }
+            }
+        }
+    }
+    server.shut_down().await;
+    let server = TestServer::start_full(
+        small(ServerConfig::default()),
+        Default::default(),
+        store.clone(),
+    )
+    .await;
+    let mut client = server.client.clone();
+    // The same seats and tokens, on the new server.
+    for seat in &mut seats {
+        seat.client = client.clone();
+    }
     let refused = 'play: loop {
         for seat in seats.iter_mut() {
             let o = observation(seat).await;
             let obs = o.observation.unwrap_or_default();
             if obs.decider == Some(seat.seat) && !obs.legal_actions.is_empty() {
                 match act(seat, o.decision, obs.legal_actions[0].clone()).await {
-                    Ok(_) => taken += 1,
+                    Ok(_) => panic!("an action beyond the lowered limit was taken"),
                     Err(e) => break 'play e,
                 }
             }
         }
     };
-    assert_eq!(taken, 3);
     assert_eq!(
         (refused.code(), reason(&refused).as_str()),
         (Code::ResourceExhausted, "TABLE_LOG_FULL")

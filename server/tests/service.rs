@@ -1301,13 +1301,16 @@ async fn until_finished(
     >,
     id: &str,
 ) {
+    let mut last = None;
     for _ in 0..500 {
-        if table_of(c, id).await.state == v1::TableState::Finished as i32 {
+        let t = table_of(c, id).await;
+        if t.state == v1::TableState::Finished as i32 {
             return;
         }
+        last = Some(t);
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    panic!("table {id} did not finish");
+    panic!("table {id} did not finish: {last:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1470,4 +1473,137 @@ async fn one_client_is_capped_in_bot_tables_and_in_creations_per_minute() {
         .tables
         .len();
     assert_eq!(before, after, "a refused creation leaves no table");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_that_could_outgrow_the_action_log_is_capped_or_refused_before_it_starts() {
+    // 480 actions: ten Calabresella deals of at most 48.
+    let config = ServerConfig {
+        max_actions_per_table: 480,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    let rules_of = |t: &v1::Table| {
+        convert::rules_from_wire(t.options.as_ref().expect("options")).expect("rules")
+    };
+    // Unset max_deals (1000 by default): lowered to what the log holds, and shown.
+    let t = create(&mut c, options(v1::Game::Calabresella, 21), vec![], 1, None).await;
+    let rules = rules_of(&t);
+    assert!(rules.max_actions() <= 480, "{rules}");
+    assert_eq!(
+        rules.non_default().get("max_deals"),
+        Some(&serde_json::json!(10)),
+        "{rules}"
+    );
+    // Set by the caller: refused with the largest value that fits, and nothing is created.
+    let before = c
+        .list_tables(v1::ListTablesRequest::default())
+        .await
+        .expect("list")
+        .into_inner()
+        .tables
+        .len();
+    let mut asked = options(v1::Game::Calabresella, 21);
+    if let Some(v1::game_options::Rules::Calabresella(o)) = &mut asked.rules {
+        o.max_deals = Some(500);
+    }
+    let e = c
+        .create_table(v1::CreateTableRequest {
+            options: Some(asked),
+            ..Default::default()
+        })
+        .await
+        .expect_err("max_deals 500 cannot fit 480 actions");
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert_eq!(reason(&e), "BAD_OPTIONS");
+    assert!(
+        e.message().contains("max_deals at most 10"),
+        "{}",
+        e.message()
+    );
+    // A fixed number of hands too long by itself: refused, naming the hands.
+    let long = calabresella_engine::game::Rules::parse("briscola-chiamata", [("hands", "50")])
+        .expect("rules");
+    let e = c
+        .create_table(v1::CreateTableRequest {
+            options: Some(convert::rules(&long)),
+            ..Default::default()
+        })
+        .await
+        .expect_err("50 hands of up to 120 actions");
+    assert_eq!(reason(&e), "BAD_OPTIONS");
+    assert!(e.message().contains("fewer hands"), "{}", e.message());
+    let after = c
+        .list_tables(v1::ListTablesRequest::default())
+        .await
+        .expect("list")
+        .into_inner()
+        .tables
+        .len();
+    assert_eq!(before, after, "a refused creation leaves no table");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_abandoned_before_their_first_hand_leave_the_store_after_the_retention() {
+    let config = ServerConfig {
+        waiting_timeout: Duration::from_millis(50),
+        abandoned_retention: Duration::from_millis(300),
+        finished_ttl: Duration::ZERO,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    // Nobody comes to this one: abandoned after the waiting timeout.
+    let empty = create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 21),
+        vec![],
+        1,
+        None,
+    )
+    .await;
+    let mut abandoned = false;
+    for _ in 0..100 {
+        let t = table_of(&mut c, empty.table_id.clone()).await;
+        if t.state == v1::TableState::Abandoned as i32 {
+            abandoned = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(abandoned, "nobody came: the table is abandoned");
+    let record = |id: &str| v1::GetRecordRequest {
+        table_id: id.to_owned(),
+    };
+    // Its empty record is kept for the retention...
+    let kept = c
+        .get_record(record(&empty.table_id))
+        .await
+        .expect("the abandoned table's record is kept a while")
+        .into_inner();
+    assert_eq!(kept.hands, 0, "{kept:?}");
+    // This one is played to its end by bots.
+    let played = bots_table(&mut c, v1::Game::TressetteInDue, 2)
+        .await
+        .expect("bots");
+    until_finished(&mut c, &played.table_id).await;
+    // ...and then deleted; the played match stays.
+    let mut gone = false;
+    for _ in 0..300 {
+        match c.get_record(record(&empty.table_id)).await {
+            Err(e) if e.code() == Code::NotFound => {
+                gone = true;
+                break;
+            }
+            _ => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+    assert!(
+        gone,
+        "the abandoned table left the store after its retention"
+    );
+    c.get_record(record(&played.table_id))
+        .await
+        .expect("a played match is kept");
 }

@@ -596,3 +596,93 @@ async fn a_name_on_two_seats_counts_once() {
         assert!((p.sigma - 25.0 / 3.0).abs() < 1e-9, "not rated: {p:?}");
     }
 }
+
+/// Retention deletes exactly the tables abandoned before their first hand that ended before
+/// the cutoff (rows of every kind), keeps every real record, and the figures and VACUUM follow.
+#[tokio::test]
+async fn retention_deletes_only_old_unplayed_abandoned_tables_and_stats_count_what_is_kept() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, options) in common::backends(dir.path(), "retention") {
+        let store = Store::open(options).await.expect("open").store;
+        // (id, reason, hands, ended): only a1 and a2 qualify (unplayed, abandoned, old).
+        let cases = [
+            ("a1", "ABANDONED", 0, 1_000),
+            ("a2", "ABANDONED", 0, 4_999),
+            ("a3", "ABANDONED", 0, 5_000), // at the cutoff: kept
+            ("a4", "ABANDONED", 2, 1_000), // hands were played: a record
+            ("c1", "COMPLETED", 3, 1_000),
+            ("f1", "FORFEIT", 0, 1_000),
+        ];
+        for (id, reason, hands, ended) in cases {
+            let mut f = finished(id, "calabresella", &["anna", "bruno", "carla"], &[0], ended);
+            f.summary.reason = reason.into();
+            f.summary.hands = hands;
+            if reason == "ABANDONED" {
+                f.results.clear();
+            }
+            store
+                .write(vec![table(id, "client"), Write::Ended(Box::new(f))])
+                .await
+                .expect("write");
+        }
+        // One table still open, with a logged action.
+        store
+            .write(vec![table("open", "client"), action("open", 0, 1)])
+            .await
+            .expect("write");
+        let before = store.stats().await.expect("stats");
+        assert_eq!(before.kind, kind);
+        assert_eq!((before.open_tables, before.ended_tables), (1, 6), "{kind}");
+        assert_eq!(before.abandoned_unplayed, 3, "{kind}");
+        assert_eq!(before.matches.get("ABANDONED"), Some(&4), "{kind}");
+        assert_eq!(before.logged_actions, 1, "{kind}");
+        assert!(
+            before.bytes > 0 && before.record_chars > 0,
+            "{kind}: {before:?}"
+        );
+
+        assert_eq!(
+            store.prune_abandoned(5_000).await.expect("prune"),
+            2,
+            "{kind}"
+        );
+        // Nothing is left of a1 and a2; every other table is as it was.
+        for id in ["a1", "a2"] {
+            assert_eq!(
+                store.record(id.into()).await.expect("read"),
+                None,
+                "{kind} {id}"
+            );
+            assert_eq!(
+                store.owner(id.into()).await.expect("read"),
+                None,
+                "{kind} {id}"
+            );
+        }
+        for id in ["a3", "a4", "c1", "f1"] {
+            assert!(
+                store.record(id.into()).await.expect("read").is_some(),
+                "{kind} {id}"
+            );
+        }
+        let after = store.stats().await.expect("stats");
+        assert_eq!((after.open_tables, after.ended_tables), (1, 4), "{kind}");
+        assert_eq!(after.abandoned_unplayed, 1, "{kind}");
+        assert_eq!(
+            after.result_rows, before.result_rows,
+            "{kind}: results kept"
+        );
+        // A second sweep finds nothing; VACUUM keeps the data.
+        assert_eq!(
+            store.prune_abandoned(5_000).await.expect("prune"),
+            0,
+            "{kind}"
+        );
+        store.vacuum().await.expect("vacuum");
+        let vacuumed = store.stats().await.expect("stats");
+        assert_eq!(vacuumed.ended_tables, 4, "{kind}");
+        if kind == "sqlite" {
+            assert_eq!(vacuumed.free_bytes, 0, "VACUUM leaves no free page");
+        }
+    }
+}

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_store;
 mod client;
+mod db;
 mod deal;
 mod duplicate;
 mod play;
@@ -56,6 +57,8 @@ enum Command {
     Duplicate(duplicate::DuplicateArgs),
     /// Print the deal a seed gives.
     Deal(deal::DealArgs),
+    /// The database: `stats` (what it holds, its size), `vacuum` (retention, then compaction).
+    Db(db::DbArgs),
 }
 
 /// Runs the parsed command.
@@ -75,6 +78,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::BenchStore(a) => bench_store::run(a),
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),
+        Command::Db(a) => db::run(a),
     }
 }
 

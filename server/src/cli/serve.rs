@@ -116,9 +116,13 @@ pub struct ServeArgs {
     #[arg(long, env = "CALABRESELLA_DB_SYNC", default_value = "full", value_parser = ["full", "normal"])]
     db_sync: String,
     /// SQLite: largest database size in MiB (0: no limit); beyond it actions fail with
-    /// STORE_FULL.
-    #[arg(long, env = "CALABRESELLA_DB_MAX_MB", default_value_t = 0)]
+    /// STORE_FULL. `calabresella db stats` shows the size, `db vacuum` compacts.
+    #[arg(long, env = "CALABRESELLA_DB_MAX_MB", default_value_t = 4096)]
     db_max_mb: u64,
+    /// Hours the store keeps a table abandoned before its first hand (nobody came; its
+    /// record is empty) before deleting it (0: kept for ever).
+    #[arg(long, env = "CALABRESELLA_ABANDONED_RETENTION_H", default_value_t = 24)]
+    abandoned_retention_h: u64,
     /// This server's name when several share one database: it runs and restores only the
     /// tables it created.
     #[arg(long, env = "CALABRESELLA_INSTANCE", default_value = "main")]
@@ -206,6 +210,15 @@ pub async fn open_store(options: StoreOptions) -> Result<Opened> {
     }
 }
 
+/// Prints a line for the caller on standard output. A caller that stopped reading (a script
+/// that closed the pipe once it had the address) must not stop the server: `println!` would
+/// panic on the broken pipe.
+fn say(line: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
 /// Waits for SIGINT or SIGTERM.
 async fn shutdown_signal() {
     let ctrl_c = async {
@@ -256,6 +269,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         waiting_timeout: Duration::from_secs(args.waiting_timeout_s),
         finished_ttl: Duration::from_secs(args.finished_ttl_s),
         max_actions_per_table: args.max_actions_per_table,
+        abandoned_retention: Duration::from_secs(args.abandoned_retention_h.saturating_mul(3600)),
         max_open_tables_per_client: args.max_open_tables_per_client,
         epoch: String::new(),
     };
@@ -285,7 +299,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let addr = listener.local_addr()?;
         // The one line scripts wait for; logs go to standard error.
-        println!("calabresella: listening on {addr}");
+        say(&format!("calabresella: listening on {addr}"));
         match &options.web_root {
             WebRoot::Disabled => {}
             WebRoot::Embedded if !WebRoot::embedded_app() => tracing::warn!(
@@ -296,7 +310,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
                 dir = %dir.display(),
                 "--web-dir has no index.html: build the app with `bash clients/web/check.sh`"
             ),
-            _ => println!("calabresella: web front end at http://{addr}/"),
+            _ => say(&format!("calabresella: web front end at http://{addr}/")),
         }
         tracing::info!(%addr, "serving calabresella.v1.TableService, health, reflection, gRPC-web");
         serve(listener, config, options, opened, shutdown_signal())

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use calabresella_engine::Seat;
+use calabresella_engine::game::Rules;
 use calabresella_proto::convert;
 use calabresella_proto::v1;
 
@@ -15,6 +16,42 @@ const MAX_NAME: usize = 100;
 const MAX_PLAYER_NAME: usize = 64;
 const MAX_METADATA: usize = 16;
 const MAX_BOT_DELAY_MS: u32 = 10_000;
+
+/// Bounds a table's action log, and so its record, before the match starts: a table stores at
+/// most `limit` actions (`--max-actions-per-table`). Rules whose longest match could take more
+/// get their safety cap on deals lowered when `max_deals` is the game's default (the cap ends
+/// the match as a draw, a proper end, where the log would otherwise fill and abandon it), and
+/// are refused when the caller chose another cap, or when a fixed number of hands is too long
+/// by itself.
+fn fit_to_log(rules: Rules, limit: u64) -> Result<Rules, ServiceError> {
+    if limit == 0 || rules.max_actions() <= limit {
+        return Ok(rules);
+    }
+    // Clients that send every option send the default cap too: only a cap other than the
+    // game's default counts as the caller's choice.
+    let explicit = rules.non_default().contains_key("max_deals");
+    let fitted = rules.fit_actions(limit);
+    match fitted {
+        Some(f) if !explicit => Ok(f),
+        _ => {
+            let advice = match fitted
+                .as_ref()
+                .and_then(|f| f.non_default().get("max_deals").cloned())
+            {
+                Some(most) => format!("max_deals at most {most}"),
+                None => "fewer hands".into(),
+            };
+            Err(ServiceError::Invalid(
+                Reason::BadOptions,
+                format!(
+                    "a match under these options could take {} actions, more than the {limit} \
+                     a table stores on this server: ask for {advice}",
+                    rules.max_actions()
+                ),
+            ))
+        }
+    }
+}
 
 fn printable(s: &str) -> bool {
     !s.chars().any(char::is_control)
@@ -60,7 +97,10 @@ pub fn table_spec(
             "options (with the game) are required".into(),
         )
     })?;
-    let rules = convert::rules_from_wire(options)?;
+    let rules = fit_to_log(
+        convert::rules_from_wire(options)?,
+        config.max_actions_per_table as u64,
+    )?;
     let n = rules.seats();
     let mut seats = if r.seats.is_empty() {
         vec![v1::SeatKind::Open; n as usize]

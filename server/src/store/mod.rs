@@ -14,6 +14,7 @@ mod postgres;
 mod ratings;
 mod records;
 mod sqlite;
+mod upkeep;
 
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -24,6 +25,7 @@ pub use self::conn::{Conn, Row, Value};
 pub use self::log::{Finished, ResultRow, StoredAction, StoredSeat, StoredTable, Write};
 pub use self::ratings::PlayerResult;
 pub use self::records::{MatchSummary, RecordFilter};
+pub use self::upkeep::DbStats;
 
 /// Writes one commit may carry at most.
 const MAX_BATCH: usize = 4096;
@@ -199,6 +201,40 @@ fn connect(options: &StoreOptions) -> Result<Box<dyn Conn>, StoreError> {
     })
 }
 
+/// The figures of the database at `location` read beside a server that may be running on it:
+/// SQLite is opened read-only and without the server's lock, PostgreSQL without an instance
+/// lock. Nothing is created or migrated.
+pub fn read_stats(location: &Location) -> Result<DbStats, StoreError> {
+    let mut conn: Box<dyn Conn> = match location {
+        Location::Memory => {
+            return Err(StoreError::Other(
+                "an in-memory database has nothing to inspect".into(),
+            ));
+        }
+        Location::Sqlite(path) => Box::new(sqlite::Sqlite::open_read_only(path)?),
+        Location::Postgres(url) => Box::new(postgres::Postgres::connect_unlocked(url)?),
+    };
+    // Read, not `migrate::current`, which creates the version table when it is missing.
+    let version = conn
+        .query("SELECT MAX(version) FROM schema_migrations", &[])
+        .ok()
+        .and_then(|rows| rows.first().and_then(|r| r.first()).map(Value::int))
+        .unwrap_or(0);
+    if version == 0 {
+        return Err(StoreError::Corrupt(format!(
+            "{} holds no calabresella tables (a server creates them when it starts)",
+            location.describe()
+        )));
+    }
+    if version > migrate::latest() {
+        return Err(StoreError::TooNew {
+            found: version,
+            known: migrate::latest(),
+        });
+    }
+    upkeep::stats(conn.as_mut())
+}
+
 impl Store {
     /// Opens the store on its own thread: connects, checks the database, applies pending
     /// migrations, and loads this instance's unfinished tables.
@@ -333,6 +369,23 @@ impl Store {
     /// The owner and state of a stored table, if any.
     pub async fn owner(&self, table_id: String) -> Result<Option<(String, String)>, StoreError> {
         self.read(move |c| log::owner(c, &table_id)).await
+    }
+
+    /// Deletes the tables that ended abandoned with no hand played before `before_unix_ms`
+    /// (their records are empty); returns how many.
+    pub async fn prune_abandoned(&self, before_unix_ms: i64) -> Result<u64, StoreError> {
+        self.read(move |c| upkeep::prune_abandoned(c, before_unix_ms))
+            .await
+    }
+
+    /// What the database holds, and its size.
+    pub async fn stats(&self) -> Result<DbStats, StoreError> {
+        self.read(upkeep::stats).await
+    }
+
+    /// Gives the database's free space back (`VACUUM`).
+    pub async fn vacuum(&self) -> Result<(), StoreError> {
+        self.read(upkeep::vacuum).await
     }
 
     /// Per-player results (optionally of one game), best rating first.

@@ -38,9 +38,9 @@ impl Postgres {
     /// Connects to `url` (`postgres://user:pass@host:port/db`) and takes the advisory lock
     /// of `instance`.
     pub fn connect(url: &str, instance: &str) -> Result<Postgres, StoreError> {
-        let mut client = Client::connect(url, NoTls)
-            .map_err(|e| StoreError::Other(format!("cannot connect to PostgreSQL: {e}")))?;
-        let locked: bool = client
+        let mut db = Postgres::connect_unlocked(url)?;
+        let locked: bool = db
+            .client
             .query_one(
                 "SELECT pg_try_advisory_lock(7163, hashtext($1))",
                 &[&instance],
@@ -52,6 +52,14 @@ impl Postgres {
                 "another calabresella server runs as instance {instance:?} on this database"
             )));
         }
+        Ok(db)
+    }
+
+    /// Connects to `url` without an instance lock: for reading figures beside running
+    /// servers.
+    pub fn connect_unlocked(url: &str) -> Result<Postgres, StoreError> {
+        let client = Client::connect(url, NoTls)
+            .map_err(|e| StoreError::Other(format!("cannot connect to PostgreSQL: {e}")))?;
         Ok(Postgres {
             client,
             prepared: HashMap::new(),

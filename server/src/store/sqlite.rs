@@ -88,6 +88,28 @@ impl Sqlite {
         Ok(db)
     }
 
+    /// Opens the database at `path` read-only, without taking the server's lock (a running
+    /// server's committed writes are visible: write-ahead logging lets readers in). A missing
+    /// file is an error, never created.
+    pub fn open_read_only(path: &Path) -> Result<Sqlite, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError::Other(format!(
+                "there is no database at {}",
+                path.display()
+            )));
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(error)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(error)?;
+        conn.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0))
+            .map_err(error)?;
+        Ok(Sqlite { conn, _lock: None })
+    }
+
     /// `PRAGMA quick_check`: every page and index is readable and consistent.
     fn check(&mut self) -> Result<(), StoreError> {
         let mut stmt = self.conn.prepare("PRAGMA quick_check").map_err(error)?;

@@ -94,7 +94,13 @@ impl Table {
                 winners,
                 draw,
                 totals,
-                hands: self.session.hands_dealt() as u32,
+                // The first hand is dealt at creation: a table that never saw an action
+                // (abandoned while it waited) played none, and retention knows it by that.
+                hands: if self.taken.is_empty() {
+                    0
+                } else {
+                    self.session.hands_dealt() as u32
+                },
                 created_unix_ms: self.created_unix_ms,
                 ended_unix_ms: unix_ms(SystemTime::now()),
             },

@@ -204,7 +204,10 @@ impl Table {
                 if streak.is_multiple_of(16) {
                     tokio::task::yield_now().await;
                 }
-                if self.end.is_some() && Instant::now() >= self.expires {
+                // Not before the end is stored: an abandoned table's end is saved on the
+                // wake after it (a zero time to live once lost it).
+                if self.end.is_some() && self.end_retry.is_none() && Instant::now() >= self.expires
+                {
                     break;
                 }
                 continue;
