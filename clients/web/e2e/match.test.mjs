@@ -12,6 +12,7 @@ import {
   setup,
   shot,
   snapshot,
+  waitForTurnOrOver,
 } from "./harness.mjs";
 
 const { test } = setup();
@@ -160,4 +161,67 @@ test("a person plays a whole one-hand Tressette con la Chiamata match against fo
     prefix: "tressette-chiamata",
     seed: SEED + 4,
   });
+});
+
+/** The focused element, if it is a card of the player's own hand. */
+async function focusedCard(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || !el.closest("[data-hand]")) return null;
+    return {
+      card: el.getAttribute("data-card"),
+      action: el.getAttribute("data-action"),
+      label: el.getAttribute("aria-label") ?? "",
+    };
+  });
+}
+
+test("a person plays a whole Tressette in due match with the keyboard alone (Tab, arrows, Enter)", async (s) => {
+  const page = await s.newPage();
+  await s.goto(page, "#/");
+  const id = await createTable(s, page, {
+    game: "tressette-in-due",
+    options: { target: 5 },
+    seats: ["open", "heuristic"],
+    name: "Keys E2E",
+    botDelayMs: 0,
+  });
+  let played = 0;
+  for (let step = 0; step < 400; step++) {
+    await waitForTurnOrOver(page);
+    const st = await snapshot(page);
+    if (st.matchOver) break;
+    if (!st.actions.length) continue;
+    // Tab reaches the hand (once: its cards share one tab stop), unless the focus is there.
+    let focused = await focusedCard(page);
+    for (let i = 0; i < 80 && !focused; i++) {
+      await page.keyboard.press("Tab");
+      focused = await focusedCard(page);
+    }
+    assert.ok(focused, "Tab reaches the hand");
+    // The arrows move along the hand to a playable card.
+    const n = await page.locator("[data-hand] [data-card]").count();
+    for (let i = 0; i < n && !focused.action; i++) {
+      await page.keyboard.press("ArrowRight");
+      focused = await focusedCard(page);
+    }
+    assert.ok(focused?.action, "the arrows reach a playable card");
+    assert.match(focused.label, /\S/, "a card has a name for screen readers");
+    await page.keyboard.press("Enter");
+    // Enter played the focused card: it leaves the hand.
+    await page.waitForFunction(
+      (card) =>
+        !document.querySelector(`[data-hand] [data-card="${card}"]`) ||
+        !!document.querySelector("[data-match-over]"),
+      focused.card,
+      { timeout: 30_000 },
+    );
+    played++;
+  }
+  await page.locator("[data-match-over]").waitFor({ timeout: 60_000 });
+  checkMatchOver(await snapshot(page));
+  assert.ok(played >= 10, `only ${played} cards played with the keyboard`);
+  console.log(
+    `e2e: table ${id}: ${played} cards played with the keyboard alone`,
+  );
 });
