@@ -41,7 +41,8 @@ pub struct ServerConfig {
     pub waiting_timeout: Duration,
     /// A finished table (and its record) is kept this long.
     pub finished_ttl: Duration,
-    /// Most actions one table stores; a match never comes near it, so hitting it means abuse.
+    /// Most actions one table stores (0: no limit). CreateTable fits a match's deal cap to it
+    /// (or refuses the table), so only a table restored under a lowered limit can reach it.
     pub max_actions_per_table: usize,
     /// Most unfinished tables one client address may have created (0: no limit).
     pub max_open_tables_per_client: usize,

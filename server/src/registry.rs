@@ -46,6 +46,8 @@ struct Load {
     /// Finished tables still in memory, oldest first. Weak: a table that has left on its
     /// own must not be kept waiting on its queue.
     finished: VecDeque<mpsc::WeakSender<Command>>,
+    /// When the idle clients were last swept out.
+    swept: Option<Instant>,
 }
 
 /// One client address's tables.
@@ -63,9 +65,56 @@ impl ClientLoad {
     fn idle(&self) -> bool {
         self.open == 0 && self.bots == 0 && self.created.is_empty()
     }
+
+    /// Forgets the creations that left the window.
+    fn trim(&mut self, now: Instant) {
+        while self
+            .created
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= CREATION_WINDOW)
+        {
+            self.created.pop_front();
+        }
+    }
 }
 
+/// Clients beyond which the idle ones are swept out (at most once per window).
+const CLIENTS_BEFORE_SWEEP: usize = 256;
+
 impl Load {
+    /// An unfinished table of `creator` leaves the counts (it ended, or its creation failed).
+    fn release(&mut self, creator: &str, bots_only: bool) {
+        self.open = self.open.saturating_sub(1);
+        if let Some(c) = self.clients.get_mut(creator) {
+            c.open = c.open.saturating_sub(1);
+            if bots_only {
+                c.bots = c.bots.saturating_sub(1);
+            }
+            c.trim(Instant::now());
+            if c.idle() {
+                self.clients.remove(creator);
+            }
+        }
+    }
+
+    /// Sweeps out the clients with nothing open and no creation in the window, when there
+    /// are many and the last sweep is a window old: the map stays as small as the clients
+    /// that are active.
+    fn sweep_idle(&mut self, now: Instant) {
+        if self.clients.len() < CLIENTS_BEFORE_SWEEP
+            || self
+                .swept
+                .is_some_and(|t| now.duration_since(t) < CREATION_WINDOW)
+        {
+            return;
+        }
+        self.swept = Some(now);
+        self.clients.retain(|_, c| {
+            c.trim(now);
+            !c.idle()
+        });
+    }
+
     /// A table ended: it leaves the counts, and joins the finished tables in memory; returns
     /// the oldest finished ones beyond `keep`, to be retired.
     fn ended(
@@ -75,16 +124,7 @@ impl Load {
         handle: mpsc::WeakSender<Command>,
         keep: usize,
     ) -> Vec<mpsc::WeakSender<Command>> {
-        self.open = self.open.saturating_sub(1);
-        if let Some(c) = self.clients.get_mut(creator) {
-            c.open = c.open.saturating_sub(1);
-            if bots_only {
-                c.bots = c.bots.saturating_sub(1);
-            }
-            if c.idle() {
-                self.clients.remove(creator);
-            }
-        }
+        self.release(creator, bots_only);
         self.finished.push_back(handle);
         let excess = self.finished.len().saturating_sub(keep);
         self.finished.drain(..excess).collect()
@@ -143,9 +183,14 @@ impl Registry {
             creator,
             crate::store::now_ms(),
         )?;
-        self.admit(table.creator(), table.bots_only())?;
-        self.store.write(vec![table.creation()]).await?;
-        self.start(table)
+        let (creator, bots_only) = (table.creator().to_owned(), table.bots_only());
+        // Counted from here, so simultaneous creations cannot all pass the limits.
+        self.admit(&creator, bots_only)?;
+        if let Err(e) = self.store.write(vec![table.creation()]).await {
+            self.lock_load().release(&creator, bots_only);
+            return Err(e.into());
+        }
+        self.start(table, true)
     }
 
     /// Starts the tables found in the store (their states rebuilt by replay); returns how
@@ -166,7 +211,7 @@ impl Registry {
             );
             match restored
                 .map_err(|e| e.to_string())
-                .and_then(|t| self.start(t).map_err(|e| e.to_string()))
+                .and_then(|t| self.start(t, false).map_err(|e| e.to_string()))
             {
                 Ok(_) => started += 1,
                 Err(e) => failed.push((id, e)),
@@ -184,16 +229,18 @@ impl Registry {
     /// minute are each within their limit. A creation admitted is counted in the window.
     fn admit(&self, creator: &str, bots_only: bool) -> Result<(), ServiceError> {
         let config = &self.config;
-        let mut load = self.lock_load();
-        let client = load.clients.entry(creator.to_owned()).or_default();
         let now = Instant::now();
-        while client
-            .created
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= CREATION_WINDOW)
-        {
-            client.created.pop_front();
+        let mut guard = self.lock_load();
+        let load = &mut *guard;
+        load.sweep_idle(now);
+        if load.open >= config.max_tables {
+            return Err(ServiceError::Exhausted(
+                Reason::TooManyTables,
+                format!("the server has {} unfinished tables, its limit", load.open),
+            ));
         }
+        let client = load.clients.entry(creator.to_owned()).or_default();
+        client.trim(now);
         let refusal = if config.max_open_tables_per_client > 0
             && client.open >= config.max_open_tables_per_client
         {
@@ -229,21 +276,29 @@ impl Registry {
         } else {
             None
         };
-        match refusal {
-            Some(e) => {
-                if client.idle() {
-                    load.clients.remove(creator);
-                }
-                Err(e)
+        if let Some(e) = refusal {
+            if client.idle() {
+                load.clients.remove(creator);
             }
-            None => {
-                client.created.push_back(now);
-                Ok(())
-            }
+            return Err(e);
         }
+        // The table counts from now on (released if its creation fails).
+        client.created.push_back(now);
+        client.open += 1;
+        if bots_only {
+            client.bots += 1;
+        }
+        load.open += 1;
+        Ok(())
     }
 
-    fn start(self: &Arc<Self>, mut table: Table) -> Result<TableHandle, ServiceError> {
+    /// Starts `table`'s task. `counted`: [`Registry::admit`] already counted it (a new
+    /// table); a restored one is counted here.
+    fn start(
+        self: &Arc<Self>,
+        mut table: Table,
+        counted: bool,
+    ) -> Result<TableHandle, ServiceError> {
         let id = table.id().to_owned();
         let (tx, rx) = mpsc::channel(TABLE_QUEUE);
         let handle = TableHandle {
@@ -255,19 +310,21 @@ impl Registry {
             let mut tables = self.write();
             let mut load = self.lock_load();
             if !table.is_over() {
-                if load.open >= self.config.max_tables {
-                    return Err(ServiceError::Exhausted(
-                        Reason::TooManyTables,
-                        format!("the server has {} unfinished tables, its limit", load.open),
-                    ));
-                }
                 let creator = table.creator().to_owned();
                 let bots_only = table.bots_only();
-                load.open += 1;
-                let client = load.clients.entry(creator.clone()).or_default();
-                client.open += 1;
-                if bots_only {
-                    client.bots += 1;
+                if !counted {
+                    if load.open >= self.config.max_tables {
+                        return Err(ServiceError::Exhausted(
+                            Reason::TooManyTables,
+                            format!("the server has {} unfinished tables, its limit", load.open),
+                        ));
+                    }
+                    load.open += 1;
+                    let client = load.clients.entry(creator.clone()).or_default();
+                    client.open += 1;
+                    if bots_only {
+                        client.bots += 1;
+                    }
                 }
                 let counts = self.load.clone();
                 let keep = self.config.max_finished_tables;

@@ -587,9 +587,15 @@ fn start_server() -> (std::process::Child, String) {
 /// Starts `serve` on a free loopback port with the database `db`; returns the process and its
 /// URL.
 fn start_server_on(db: &str) -> (std::process::Child, String) {
+    start_server_with(&["--db", db])
+}
+
+/// Starts `serve` on a free loopback port with `args`; returns the process and its URL.
+fn start_server_with(args: &[&str]) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut server = bin()
-        .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -697,17 +703,17 @@ fn a_server_gone_for_longer_than_the_window_ends_play_after_one_window() {
 }
 
 /// `db stats` reads a database beside its running server and writes nothing; `db vacuum`
-/// needs the database to itself, deletes old unplayed abandoned tables and compacts; both
+/// needs the database to itself, deletes the unplayed abandoned tables and compacts; both
 /// explain a missing database.
 #[test]
 fn db_stats_and_vacuum() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("cli.db");
     let db = db.to_str().unwrap();
-    let (mut server, url) = start_server_on(db);
-    // One table waits for players; one of bots is played to its end.
+    let (mut server, url) = start_server_with(&["--db", db, "--waiting-timeout-s", "1"]);
+    // Nobody comes to one table (abandoned after a second); bots play the other to its end.
     create_table(&url, &["--game", "tressette-in-due"]);
-    let bots = create_table(
+    create_table(
         &url,
         &[
             "--game",
@@ -718,44 +724,76 @@ fn db_stats_and_vacuum() {
             "0",
         ],
     );
-    let mut stats = Value::Null;
-    for _ in 0..200 {
+    let stats = |db: &str| -> Value {
         let out = bin().args(["db", "stats", "--db", db]).output().unwrap();
         assert!(
             out.status.success(),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        stats = serde_json::from_slice(&out.stdout).unwrap();
-        if stats["ended_tables"] == 1 {
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let mut seen = Value::Null;
+    for _ in 0..400 {
+        seen = stats(db);
+        if seen["ended_tables"] == 2 {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    assert_eq!(stats["kind"], "sqlite", "{stats}");
-    assert_eq!(stats["open_tables"], 1, "{stats}");
-    assert_eq!(
-        stats["ended_tables"], 1,
-        "the bots' match {bots} ended: {stats}"
-    );
-    assert_eq!(stats["matches"]["COMPLETED"], 1, "{stats}");
-    assert!(stats["bytes"].as_u64().unwrap() > 0, "{stats}");
+    assert_eq!(seen["kind"], "sqlite", "{seen}");
+    assert_eq!(seen["ended_tables"], 2, "{seen}");
+    assert_eq!(seen["open_tables"], 0, "{seen}");
+    assert_eq!(seen["matches"]["COMPLETED"], 1, "{seen}");
+    assert_eq!(seen["matches"]["ABANDONED"], 1, "{seen}");
+    assert_eq!(seen["abandoned_unplayed"], 1, "{seen}");
+    assert!(seen["bytes"].as_u64().unwrap() > 0, "{seen}");
     assert!(
-        stats["longest_record_chars"].as_u64().unwrap() > 100,
-        "{stats}"
+        seen["longest_record_chars"].as_u64().unwrap() > 100,
+        "{seen}"
     );
 
     // The server holds the database: vacuum is refused, and says why.
     let out = bin().args(["db", "vacuum", "--db", db]).output().unwrap();
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("in use by another calabresella server"),
         "{err}"
     );
-
     server.kill().unwrap();
     server.wait().unwrap();
+
+    // Reading the figures changes neither the database nor its log (SQLite's shared-memory
+    // index is the readers' own).
+    let files = || {
+        let mut v: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                !e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with("-shm")
+            })
+            .map(|e| {
+                let e = e.unwrap();
+                let m = e.metadata().unwrap();
+                (e.file_name(), m.len(), m.modified().unwrap())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = files();
+    assert_eq!(stats(db)["abandoned_unplayed"], 1);
+    assert_eq!(
+        before,
+        files(),
+        "db stats wrote to the database's directory"
+    );
+
+    // Vacuum deletes the unplayed abandoned table (any age: 0 hours) and keeps the match.
     let out = bin()
         .args(["db", "vacuum", "--db", db, "--abandoned-older-than-h", "0"])
         .output()
@@ -766,9 +804,12 @@ fn db_stats_and_vacuum() {
         String::from_utf8_lossy(&out.stderr)
     );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    // The waiting table was not abandoned (the server was killed): nothing to delete.
-    assert_eq!(report["abandoned_tables_deleted"], 0, "{report}");
-    assert!(report["bytes_after"].as_u64().unwrap() > 0, "{report}");
+    assert_eq!(report["abandoned_tables_deleted"], 1, "{report}");
+    let after = stats(db);
+    assert_eq!(after["ended_tables"], 1, "{after}");
+    assert_eq!(after["abandoned_unplayed"], 0, "{after}");
+    assert_eq!(after["matches"]["COMPLETED"], 1, "{after}");
+    assert_eq!(after["free_bytes"], 0, "{after}");
 
     for args in [
         vec!["db", "stats", "--db", "/nonexistent/calabresella.db"],
@@ -782,33 +823,43 @@ fn db_stats_and_vacuum() {
     }
 }
 
-/// A caller that closes the server's standard output once it has the address (as scripts do)
-/// does not stop the server: the lines printed after it are dropped, not a panic.
+/// A caller that closed the server's standard output (as scripts do once they have the
+/// address) does not stop the server: what it prints is dropped, not a panic on the broken
+/// pipe. The pipe's reading end is closed before the server starts, so its very first line
+/// hits it.
 #[test]
 fn serve_outlives_a_closed_standard_output() {
-    use std::io::{BufRead, BufReader};
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let addr = format!("127.0.0.1:{port}");
     let mut server = bin()
-        .args(["serve", "--listen", "127.0.0.1:0", "--db", ":memory:"])
-        .stdout(Stdio::piped())
+        .args(["serve", "--listen", &addr, "--db", ":memory:"])
+        .stdout(writer)
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let addr = lines
-        .next()
-        .expect("the address line")
-        .unwrap()
-        .strip_prefix("calabresella: listening on ")
-        .expect("the first line names the address")
-        .trim()
-        .to_owned();
-    drop(lines);
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    assert!(
-        server.try_wait().unwrap().is_none(),
-        "the server exited when its standard output closed"
-    );
-    let id = create_table(&format!("http://{addr}"), &["--game", "tressette-in-due"]);
+    let url = format!("http://{addr}");
+    let mut created = None;
+    for _ in 0..100 {
+        if let Some(status) = server.try_wait().unwrap() {
+            panic!("the server exited ({status}) when its standard output was closed");
+        }
+        let out = bin()
+            .args(["create", "--server", &url, "--game", "tressette-in-due"])
+            .output()
+            .unwrap();
+        if out.status.success() {
+            created = Some(String::from_utf8_lossy(&out.stdout).trim().to_owned());
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let id = created.expect("the server answers");
     assert!(id.starts_with("t-"), "{id}");
     server.kill().unwrap();
     server.wait().unwrap();

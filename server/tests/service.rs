@@ -1607,3 +1607,36 @@ async fn tables_abandoned_before_their_first_hand_leave_the_store_after_the_rete
         .await
         .expect("a played match is kept");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simultaneous_creations_cannot_pass_the_per_client_caps() {
+    let config = ServerConfig {
+        max_bot_tables_per_client: 3,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    // Twenty slow all-bot tables asked for at once, counted as they
+    // are admitted, not once stored, so exactly three get through.
+    let mut calls = Vec::new();
+    for i in 0..20u64 {
+        let mut c = server.client.clone();
+        calls.push(tokio::spawn(async move {
+            c.create_table(v1::CreateTableRequest {
+                options: Some(options(v1::Game::TressetteInDue, 21)),
+                seats: vec![v1::SeatKind::BotRandom as i32; 2],
+                seed: Some(i),
+                bot_delay_ms: 10_000,
+                ..Default::default()
+            })
+            .await
+        }));
+    }
+    let mut created = 0;
+    for call in calls {
+        match call.await.expect("task") {
+            Ok(_) => created += 1,
+            Err(e) => assert_eq!(reason(&e), "TOO_MANY_TABLES_FOR_CLIENT", "{e:?}"),
+        }
+    }
+    assert_eq!(created, 3);
+}

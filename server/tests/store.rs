@@ -686,3 +686,47 @@ async fn retention_deletes_only_old_unplayed_abandoned_tables_and_stats_count_wh
         }
     }
 }
+
+/// A database from before schema 3 recorded an unplayed abandoned table with one hand (the one
+/// dealt at creation): the migration finds it by its record, which holds no hand, so retention
+/// deletes it like a new one; an abandoned match with hands played keeps its count.
+#[tokio::test]
+async fn the_migration_marks_old_unplayed_abandoned_tables_for_retention() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, options) in common::backends(dir.path(), "retention-migration") {
+        let old = Store::open_at(options.clone(), 2).await.expect("open at 2");
+        for (id, record) in [
+            ("u1", "{\n  \"hands\": [],\n  \"meta\": {}\n}"),
+            ("p1", "{\n  \"hands\": [\n    {\"dealer\": 0}\n  ]\n}"),
+        ] {
+            let mut f = finished(id, "calabresella", &["", "", ""], &[], 1_000);
+            f.summary.reason = "ABANDONED".into();
+            f.summary.hands = 1;
+            f.results.clear();
+            f.record = record.into();
+            old.store
+                .write(vec![table(id, "client"), Write::Ended(Box::new(f))])
+                .await
+                .expect("write");
+        }
+        drop(old);
+        let mut tries = 0;
+        let new = loop {
+            match Store::open(options.clone()).await {
+                Err(StoreError::Locked(_)) if tries < 50 => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+                other => break other.expect("open"),
+            }
+        };
+        assert_eq!(new.migrated, vec![3], "{kind}");
+        assert_eq!(
+            new.store.stats().await.expect("stats").abandoned_unplayed,
+            1
+        );
+        assert_eq!(new.store.prune_abandoned(2_000).await.expect("prune"), 1);
+        assert_eq!(new.store.record("u1".into()).await.expect("read"), None);
+        assert!(new.store.record("p1".into()).await.expect("read").is_some());
+    }
+}

@@ -99,7 +99,8 @@ fn vacuum(args: VacuumArgs) -> Result<ExitCode> {
         let store = opened.store;
         let before = store.stats().await?;
         let keep = Duration::from_secs(args.abandoned_older_than_h.saturating_mul(3600));
-        let cutoff = store::now_ms().saturating_sub(keep.as_millis() as i64);
+        let keep_ms = i64::try_from(keep.as_millis()).unwrap_or(i64::MAX);
+        let cutoff = store::now_ms().saturating_sub(keep_ms);
         let deleted = store.prune_abandoned(cutoff).await?;
         store.vacuum().await?;
         let after = store.stats().await?;

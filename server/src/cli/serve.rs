@@ -134,7 +134,8 @@ pub struct ServeArgs {
         default_value_t = 5_000
     )]
     max_open_tables_per_client: usize,
-    /// Most actions one table stores.
+    /// Most actions one table stores (0: no limit): it bounds a record's size. A match whose
+    /// deal cap could outgrow it has max_deals lowered at creation, or is refused.
     #[arg(
         long,
         env = "CALABRESELLA_MAX_ACTIONS_PER_TABLE",
@@ -190,6 +191,20 @@ impl ServeArgs {
 /// Opens the store, or explains why it cannot be used.
 pub async fn open_store(options: StoreOptions) -> Result<Opened> {
     let place = options.location.describe();
+    if let Location::Sqlite(path) = &options.location
+        && options.max_bytes > 0
+        && let Ok(meta) = std::fs::metadata(path)
+        && meta.len() >= options.max_bytes / 10 * 9
+    {
+        // SQLite cannot cap a file below its size: it opens, and its next new page fails.
+        tracing::warn!(
+            at = %place,
+            mib = meta.len() / (1024 * 1024),
+            limit_mib = options.max_bytes / (1024 * 1024),
+            "the database is at or near --db-max-mb: writes will fail with STORE_FULL once it \
+             is full; raise --db-max-mb, or run `calabresella db vacuum` with the server stopped"
+        );
+    }
     match Store::open(options).await {
         Ok(opened) => {
             tracing::info!(

@@ -84,6 +84,22 @@ impl GameService {
         })
     }
 
+    /// The table's description from its task; from the store when the task ended while the
+    /// call waited (a finished table whose time to live ran out, say), so such a call never
+    /// sees a table vanish that the store still describes.
+    async fn describe(&self, handle: &TableHandle) -> Result<v1::Table, ServiceError> {
+        match ask(handle, Command::Info).await {
+            Ok(table) => Ok(table),
+            Err(e @ (ServiceError::Unavailable(_) | ServiceError::TableNotFound(_))) => {
+                match self.finished_table(&handle.id).await? {
+                    Some(table) => Ok(table),
+                    None => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// A finished table from the store, if it keeps one under `id`.
     async fn finished_table(&self, id: &str) -> Result<Option<v1::Table>, ServiceError> {
         let store = self.registry.store();
@@ -174,7 +190,7 @@ impl TableService for GameService {
             .map(|a| a.ip().to_string())
             .unwrap_or_default();
         let handle = self.registry.create(spec, creator).await?;
-        let table = ask(&handle, Command::Info).await?;
+        let table = self.describe(&handle).await?;
         tracing::info!(table = %table.table_id, "table created");
         Ok(Response::new(v1::CreateTableResponse {
             table: Some(table),
@@ -225,7 +241,7 @@ impl TableService for GameService {
             }
             Err(e) => return Err(e.into()),
         };
-        let table = ask(&handle, Command::Info).await?;
+        let table = self.describe(&handle).await?;
         Ok(Response::new(v1::GetTableResponse { table: Some(table) }))
     }
 

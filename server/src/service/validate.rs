@@ -38,14 +38,16 @@ fn fit_to_log(rules: Rules, limit: u64) -> Result<Rules, ServiceError> {
                 .as_ref()
                 .and_then(|f| f.non_default().get("max_deals").cloned())
             {
-                Some(most) => format!("max_deals at most {most}"),
-                None => "fewer hands".into(),
+                Some(most) => format!("ask for max_deals at most {most}"),
+                // Only the calling games fix their number of hands.
+                None if rules.clone().set("hands", "1").is_ok() => "ask for fewer hands".into(),
+                None => "it cannot hold one hand of this game".into(),
             };
             Err(ServiceError::Invalid(
                 Reason::BadOptions,
                 format!(
                     "a match under these options could take {} actions, more than the {limit} \
-                     a table stores on this server: ask for {advice}",
+                     a table stores on this server: {advice}",
                     rules.max_actions()
                 ),
             ))

@@ -27,6 +27,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "finished matches and per-player results",
         sql: include_str!("migrations/0002_matches.sql"),
     },
+    Migration {
+        version: 3,
+        name: "retention of tables abandoned before their first hand",
+        sql: include_str!("migrations/0003_retention.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

@@ -215,11 +215,13 @@ pub fn read_stats(location: &Location) -> Result<DbStats, StoreError> {
         Location::Postgres(url) => Box::new(postgres::Postgres::connect_unlocked(url)?),
     };
     // Read, not `migrate::current`, which creates the version table when it is missing.
-    let version = conn
-        .query("SELECT MAX(version) FROM schema_migrations", &[])
-        .ok()
-        .and_then(|rows| rows.first().and_then(|r| r.first()).map(Value::int))
-        .unwrap_or(0);
+    let version = match conn.query("SELECT MAX(version) FROM schema_migrations", &[]) {
+        Ok(rows) => rows.first().and_then(|r| r.first()).map_or(0, Value::int),
+        // SQLite's "no such table", PostgreSQL's 42P01 "relation ... does not exist": an
+        // empty or foreign database. Anything else (busy, no permission) is said as it is.
+        Err(StoreError::Other(m)) if m.contains("no such table") || m.contains("42P01") => 0,
+        Err(e) => return Err(e),
+    };
     if version == 0 {
         return Err(StoreError::Corrupt(format!(
             "{} holds no calabresella tables (a server creates them when it starts)",
@@ -374,8 +376,17 @@ impl Store {
     /// Deletes the tables that ended abandoned with no hand played before `before_unix_ms`
     /// (their records are empty); returns how many.
     pub async fn prune_abandoned(&self, before_unix_ms: i64) -> Result<u64, StoreError> {
-        self.read(move |c| upkeep::prune_abandoned(c, before_unix_ms))
-            .await
+        let mut total = 0;
+        // One store job per batch: the tables' writes go in between.
+        loop {
+            let n = self
+                .read(move |c| upkeep::prune_abandoned_batch(c, before_unix_ms))
+                .await?;
+            total += n;
+            if n < upkeep::PRUNE_BATCH as u64 {
+                return Ok(total);
+            }
+        }
     }
 
     /// What the database holds, and its size.

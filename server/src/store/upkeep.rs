@@ -10,38 +10,36 @@ use super::StoreError;
 use super::conn::{Conn, Value};
 
 /// Tables one pruning transaction deletes at most, so a sweep never holds the store long.
-const PRUNE_BATCH: i64 = 500;
+pub(super) const PRUNE_BATCH: i64 = 500;
 
-/// Deletes the tables that ended `ABANDONED` with no hand played (nobody came, or the match
-/// never got through its first hand) before `before_unix_ms`: their match row, results, and
-/// table row. Completed and forfeited matches, and abandoned ones with hands played, are
-/// records and stay. Returns how many tables were deleted.
-pub fn prune_abandoned(conn: &mut dyn Conn, before_unix_ms: i64) -> Result<u64, StoreError> {
-    let mut total = 0;
-    loop {
-        let ids: Vec<String> = conn
-            .query(
-                "SELECT table_id FROM matches WHERE reason = 'ABANDONED' AND hands = 0 \
-                 AND ended_unix_ms < $1 ORDER BY ended_unix_ms LIMIT $2",
-                &[before_unix_ms.into(), PRUNE_BATCH.into()],
-            )?
-            .into_iter()
-            .filter_map(|mut r| r.first_mut().map(Value::take_text))
-            .collect();
-        if ids.is_empty() {
-            return Ok(total);
-        }
-        conn.batch("BEGIN")?;
-        let deleted = delete_tables(conn, &ids).and_then(|()| conn.batch("COMMIT"));
-        if let Err(e) = deleted {
-            let _ = conn.batch("ROLLBACK");
-            return Err(e);
-        }
-        total += ids.len() as u64;
-        if (ids.len() as i64) < PRUNE_BATCH {
-            return Ok(total);
-        }
+/// Deletes at most [`PRUNE_BATCH`] of the tables that ended `ABANDONED` with no hand played
+/// (nobody came) before `before_unix_ms`: their match row, results, and table row, in one
+/// transaction. Completed and forfeited matches, and abandoned ones with hands played, are
+/// records and stay. Returns how many tables were deleted: fewer than the batch means none
+/// is left.
+pub(super) fn prune_abandoned_batch(
+    conn: &mut dyn Conn,
+    before_unix_ms: i64,
+) -> Result<u64, StoreError> {
+    let ids: Vec<String> = conn
+        .query(
+            "SELECT table_id FROM matches WHERE reason = 'ABANDONED' AND hands = 0 \
+             AND ended_unix_ms < $1 ORDER BY ended_unix_ms LIMIT $2",
+            &[before_unix_ms.into(), PRUNE_BATCH.into()],
+        )?
+        .into_iter()
+        .filter_map(|mut r| r.first_mut().map(Value::take_text))
+        .collect();
+    if ids.is_empty() {
+        return Ok(0);
     }
+    conn.batch("BEGIN")?;
+    let deleted = delete_tables(conn, &ids).and_then(|()| conn.batch("COMMIT"));
+    if let Err(e) = deleted {
+        let _ = conn.batch("ROLLBACK");
+        return Err(e);
+    }
+    Ok(ids.len() as u64)
 }
 
 fn delete_tables(conn: &mut dyn Conn, ids: &[String]) -> Result<(), StoreError> {

@@ -84,6 +84,7 @@ impl Table {
         } else {
             Vec::new()
         };
+        let unplayed = reason == "ABANDONED" && self.taken.is_empty();
         Some(Finished {
             summary: MatchSummary {
                 table_id: self.id.clone(),
@@ -94,9 +95,9 @@ impl Table {
                 winners,
                 draw,
                 totals,
-                // The first hand is dealt at creation: a table that never saw an action
-                // (abandoned while it waited) played none, and retention knows it by that.
-                hands: if self.taken.is_empty() {
+                // The first hand is dealt at creation: a table abandoned before any action
+                // (nobody came) played none, and retention knows it by that.
+                hands: if unplayed {
                     0
                 } else {
                     self.session.hands_dealt() as u32

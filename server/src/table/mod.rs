@@ -487,7 +487,9 @@ impl Table {
                 .check_as(seat, action)
                 .map_err(ServiceError::Illegal)?;
         }
-        if self.taken.len() >= self.config.max_actions_per_table {
+        if self.config.max_actions_per_table > 0
+            && self.taken.len() >= self.config.max_actions_per_table
+        {
             // The match can go no further: it ends without a result.
             tracing::warn!(table = %self.id, "action log full: table abandoned");
             self.finish(v1::EndReason::Abandoned, None);
