@@ -29,6 +29,8 @@ export const BIN =
 /** The built app the server serves (E2E_WEB_DIR overrides it, e.g. to try another build). */
 export const WEB_DIR =
   process.env.E2E_WEB_DIR || join(REPO, "clients", "web", "dist");
+/** E2E_EMBEDDED=1: test the app embedded in the binary (as released) instead of WEB_DIR. */
+export const EMBEDDED = process.env.E2E_EMBEDDED === "1";
 export const SHOT_DIR = join(REPO, "target", "web-e2e");
 export const CHROMIUM = "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
@@ -71,7 +73,7 @@ export async function startServer({
     `the server binary ${BIN} is missing (cargo build, or set CALABRESELLA_BIN)`,
   );
   assert.ok(
-    existsSync(join(WEB_DIR, "index.html")),
+    EMBEDDED || existsSync(join(WEB_DIR, "index.html")),
     `the app is not built: ${join(WEB_DIR, "index.html")} is missing`,
   );
   const args = [
@@ -80,8 +82,7 @@ export async function startServer({
     listen,
     "--db",
     db,
-    "--web-dir",
-    WEB_DIR,
+    ...(EMBEDDED ? [] : ["--web-dir", WEB_DIR]),
     // Every test creates its tables from this one address.
     "--max-creates-per-client-per-minute",
     "0",
