@@ -93,5 +93,6 @@ target/debug/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 assert r["errors"] == 0 and r["completed_matches"] > 0 and r["actions_per_sec"] > 0, r
-print("ok: %d matches, %.0f actions/s, act p99 %.1f ms" % (r["completed_matches"], r["actions_per_sec"], r["act_latency_ms"]["p99"]))
+assert r["server_cpu_seconds"] > 0 and r["server_cpu_us_per_action"] > 0, r
+print("ok: %d matches, %.0f actions/s, act p99 %.1f ms, server %.0f us CPU per action" % (r["completed_matches"], r["actions_per_sec"], r["act_latency_ms"]["p99"], r["server_cpu_us_per_action"]))
 ' 

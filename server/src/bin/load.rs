@@ -1,8 +1,9 @@
 //! `calabresella-load`: a load generator. It keeps N tables busy with remote bot clients (each
 //! seat a gRPC client with its own stream, as real bots would be) over loopback, and reports
-//! completed matches/s, actions/s, the p50/p99 latency of `Act`, and the server's memory per
-//! active table. Without `--server` it starts `calabresella serve` itself so it can read the
-//! server process's memory.
+//! completed matches/s, actions/s, the p50/p99 latency of `Act`, the server's memory per
+//! active table and its CPU time per action (from the kernel's accounting of the server
+//! process). Without `--server` it starts `calabresella serve` itself (pinned to the cores of
+//! `--server-cpus` when given) so it can read the server process's memory and CPU time.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -50,6 +51,13 @@ struct Args {
     /// Extra flags for the `calabresella serve` this starts (e.g. `--seat-buffer=32`).
     #[arg(long = "serve-arg", allow_hyphen_values = true)]
     serve_args: Vec<String>,
+    /// Pin the server this starts to these cores (`taskset -c LIST`, e.g. `0`), so its CPU
+    /// time per action is measured apart from the load generator's (run it pinned elsewhere).
+    #[arg(long)]
+    server_cpus: Option<String>,
+    /// With `--server`: the server's process id, to read its CPU time and memory.
+    #[arg(long, requires = "server")]
+    server_pid: Option<u32>,
 }
 
 #[derive(Default)]
@@ -77,6 +85,18 @@ fn rss_kib(pid: u32) -> Option<u64> {
         .nth(1)?
         .parse()
         .ok()
+}
+
+/// CPU time (user and system) process `pid` has used, in seconds. `/proc/PID/stat` counts it
+/// in clock ticks of `USER_HZ`, which Linux fixes at 100 for every architecture's /proc.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11); // utime is field 14, state field 3
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) as f64 / 100.0)
 }
 
 /// Plays one match at a new table with every seat a remote client.
@@ -170,7 +190,15 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
             Some(u) => u.clone(),
             None => {
                 let exe = std::env::current_exe()?.with_file_name("calabresella");
-                let mut c = tokio::process::Command::new(&exe);
+                // taskset execs the server: the child's pid is the server's.
+                let mut c = match &args.server_cpus {
+                    Some(cpus) => {
+                        let mut c = tokio::process::Command::new("taskset");
+                        c.args(["-c", cpus]).arg(&exe);
+                        c
+                    }
+                    None => tokio::process::Command::new(&exe),
+                };
                 c.args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"]);
                 // A fresh database of its own, so the measurement includes the store.
                 if !args.serve_args.iter().any(|a| {
@@ -205,7 +233,7 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
                 format!("http://{addr}")
             }
         };
-    let pid = child.as_ref().and_then(|c| c.id());
+    let pid = child.as_ref().and_then(|c| c.id()).or(args.server_pid);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let baseline = pid.and_then(rss_kib);
     let mut clients = Vec::new();
@@ -239,6 +267,8 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
     tokio::time::sleep(Duration::from_secs(args.warmup)).await;
     stats.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
+    let server_cpu_before = pid.and_then(cpu_seconds);
+    let own_cpu_before = cpu_seconds(std::process::id());
     let mut rss_samples = Vec::new();
     while started.elapsed() < Duration::from_secs(args.seconds) {
         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -247,6 +277,13 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
         }
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let server_cpu = pid
+        .and_then(cpu_seconds)
+        .zip(server_cpu_before)
+        .map(|(after, before)| after - before);
+    let own_cpu = cpu_seconds(std::process::id())
+        .zip(own_cpu_before)
+        .map(|(after, before)| after - before);
     stats.measuring.store(false, Ordering::Relaxed);
     stats.stop.store(true, Ordering::Relaxed);
     let actions = stats.actions.load(Ordering::Relaxed);
@@ -271,6 +308,12 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
         "act_latency_ms": {"p50": percentile(&lat, 0.5), "p90": percentile(&lat, 0.9), "p99": percentile(&lat, 0.99), "max": percentile(&lat, 1.0)},
         "server_rss_kib": {"baseline": baseline, "median_under_load": rss_median},
         "server_kib_per_active_table": per_table,
+        // Actions of the matches completed in the window, against the CPU time used in it:
+        // in a steady state the matches that straddle its two ends even out.
+        "server_cpu_seconds": server_cpu,
+        "server_cpu_us_per_action": server_cpu.filter(|_| actions > 0).map(|c| c * 1e6 / actions as f64),
+        "server_cpu_cores_busy": server_cpu.map(|c| c / elapsed),
+        "load_generator_cpu_seconds": own_cpu,
         "errors": stats.errors.load(Ordering::Relaxed),
     });
     println!("{}", serde_json::to_string_pretty(&report)?);
