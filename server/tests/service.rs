@@ -1270,6 +1270,20 @@ async fn get_observation_gives_the_snapshot_observation_and_the_decision_due() {
     assert_eq!(none.code(), tonic::Code::Unauthenticated);
 }
 
+/// How many tables the server lists.
+async fn table_count(
+    c: &mut calabresella_proto::v1::table_service_client::TableServiceClient<
+        tonic::transport::Channel,
+    >,
+) -> usize {
+    c.list_tables(v1::ListTablesRequest::default())
+        .await
+        .expect("list")
+        .into_inner()
+        .tables
+        .len()
+}
+
 /// Creates an all-bot table of `game` that plays at server speed.
 async fn bots_table(
     c: &mut calabresella_proto::v1::table_service_client::TableServiceClient<
@@ -1423,38 +1437,18 @@ async fn one_client_is_capped_in_bot_tables_and_in_creations_per_minute() {
     )
     .await;
     // Tables with seats for people are not bot tables: they count only in the window.
-    create(
-        &mut c,
-        options(v1::Game::TressetteInDue, 21),
-        vec![],
-        4,
-        None,
-    )
-    .await;
-    create(
-        &mut c,
-        options(v1::Game::TressetteInDue, 21),
-        vec![],
-        5,
-        None,
-    )
-    .await;
-    create(
-        &mut c,
-        options(v1::Game::TressetteInDue, 21),
-        vec![],
-        6,
-        None,
-    )
-    .await;
+    for seed in 4..=6 {
+        create(
+            &mut c,
+            options(v1::Game::TressetteInDue, 21),
+            vec![],
+            seed,
+            None,
+        )
+        .await;
+    }
     // Five admitted in the last minute: the sixth is refused, and changes nothing.
-    let before = c
-        .list_tables(v1::ListTablesRequest::default())
-        .await
-        .expect("list")
-        .into_inner()
-        .tables
-        .len();
+    let before = table_count(&mut c).await;
     expect_code(
         c.create_table(v1::CreateTableRequest {
             options: Some(options(v1::Game::TressetteInDue, 21)),
@@ -1465,13 +1459,7 @@ async fn one_client_is_capped_in_bot_tables_and_in_creations_per_minute() {
         "RATE_LIMITED",
     )
     .await;
-    let after = c
-        .list_tables(v1::ListTablesRequest::default())
-        .await
-        .expect("list")
-        .into_inner()
-        .tables
-        .len();
+    let after = table_count(&mut c).await;
     assert_eq!(before, after, "a refused creation leaves no table");
 }
 
@@ -1497,13 +1485,7 @@ async fn a_match_that_could_outgrow_the_action_log_is_capped_or_refused_before_i
         "{rules}"
     );
     // Set by the caller: refused with the largest value that fits, and nothing is created.
-    let before = c
-        .list_tables(v1::ListTablesRequest::default())
-        .await
-        .expect("list")
-        .into_inner()
-        .tables
-        .len();
+    let before = table_count(&mut c).await;
     let mut asked = options(v1::Game::Calabresella, 21);
     if let Some(v1::game_options::Rules::Calabresella(o)) = &mut asked.rules {
         o.max_deals = Some(500);
@@ -1534,13 +1516,7 @@ async fn a_match_that_could_outgrow_the_action_log_is_capped_or_refused_before_i
         .expect_err("50 hands of up to 120 actions");
     assert_eq!(reason(&e), "BAD_OPTIONS");
     assert!(e.message().contains("fewer hands"), "{}", e.message());
-    let after = c
-        .list_tables(v1::ListTablesRequest::default())
-        .await
-        .expect("list")
-        .into_inner()
-        .tables
-        .len();
+    let after = table_count(&mut c).await;
     assert_eq!(before, after, "a refused creation leaves no table");
 }
 
