@@ -82,6 +82,27 @@ impl ClientLoad {
 const CLIENTS_BEFORE_SWEEP: usize = 256;
 
 impl Load {
+    /// Whether the server may hold one more unfinished table (`max` of them at most).
+    fn room(&self, max: usize) -> Result<(), ServiceError> {
+        if self.open >= max {
+            return Err(ServiceError::Exhausted(
+                Reason::TooManyTables,
+                format!("the server has {} unfinished tables, its limit", self.open),
+            ));
+        }
+        Ok(())
+    }
+
+    /// An unfinished table of `creator` joins the counts.
+    fn count(&mut self, creator: &str, bots_only: bool) {
+        self.open += 1;
+        let client = self.clients.entry(creator.to_owned()).or_default();
+        client.open += 1;
+        if bots_only {
+            client.bots += 1;
+        }
+    }
+
     /// An unfinished table of `creator` leaves the counts (it ended, or its creation failed).
     fn release(&mut self, creator: &str, bots_only: bool) {
         self.open = self.open.saturating_sub(1);
@@ -233,12 +254,7 @@ impl Registry {
         let mut guard = self.lock_load();
         let load = &mut *guard;
         load.sweep_idle(now);
-        if load.open >= config.max_tables {
-            return Err(ServiceError::Exhausted(
-                Reason::TooManyTables,
-                format!("the server has {} unfinished tables, its limit", load.open),
-            ));
-        }
+        load.room(config.max_tables)?;
         let client = load.clients.entry(creator.to_owned()).or_default();
         client.trim(now);
         let refusal = if config.max_open_tables_per_client > 0
@@ -284,11 +300,7 @@ impl Registry {
         }
         // The table counts from now on (released if its creation fails).
         client.created.push_back(now);
-        client.open += 1;
-        if bots_only {
-            client.bots += 1;
-        }
-        load.open += 1;
+        load.count(creator, bots_only);
         Ok(())
     }
 
@@ -313,18 +325,8 @@ impl Registry {
                 let creator = table.creator().to_owned();
                 let bots_only = table.bots_only();
                 if !counted {
-                    if load.open >= self.config.max_tables {
-                        return Err(ServiceError::Exhausted(
-                            Reason::TooManyTables,
-                            format!("the server has {} unfinished tables, its limit", load.open),
-                        ));
-                    }
-                    load.open += 1;
-                    let client = load.clients.entry(creator.clone()).or_default();
-                    client.open += 1;
-                    if bots_only {
-                        client.bots += 1;
-                    }
+                    load.room(self.config.max_tables)?;
+                    load.count(&creator, bots_only);
                 }
                 let counts = self.load.clone();
                 let keep = self.config.max_finished_tables;

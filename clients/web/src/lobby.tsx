@@ -20,6 +20,7 @@ import { useT } from "./i18n-context.js";
 import { href, navigate } from "./routes.js";
 import { loadSeat, saveSeat } from "./session.js";
 import { kindName, stateName } from "./wire.js";
+import { ScrollTable } from "./scroll-table.js";
 
 /** How often the table list is fetched again. */
 const POLL_MS = 2000;
@@ -494,12 +495,7 @@ function TableList(props: {
       ) : tables.length === 0 ? (
         <p>{t("lobby.empty")}</p>
       ) : (
-        <div
-          class="table-scroll"
-          tabIndex={0}
-          role="group"
-          aria-label={t("lobby.list")}
-        >
+        <ScrollTable label={t("lobby.list")}>
           <table class="lobby-table">
             <thead>
               <tr>
@@ -520,7 +516,7 @@ function TableList(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
     </section>
   );

@@ -6,7 +6,7 @@
 import type { GetReplayResponse } from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { actionLabel, signalName } from "./actions.js";
+import { actionLabel } from "./actions.js";
 import { errorText, getReplay, isRefusal } from "./api.js";
 import { compareCards } from "./cards.js";
 import { CardImage } from "./card-view.js";
@@ -15,7 +15,7 @@ import { gameName } from "./games.js";
 import { useT } from "./i18n-context.js";
 import { href } from "./routes.js";
 import { notations } from "./state.js";
-import { signalWord } from "./wire.js";
+import { TrickCards } from "./trick-view.js";
 
 /** The replay page of `tableId`. */
 export function Replay(props: { tableId: string }): VNode {
@@ -244,26 +244,11 @@ function ReplayPosition(props: {
       </div>
       <section class="trick-area" aria-labelledby="replay-trick">
         <h2 id="replay-trick">{t("table.trick")}</h2>
-        <ol class="trick">
-          {(o?.trick ?? []).map((p) => (
-            <li key={p.card?.notation} class="played">
-              <CardImage
-                card={p.card?.notation ?? ""}
-                attrs={{
-                  "data-trick-card": p.card?.notation ?? "",
-                  "data-played-by": p.seat,
-                }}
-              />
-              <span class="played-by">
-                {props.name(p.seat)}
-                {p.signal ? ` · ${signalName(t, signalWord(p.signal))}` : ""}
-              </span>
-            </li>
-          ))}
-        </ol>
-        {(o?.trick.length ?? 0) === 0 ? (
-          <p class="muted">{t("table.trickEmpty")}</p>
-        ) : null}
+        <TrickCards
+          trick={o?.trick ?? []}
+          name={props.name}
+          cardAttr="data-trick-card"
+        />
       </section>
       {o?.outcome ? (
         <p class="result">

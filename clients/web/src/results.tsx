@@ -13,6 +13,7 @@ import { api, errorText } from "./api.js";
 import { GAME_NAMES, gameName, type GameName } from "./games.js";
 import { useLang, useT } from "./i18n-context.js";
 import { href } from "./routes.js";
+import { ScrollTable } from "./scroll-table.js";
 
 /** The results page. */
 export function Results(): VNode {
@@ -101,12 +102,7 @@ function Ratings(props: { game: GameName | ""; peopleOnly: boolean }): VNode {
       ) : data.players.length === 0 ? (
         <p>{t("results.noPlayers")}</p>
       ) : (
-        <div
-          class="table-scroll"
-          tabIndex={0}
-          role="group"
-          aria-label={t("results.players")}
-        >
+        <ScrollTable label={t("results.players")}>
           <table data-results>
             <thead>
               <tr>
@@ -143,7 +139,7 @@ function Ratings(props: { game: GameName | ""; peopleOnly: boolean }): VNode {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
     </section>
   );
@@ -207,12 +203,7 @@ function Records(props: { game: GameName | "" }): VNode {
       ) : records.length === 0 ? (
         <p>{t("results.none")}</p>
       ) : (
-        <div
-          class="table-scroll"
-          tabIndex={0}
-          role="group"
-          aria-label={t("results.records")}
-        >
+        <ScrollTable label={t("results.records")}>
           <table data-records>
             <thead>
               <tr>
@@ -263,7 +254,7 @@ function Records(props: { game: GameName | "" }): VNode {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
     </section>
   );

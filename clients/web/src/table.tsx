@@ -43,15 +43,16 @@ import {
   type TableModel,
 } from "./state.js";
 import { TableSession, type SessionView } from "./table-session.js";
+import { TrickCards } from "./trick-view.js";
 import {
   contractWord,
   kindName,
   phaseName,
   roleWord,
-  signalWord,
   stateName,
   suitLetter,
 } from "./wire.js";
+import { ScrollTable } from "./scroll-table.js";
 
 /** The table page for `tableId`. */
 export function TableView(props: { tableId: string }): VNode {
@@ -529,26 +530,12 @@ function TrickArea(props: { obs: Observation; name: SeatNamer }): VNode {
   return (
     <section class="trick-area" aria-labelledby="trick-title">
       <h2 id="trick-title">{t("table.trick")}</h2>
-      <ol class="trick" data-trick>
-        {o.trick.map((p) => (
-          <li key={p.card?.notation} class="played">
-            <CardImage
-              card={p.card?.notation ?? ""}
-              attrs={{
-                "data-card": p.card?.notation ?? "",
-                "data-played-by": p.seat,
-              }}
-            />
-            <span class="played-by">
-              {props.name(p.seat)}
-              {p.signal ? ` · ${signalName(t, signalWord(p.signal))}` : ""}
-            </span>
-          </li>
-        ))}
-      </ol>
-      {o.trick.length === 0 ? (
-        <p class="muted">{t("table.trickEmpty")}</p>
-      ) : null}
+      <TrickCards
+        trick={o.trick}
+        name={props.name}
+        cardAttr="data-card"
+        trickAttr
+      />
       {last && last.cards.length > 0 ? (
         <div class="last-trick">
           <h3>{t("table.lastTrick", { name: props.name(last.winner) })}</h3>
@@ -939,12 +926,7 @@ function Scores(props: {
   return (
     <section class="panel scores" aria-labelledby="scores-title">
       <h2 id="scores-title">{t("table.scores")}</h2>
-      <div
-        class="table-scroll"
-        tabIndex={0}
-        role="group"
-        aria-label={t("table.scores")}
-      >
+      <ScrollTable label={t("table.scores")}>
         <table data-scores>
           <thead>
             <tr>
@@ -983,8 +965,31 @@ function Scores(props: {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </ScrollTable>
     </section>
+  );
+}
+
+/** One group of a revealed deal: a seat's cards, the monte or the stock. */
+function RevealedCards(props: {
+  title: string;
+  cards: string[];
+  seat?: number;
+}): VNode {
+  return (
+    <div class="revealed-seat" data-revealed-seat={props.seat}>
+      <h3>{props.title}</h3>
+      <div class="card-row wrap">
+        {props.cards.map((c) => (
+          <CardImage
+            key={c}
+            card={c}
+            class="small"
+            attrs={{ "data-revealed-card": c }}
+          />
+        ))}
+      </div>
+    </div>
   );
 }
 
@@ -1003,49 +1008,18 @@ function RevealedDeal(props: { revealed: Revealed; name: SeatNamer }): VNode {
         {t("table.revealed", { n: r.handNumber + 1 })}
       </h2>
       {r.hands.map((h) => (
-        <div key={h.seat} class="revealed-seat" data-revealed-seat={h.seat}>
-          <h3>{props.name(h.seat)}</h3>
-          <div class="card-row wrap">
-            {[...h.cards].sort(compareCards).map((c) => (
-              <CardImage
-                key={c}
-                card={c}
-                class="small"
-                attrs={{ "data-revealed-card": c }}
-              />
-            ))}
-          </div>
-        </div>
+        <RevealedCards
+          key={h.seat}
+          title={props.name(h.seat)}
+          cards={[...h.cards].sort(compareCards)}
+          seat={h.seat}
+        />
       ))}
       {r.monte.length > 0 ? (
-        <div class="revealed-seat">
-          <h3>{t("table.monte")}</h3>
-          <div class="card-row wrap">
-            {r.monte.map((c) => (
-              <CardImage
-                key={c}
-                card={c}
-                class="small"
-                attrs={{ "data-revealed-card": c }}
-              />
-            ))}
-          </div>
-        </div>
+        <RevealedCards title={t("table.monte")} cards={r.monte} />
       ) : null}
       {r.stock.length > 0 ? (
-        <div class="revealed-seat">
-          <h3>{t("table.stockCards")}</h3>
-          <div class="card-row wrap">
-            {r.stock.map((c) => (
-              <CardImage
-                key={c}
-                card={c}
-                class="small"
-                attrs={{ "data-revealed-card": c }}
-              />
-            ))}
-          </div>
-        </div>
+        <RevealedCards title={t("table.stockCards")} cards={r.stock} />
       ) : null}
     </section>
   );

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use calabresella_server::store::{self, Location, Store, StoreOptions};
 use clap::{Args, Subcommand};
 
-use super::serve::default_db_path;
+use super::serve;
 
 /// `calabresella db`.
 #[derive(Debug, Args)]
@@ -40,11 +40,7 @@ struct Target {
 
 impl Target {
     fn location(&self) -> Location {
-        match (&self.database_url, &self.db) {
-            (Some(url), _) => Location::parse(url),
-            (None, Some(db)) => Location::parse(db),
-            (None, None) => Location::Sqlite(default_db_path()),
-        }
+        serve::location(self.database_url.as_deref(), self.db.as_deref())
     }
 }
 

@@ -167,14 +167,19 @@ pub fn default_db_path() -> std::path::PathBuf {
     }
 }
 
+/// The database `--database-url` or `--db` names, else the default SQLite file.
+pub fn location(database_url: Option<&str>, db: Option<&str>) -> Location {
+    match (database_url, db) {
+        (Some(url), _) => Location::parse(url),
+        (None, Some(db)) => Location::parse(db),
+        (None, None) => Location::Sqlite(default_db_path()),
+    }
+}
+
 impl ServeArgs {
     /// The store these flags ask for.
     pub fn store_options(&self) -> StoreOptions {
-        let location = match (&self.database_url, &self.db) {
-            (Some(url), _) => Location::parse(url),
-            (None, Some(db)) => Location::parse(db),
-            (None, None) => Location::Sqlite(default_db_path()),
-        };
+        let location = location(self.database_url.as_deref(), self.db.as_deref());
         StoreOptions {
             location,
             sync: if self.db_sync == "normal" {
