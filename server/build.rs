@@ -36,6 +36,41 @@ fn main() {
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
     std::fs::write(out.join("web_assets.rs"), code).expect("OUT_DIR is writable");
+    println!("cargo:rustc-env=CALABRESELLA_COMMIT={}", commit(&manifest));
+}
+
+/// The commit the binary is built from (`--version` shows it): `CALABRESELLA_COMMIT` when a
+/// packager sets it, else git's short hash with `-dirty` for uncommitted changes, else
+/// `unknown` (a source tarball without git).
+fn commit(manifest: &Path) -> String {
+    println!("cargo:rerun-if-env-changed=CALABRESELLA_COMMIT");
+    if let Ok(c) = std::env::var("CALABRESELLA_COMMIT") {
+        return c;
+    }
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(manifest)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    let Some(hash) = git(&["rev-parse", "--short=12", "HEAD"]) else {
+        return "unknown".into();
+    };
+    // Rebuild the version when HEAD moves: HEAD itself (a checkout) and the branch it names (a
+    // commit).
+    if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
+        let dir = PathBuf::from(dir);
+        println!("cargo:rerun-if-changed={}", dir.join("HEAD").display());
+        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            println!("cargo:rerun-if-changed={}", dir.join(branch).display());
+        }
+    }
+    let dirty =
+        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    if dirty { format!("{hash}-dirty") } else { hash }
 }
 
 /// Every regular file under `dir`, as (`/`-separated path relative to `root`, absolute path).

@@ -2,7 +2,12 @@ package calabresella
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
 	"iter"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -10,6 +15,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 
@@ -42,6 +48,7 @@ type ClientOption func(*clientConfig)
 // clientConfig is what the options of Dial set.
 type clientConfig struct {
 	reconnectFor time.Duration
+	caCert       string
 	dial         []grpc.DialOption
 }
 
@@ -51,26 +58,45 @@ func WithReconnectFor(d time.Duration) ClientOption {
 	return func(c *clientConfig) { c.reconnectFor = d }
 }
 
-// WithDialOptions adds gRPC dial options (credentials, interceptors...). Without credentials
-// the connection is plaintext. They come after the defaults, so they override them: the
-// keepalive (a ping after 20 s without traffic, the connection given up when no answer
-// comes within 10 s) with grpc.WithKeepaliveParams, the reconnection backoff with
-// grpc.WithConnectParams.
+// WithCACert makes a TLS connection ("https://" address) trust the CA certificate(s) in the
+// PEM file at path instead of the system's root certificates; the server's name (or IP
+// address) is still checked against its certificate. Dial reads the file at once: a file it
+// cannot read or that holds no certificate is an error naming the path, and so is this option
+// with an address that is not "https://".
+func WithCACert(path string) ClientOption {
+	return func(c *clientConfig) { c.caCert = path }
+}
+
+// WithDialOptions adds gRPC dial options (credentials, interceptors...). They come after the
+// defaults, so they override them: the transport credentials (plaintext, or TLS for an
+// "https://" address) with grpc.WithTransportCredentials, the keepalive (a ping after 20 s
+// without traffic, the connection given up when no answer comes within 10 s) with
+// grpc.WithKeepaliveParams, the reconnection backoff with grpc.WithConnectParams.
 func WithDialOptions(opts ...grpc.DialOption) ClientOption {
 	return func(c *clientConfig) { c.dial = append(c.dial, opts...) }
 }
 
-// Dial makes a client for the server at address ("127.0.0.1:50051"; an "http://" prefix is
-// accepted). It does not wait for the server: the connection is made by the first call and
-// made again after a drop.
+// ErrCACertWithoutTLS is the error of Dial given WithCACert and an address that is not
+// "https://" (a plaintext connection has no certificate to check).
+var ErrCACertWithoutTLS = errors.New("calabresella: ca cert given but the address is not https://")
+
+// Dial makes a client for the server at address. "https://host:port" connects over TLS,
+// checking the server's certificate against the system's root certificates (or the CA of
+// WithCACert) and its host name or IP address; "host:port" or "http://host:port" connects in
+// plaintext. It does not wait for the server: the connection is made by the first call and
+// made again after a drop, so a server whose certificate does not check out fails the calls
+// with an *Error UNAVAILABLE, as one that cannot be reached.
 func Dial(address string, opts ...ClientOption) (*Client, error) {
 	cfg := clientConfig{reconnectFor: DefaultReconnectFor}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	target := strings.TrimPrefix(address, "http://")
+	target, creds, err := transportCredentials(address, cfg.caCert)
+	if err != nil {
+		return nil, err
+	}
 	dial := []grpc.DialOption{
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithTransportCredentials(creds),
 		// gRPC's default reconnection backoff grows to two minutes; a server that restarts
 		// must be found again at the pace of the retry policy (50 ms doubling to 1 s).
 		grpc.WithConnectParams(grpc.ConnectParams{
@@ -94,6 +120,31 @@ func Dial(address string, opts ...ClientOption) (*Client, error) {
 		return nil, err
 	}
 	return &Client{conn: conn, rpc: pb.NewTableServiceClient(conn), reconnectFor: cfg.reconnectFor, done: make(chan struct{})}, nil
+}
+
+// transportCredentials splits address into the gRPC target and its credentials: TLS for
+// "https://" (the system's roots, or the certificates of the PEM file caCert), plaintext
+// otherwise.
+func transportCredentials(address, caCert string) (string, credentials.TransportCredentials, error) {
+	if rest, ok := strings.CutPrefix(address, "https://"); ok {
+		cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+		if caCert != "" {
+			pem, err := os.ReadFile(caCert)
+			if err != nil {
+				return "", nil, fmt.Errorf("calabresella: reading the CA certificate %s: %w", caCert, err)
+			}
+			roots := x509.NewCertPool()
+			if !roots.AppendCertsFromPEM(pem) {
+				return "", nil, fmt.Errorf("calabresella: no PEM certificate in the CA certificate file %s", caCert)
+			}
+			cfg.RootCAs = roots
+		}
+		return strings.TrimSuffix(rest, "/"), credentials.NewTLS(cfg), nil
+	}
+	if caCert != "" {
+		return "", nil, ErrCACertWithoutTLS
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(address, "http://"), "/"), insecure.NewCredentials(), nil
 }
 
 // Close closes the connection. The calls, streams and plays in flight, and any made after,

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tokio::runtime::Runtime;
 use tonic::Status;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use calabresella_proto::{convert, v1};
@@ -111,30 +111,39 @@ pub struct Client {
 
 #[pymethods]
 impl Client {
-    /// Connects to `address` (`host:port` or a full `http://` URL); raises
-    /// `ConnectionLostError` when the server cannot be reached within `timeout` seconds.
+    /// Connects to `address` (`host:port`, an `http://` URL, or an `https://` URL for TLS,
+    /// verified against the system's root certificates or the PEM file `ca_cert`); raises
+    /// `ConnectionLostError` when the server cannot be reached (or its certificate is refused)
+    /// within `timeout` seconds, `NotationError` for a bad address or CA file.
     #[new]
-    #[pyo3(signature = (address, *, timeout = 10.0))]
-    fn new(py: Python<'_>, address: &str, timeout: f64) -> PyResult<Client> {
-        let url = if address.contains("://") {
-            address.to_owned()
-        } else {
-            format!("http://{address}")
-        };
-        let endpoint = Endpoint::from_shared(url.clone())
-            .map_err(|e| errors::notation(format!("address {address:?}: {e}")))?
-            .connect_timeout(Duration::from_secs_f64(timeout.clamp(0.1, 3600.0)))
-            .tcp_nodelay(true)
-            .http2_keep_alive_interval(Duration::from_secs(20))
-            .keep_alive_while_idle(true);
+    #[pyo3(signature = (address, *, timeout = 10.0, ca_cert = None))]
+    fn new(
+        py: Python<'_>,
+        address: &str,
+        timeout: f64,
+        ca_cert: Option<std::path::PathBuf>,
+    ) -> PyResult<Client> {
+        let endpoint = calabresella_client::endpoint(
+            address,
+            ca_cert.as_deref(),
+            Duration::from_secs_f64(timeout.clamp(0.1, 3600.0)),
+        )
+        .map_err(|e| errors::notation(e.to_string()))?;
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
             .map_err(|e| ConnectionLostError::new_err(format!("runtime: {e}")))?;
-        let channel = py
-            .detach(|| rt.block_on(endpoint.connect()))
-            .map_err(|e| ConnectionLostError::new_err(format!("cannot reach {address}: {e}")))?;
+        let channel = py.detach(|| rt.block_on(endpoint.connect())).map_err(|e| {
+            // The transport's sources say why (a refused certificate, TLS required).
+            let mut why = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                why = format!("{why}: {s}");
+                source = s.source();
+            }
+            ConnectionLostError::new_err(format!("cannot reach {address}: {why}"))
+        })?;
         Ok(Client {
             rt: Arc::new(rt),
             client: TableServiceClient::new(channel),

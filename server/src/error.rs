@@ -286,6 +286,7 @@ impl ServiceError {
 impl From<ServiceError> for Status {
     fn from(e: ServiceError) -> Status {
         let (code, reason) = e.code_and_reason();
+        crate::metrics::refused(reason.as_str(), matches!(e, ServiceError::Exhausted(..)));
         let mut metadata = std::collections::HashMap::<String, String>::new();
         if let ServiceError::Elsewhere(_, instance) = &e {
             metadata.insert("instance".into(), instance.clone());

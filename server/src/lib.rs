@@ -23,11 +23,13 @@ pub mod config;
 pub mod error;
 pub mod limit;
 pub mod malformed;
+pub mod metrics;
 pub mod registry;
 pub mod retention;
 pub mod service;
 pub mod store;
 pub mod table;
+pub mod tls;
 pub mod web;
 
 use std::future::Future;
@@ -68,6 +70,8 @@ pub struct ServeOptions {
     pub keepalive_timeout: Duration,
     /// Where the browser front end's files come from (answered at `GET /`).
     pub web_root: web::WebRoot,
+    /// TLS for every connection (gRPC, gRPC-web and the web front end); `None`: plain text.
+    pub tls: Option<tls::Tls>,
 }
 
 impl Default for ServeOptions {
@@ -82,6 +86,7 @@ impl Default for ServeOptions {
             keepalive_interval: Duration::from_secs(20),
             keepalive_timeout: Duration::from_secs(10),
             web_root: web::WebRoot::Embedded,
+            tls: None,
         }
     }
 }
@@ -199,12 +204,24 @@ pub async fn serve(
         Some(r) => router.add_service(r),
         None => router,
     };
-    let serving = router.serve_with_incoming_shutdown(
-        TcpIncoming::from(listener)
-            .with_nodelay(Some(true))
-            .with_keepalive(Some(options.keepalive_interval)),
-        on_shutdown,
-    );
+    let tcp = TcpIncoming::from(listener)
+        .with_nodelay(Some(true))
+        .with_keepalive(Some(options.keepalive_interval));
+    let serving: std::pin::Pin<Box<dyn Future<Output = _> + Send>> = match options.tls {
+        Some(tls) => {
+            let incoming = tls.incoming(tcp);
+            // The certificate reloads as long as the server runs.
+            let watch = tokio::spawn(tls.watch());
+            Box::pin(async move {
+                let served = router
+                    .serve_with_incoming_shutdown(incoming, on_shutdown)
+                    .await;
+                watch.abort();
+                served
+            })
+        }
+        None => Box::pin(router.serve_with_incoming_shutdown(tcp, on_shutdown)),
+    };
     // The sweeps run as long as the server, and stop with it (they hold the store open).
     tokio::select! {
         served = serving => served,

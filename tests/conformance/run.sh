@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Runs every client's conformance runner against one real server; prints `N passed, M failed`.
-#   run.sh [--bench] [client...]      clients: typescript go java python rust (default: all)
+#   run.sh [--bench | --tls] [client...]   clients: typescript go java python rust (default: all)
+# --tls runs the TLS scenarios on a server that speaks TLS only (a throwaway CA; the runners get
+# --ca-cert and an https:// address).
 # Expects the clients built (scripts/test.sh builds them); CALABRESELLA_BIN defaults to the
 # test profile's binary.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tests/conformance"
 bench=()
+tls=()
 clients=()
 for a in "$@"; do
   case $a in
     # The bench runs on a server that keeps nothing: it measures the clients and the wire, not
     # the disk's fsync per action.
     --bench) bench=(--bench) && export CONFORMANCE_DB=:memory: ;;
+    # A match, a resumed stream and a server restart (reconnecting) over TLS.
+    --tls) tls=(--only match/calabresella --only stream/resume-after-drop --only server/restart-mid-match) && export CONFORMANCE_TLS=1 ;;
     typescript | go | java | python | rust) clients+=("$a") ;;
-    *) echo "run.sh: unknown argument $a (clients: typescript go java python rust; --bench)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown argument $a (clients: typescript go java python rust; --bench, --tls)" >&2; exit 2 ;;
   esac
 done
 [ ${#clients[@]} -gt 0 ] || clients=(typescript go java python rust)
@@ -33,7 +38,16 @@ cleanup() {
 }
 trap cleanup EXIT
 bash "$here/server.sh" start || exit 1
-addr=$(cat "$CONFORMANCE_STATE/address")
+# The address the runners are given: host:port, or an https:// URL with the CA to verify it.
+server_address() {
+  if [ "${CONFORMANCE_TLS:-}" = 1 ]; then
+    echo "https://$(cat "$CONFORMANCE_STATE/address")"
+  else
+    cat "$CONFORMANCE_STATE/address"
+  fi
+}
+[ "${CONFORMANCE_TLS:-}" = 1 ] && tls+=(--ca-cert "$CONFORMANCE_STATE/certs/ca.pem")
+addr=$(server_address)
 echo "conformance: server on $addr, clients: ${clients[*]}"
 
 passed=0
@@ -43,7 +57,7 @@ started=$(date +%s.%N)
 for c in "${clients[@]}"; do
   t0=$(date +%s.%N)
   out="$CONFORMANCE_STATE/$c.out"
-  bash "$here/runners/$c.sh" --scenarios "$here/scenarios.json" --server "$addr" "${bench[@]}" 2>&1 | tee "$out"
+  bash "$here/runners/$c.sh" --scenarios "$here/scenarios.json" --server "$addr" "${bench[@]}" "${tls[@]}" 2>&1 | tee "$out"
   status=${PIPESTATUS[0]}
   p=$(grep -c '^PASS ' "$out")
   f=$(grep -c '^FAIL ' "$out")
@@ -61,7 +75,7 @@ for c in "${clients[@]}"; do
   [ "$f" -eq 0 ] || broken+=("$c")
   printf 'conformance: %s took %.1f s\n' "$c" "$(awk "BEGIN{print $(date +%s.%N) - $t0}")"
   # A restart scenario may have left a new server: read its address again.
-  addr=$(cat "$CONFORMANCE_STATE/address")
+  addr=$(server_address)
 done
 printf 'conformance: %d passed, %d failed in %.1f s\n' "$passed" "$failed" "$(awk "BEGIN{print $(date +%s.%N) - $started}")"
 if [ "$failed" -ne 0 ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts, restarts (SIGKILL, then start again on the same address and database) or stops the
-# conformance server. Its state lives in $CONFORMANCE_STATE: the address, the pid, the log.
+# conformance server. Its state lives in $CONFORMANCE_STATE: the address, the pid, the log (and
+# with CONFORMANCE_TLS=1 the certificates in certs/: the server then speaks TLS only).
 #   server.sh start | restart | stop
 set -euo pipefail
 state=${CONFORMANCE_STATE:?CONFORMANCE_STATE is not set}
@@ -10,10 +11,16 @@ bin=${CALABRESELLA_BIN:?CALABRESELLA_BIN is not set}
 start() {
   local listen=$1 before
   before=$(grep -c 'calabresella: listening on' "$state/server.log" 2>/dev/null || true)
+  local tls=()
+  if [ "${CONFORMANCE_TLS:-}" = 1 ]; then
+    # A throwaway CA and server certificate, made once per run; runners get ca.pem.
+    [ -f "$state/certs/ca.pem" ] || "$bin" dev-certs --out "$state/certs" >/dev/null
+    tls=(--tls-cert "$state/certs/server.pem" --tls-key "$state/certs/server.key")
+  fi
   # The limits a shared test server needs: several clients create tables from one address.
   "$bin" serve --listen "$listen" --db "${CONFORMANCE_DB:-$state/conformance.db}" --log info \
     --max-open-tables-per-client 0 --max-creates-per-client-per-minute 0 \
-    --max-bot-tables-per-client 0 --waiting-timeout-s 120 \
+    --max-bot-tables-per-client 0 --waiting-timeout-s 120 "${tls[@]}" \
     >>"$state/server.log" 2>&1 &
   echo $! >"$state/pid"
   for _ in $(seq 1 300); do

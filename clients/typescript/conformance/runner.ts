@@ -3,7 +3,8 @@
  * file against a real server through this package's public API, as a user would, and prints
  * `PASS <name>` / `FAIL <name>: <why>` / `BENCH ...` lines and a summary.
  *
- *   node dist/conformance/runner.js --scenarios PATH --server HOST:PORT [--bench] [--only NAME]...
+ *   node dist/conformance/runner.js --scenarios PATH --server HOST:PORT|https://HOST:PORT
+ *     [--ca-cert PATH] [--bench] [--only NAME]...
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -465,6 +466,7 @@ function parseArgs(argv: string[]) {
   const args = {
     scenarios: "",
     server: "",
+    caCert: undefined as string | undefined,
     bench: false,
     only: [] as string[],
   };
@@ -477,13 +479,14 @@ function parseArgs(argv: string[]) {
     };
     if (a === "--scenarios") args.scenarios = value();
     else if (a === "--server") args.server = value();
+    else if (a === "--ca-cert") args.caCert = value();
     else if (a === "--bench") args.bench = true;
     else if (a === "--only") args.only.push(value());
     else throw new Error(`unknown argument ${a}`);
   }
   if (!args.scenarios || !args.server) {
     throw new Error(
-      "usage: runner --scenarios PATH --server HOST:PORT [--bench] [--only NAME]...",
+      "usage: runner --scenarios PATH --server HOST:PORT|https://HOST:PORT [--ca-cert PATH] [--bench] [--only NAME]...",
     );
   }
   return args;
@@ -499,7 +502,7 @@ async function main(): Promise<number> {
       (args.only.length === 0 || args.only.includes(s.name)) &&
       (s.kind === "bench") === args.bench,
   );
-  const client = connectNode(args.server);
+  const client = connectNode(args.server, { caCert: args.caCert });
   let passed = 0;
   let failed = 0;
   for (const s of chosen) {

@@ -5,13 +5,16 @@
 //! order, resume after a drop, one answer per decision, one retry policy) with a [`Strategy`]
 //! choosing the answers and a [`PlayReport`] out. [`requests`] builds calls from names (seat
 //! kinds, games, end reasons, table states, record filters) for the CLI and Python alike.
-//! [`Spectator`] follows a table's public stream the same way.
+//! [`Spectator`] follows a table's public stream the same way. [`endpoint()`] turns an address
+//! (plain text or `https://`) into a channel's endpoint for all of them.
 
+pub mod endpoint;
 pub mod play;
 pub mod remote;
 pub mod requests;
 pub mod spectator;
 
+pub use endpoint::{EndpointError, endpoint};
 pub use play::{
     Answer, FnStrategy, MAX_REFUSALS, PlayError, PlayReport, RECONNECT_FOR, RetryPolicy, Strategy,
 };

@@ -1,5 +1,6 @@
 """Type stubs of the Rust extension `calabresella._core` (checked by mypy.stubtest)."""
 
+import os
 from collections.abc import Callable
 from typing import Any, final
 
@@ -240,7 +241,9 @@ class VectorEnv:
 @final
 class Client:
     address: str
-    def __new__(cls, address: str, *, timeout: float = 10.0) -> Client: ...
+    def __new__(
+        cls, address: str, *, timeout: float = 10.0, ca_cert: str | os.PathLike[str] | None = None
+    ) -> Client: ...
     def create_table(
         self,
         game: str = "calabresella",

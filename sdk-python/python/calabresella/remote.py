@@ -11,10 +11,12 @@ from calabresella._core import Client, Observation
 from calabresella.bots import Action, Bot
 
 
-def connect(address: str, *, timeout: float = 10.0) -> Client:
-    """A client for the server at ``address`` (``"127.0.0.1:50051"`` or an ``http://`` URL).
-    Raises :class:`ConnectionLostError` when it cannot be reached within ``timeout`` seconds."""
-    return Client(address, timeout=timeout)
+def connect(address: str, *, timeout: float = 10.0, ca_cert: str | None = None) -> Client:
+    """A client for the server at ``address``: ``"127.0.0.1:50051"`` or an ``http://`` URL in
+    plain text, an ``https://`` URL over TLS, verified against the system's root certificates
+    or the CA certificate in the PEM file ``ca_cert``. Raises :class:`ConnectionLostError` when
+    it cannot be reached (or its certificate is refused) within ``timeout`` seconds."""
+    return Client(address, timeout=timeout, ca_cert=ca_cert)
 
 
 def play(

@@ -26,6 +26,10 @@ pub struct ServerArg {
         default_value = "http://127.0.0.1:50051"
     )]
     server: String,
+    /// Verify an https:// server against this CA certificate (PEM) instead of the system's
+    /// root certificates.
+    #[arg(long, env = "CALABRESELLA_CA_CERT")]
+    ca_cert: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `create`.
@@ -120,11 +124,14 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 pub(super) async fn connect(server: &ServerArg) -> Result<TableServiceClient<Channel>> {
-    let channel = Channel::from_shared(server.server.clone())
-        .with_context(|| format!("bad server address {:?}", server.server))?
-        .connect()
-        .await
-        .with_context(|| format!("cannot reach {}", server.server))?;
+    let channel = calabresella_client::endpoint(
+        &server.server,
+        server.ca_cert.as_deref(),
+        std::time::Duration::from_secs(10),
+    )?
+    .connect()
+    .await
+    .with_context(|| format!("cannot reach {}", server.server))?;
     Ok(TableServiceClient::new(channel))
 }
 
@@ -135,7 +142,16 @@ pub(super) fn status_line(s: &tonic::Status) -> String {
         .get_details_error_info()
         .map(|i| i.reason)
         .unwrap_or_default();
-    format!("{:?} {reason}: {}", s.code(), s.message())
+    let mut line = format!("{:?} {reason}: {}", s.code(), s.message());
+    // A transport failure says what happened only in its sources (a refused certificate, a
+    // server that speaks TLS only).
+    let mut source = std::error::Error::source(s);
+    while let Some(e) = source {
+        line.push_str(": ");
+        line.push_str(&e.to_string());
+        source = e.source();
+    }
+    line
 }
 
 /// Runs `create`.

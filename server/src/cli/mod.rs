@@ -5,6 +5,7 @@ mod bench_store;
 mod client;
 mod db;
 mod deal;
+mod dev_certs;
 mod duplicate;
 mod play;
 mod records;
@@ -18,8 +19,16 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 /// Calabresella: serve, play, replay and benchmark matches of the Italian card games.
+/// The version `--version` shows: the release, and the commit the binary was built from.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("CALABRESELLA_COMMIT"),
+    ")"
+);
+
 #[derive(Debug, Parser)]
-#[command(name = "calabresella", version, about)]
+#[command(name = "calabresella", version = VERSION, about)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,6 +66,9 @@ enum Command {
     Duplicate(duplicate::DuplicateArgs),
     /// Print the deal a seed gives.
     Deal(deal::DealArgs),
+    /// Write a throwaway CA and certificates for a TLS server on this machine (tests, local
+    /// use): ca.pem, server.pem, server.key, client.pem, client.key.
+    DevCerts(dev_certs::DevCertsArgs),
     /// The database: `stats` (what it holds, its size), `vacuum` (retention, then compaction).
     Db(db::DbArgs),
 }
@@ -79,6 +91,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),
         Command::Db(a) => db::run(a),
+        Command::DevCerts(a) => dev_certs::run(a),
     }
 }
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use calabresella_server::store::{self, Location, Opened, Store, StoreError, StoreOptions, Sync};
+use calabresella_server::tls::{Tls, TlsOptions};
 use calabresella_server::web::WebRoot;
 use calabresella_server::{ServeOptions, ServerConfig, serve};
 use tracing_subscriber::EnvFilter;
@@ -149,6 +150,28 @@ pub struct ServeArgs {
     /// Do not serve the web front end (gRPC and gRPC-web only).
     #[arg(long, env = "CALABRESELLA_NO_WEB")]
     no_web: bool,
+    /// Serve TLS with this certificate chain (PEM, the server's certificate first); reloaded
+    /// on SIGHUP and when the file changes. Needs --tls-key.
+    #[arg(long, env = "CALABRESELLA_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, env = "CALABRESELLA_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// Verify client certificates against these CA certificates (PEM) when a client offers
+    /// one (a certificate that does not verify is refused).
+    #[arg(long, env = "CALABRESELLA_TLS_CLIENT_CA", requires = "tls_cert")]
+    tls_client_ca: Option<std::path::PathBuf>,
+    /// Refuse clients without a certificate signed by --tls-client-ca (a private server).
+    #[arg(
+        long,
+        env = "CALABRESELLA_TLS_REQUIRE_CLIENT_CERT",
+        requires = "tls_client_ca"
+    )]
+    tls_require_client_cert: bool,
+    /// Serve Prometheus metrics at http://ADDRESS/metrics (off by default; port 0 picks a free
+    /// port, printed). Keep it on a private address: it is plain HTTP without authentication.
+    #[arg(long, env = "CALABRESELLA_METRICS_LISTEN")]
+    metrics_listen: Option<String>,
 }
 
 /// Where the database goes when neither `--db` nor `--database-url` is given.
@@ -294,7 +317,20 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         epoch: String::new(),
     };
     let store_options = args.store_options();
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(
+            Tls::new(TlsOptions {
+                client_ca: args.tls_client_ca.clone(),
+                require_client_cert: args.tls_require_client_cert,
+                ..TlsOptions::new(cert, key)
+            })
+            .context("cannot start TLS")?,
+        ),
+        _ => None,
+    };
+    let scheme = if tls.is_some() { "https" } else { "http" };
     let options = ServeOptions {
+        tls,
         cors_origins: args.cors_origin,
         max_request_bytes: args.max_request_bytes,
         request_timeout: Duration::from_millis(args.request_timeout_ms),
@@ -313,13 +349,34 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
+        if let Some(listen) = &args.metrics_listen {
+            let exporter = calabresella_server::metrics::Exporter::bind(listen).await?;
+            say(&format!(
+                "calabresella: metrics at http://{}/metrics",
+                exporter.local_addr()?
+            ));
+            tokio::spawn(exporter.run());
+        }
         let opened = open_store(store_options).await?;
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let addr = listener.local_addr()?;
         // The one line scripts wait for; logs go to standard error.
-        say(&format!("calabresella: listening on {addr}"));
+        if options.tls.is_some() {
+            say(&format!("calabresella: listening on {addr} (TLS)"));
+        } else {
+            say(&format!("calabresella: listening on {addr}"));
+            if !addr.ip().is_loopback() {
+                tracing::warn!(
+                    %addr,
+                    "listening beyond this machine without TLS: seat tokens and every card \
+                     cross the network in clear text, readable and changeable on the way; pass \
+                     --tls-cert and --tls-key, or listen on 127.0.0.1 behind a TLS proxy \
+                     (docs/DEPLOY.md)"
+                );
+            }
+        }
         match &options.web_root {
             WebRoot::Disabled => {}
             WebRoot::Embedded if !WebRoot::embedded_app() => tracing::warn!(
@@ -330,7 +387,9 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
                 dir = %dir.display(),
                 "--web-dir has no index.html: build the app with `bash clients/web/check.sh`"
             ),
-            _ => say(&format!("calabresella: web front end at http://{addr}/")),
+            _ => say(&format!(
+                "calabresella: web front end at {scheme}://{addr}/"
+            )),
         }
         tracing::info!(%addr, "serving calabresella.v1.TableService, health, reflection, gRPC-web");
         serve(listener, config, options, opened, shutdown_signal())

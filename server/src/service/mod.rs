@@ -132,6 +132,25 @@ impl GameService {
         })
         .await?
     }
+
+    /// `Act`: checks the request, then asks the table.
+    async fn act_on(&self, r: v1::ActRequest) -> Result<Response<v1::ActResponse>, Status> {
+        if r.seat_token.trim().is_empty() {
+            return Err(ServiceError::NoToken.into());
+        }
+        let handle = self.find(table_id(&r.table_id)?).await?;
+        let action = r.action.ok_or_else(|| {
+            ServiceError::Invalid(Reason::BadAction, "the request has no action".into())
+        })?;
+        let response = ask(&handle, |reply| Command::Act {
+            token: r.seat_token,
+            decision: r.decision,
+            action: Box::new(action),
+            reply,
+        })
+        .await??;
+        Ok(Response::new(response))
+    }
 }
 
 /// A page's offset (from its token) and size (default 50, at most 500).
@@ -286,7 +305,9 @@ impl TableService for GameService {
         let stream = self
             .open_stream(&r.table_id, Some(r.seat_token), resume)
             .await?;
-        let out = stream.map(|u| {
+        let open = crate::metrics::StreamGauge::new("seat");
+        let out = stream.map(move |u| {
+            let _counted = &open;
             u.map(|update| v1::ObserveResponse {
                 update: Some(*update),
             })
@@ -298,22 +319,10 @@ impl TableService for GameService {
         &self,
         request: Request<v1::ActRequest>,
     ) -> Result<Response<v1::ActResponse>, Status> {
-        let r = request.into_inner();
-        if r.seat_token.trim().is_empty() {
-            return Err(ServiceError::NoToken.into());
-        }
-        let handle = self.find(table_id(&r.table_id)?).await?;
-        let action = r.action.ok_or_else(|| {
-            ServiceError::Invalid(Reason::BadAction, "the request has no action".into())
-        })?;
-        let response = ask(&handle, |reply| Command::Act {
-            token: r.seat_token,
-            decision: r.decision,
-            action: Box::new(action),
-            reply,
-        })
-        .await??;
-        Ok(Response::new(response))
+        let started = std::time::Instant::now();
+        let answer = self.act_on(request.into_inner()).await;
+        crate::metrics::act(started.elapsed(), answer.is_ok());
+        answer
     }
 
     type SpectateStream = Streamed<v1::SpectateResponse>;
@@ -337,8 +346,9 @@ impl TableService for GameService {
         let r = request.into_inner();
         let resume = r.resume_after.map(|n| (n, r.stream_epoch));
         let stream = self.open_stream(&r.table_id, None, resume).await?;
+        let open = crate::metrics::StreamGauge::new("spectator");
         let out = stream.map(move |u| {
-            let _held = &slot;
+            let _held = (&slot, &open);
             u.map(|update| v1::SpectateResponse {
                 update: Some(*update),
             })

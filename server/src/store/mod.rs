@@ -431,7 +431,9 @@ fn run(mut conn: Box<dyn Conn>, mut rx: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
+        let started = std::time::Instant::now();
         commit(conn.as_mut(), batch);
+        crate::metrics::store_commit(started.elapsed(), rx.len());
         if let Some(f) = after {
             f(conn.as_mut());
         }

@@ -29,11 +29,15 @@ impl Table {
             result,
             reason: reason as i32,
         };
-        self.state = if reason == v1::EndReason::Abandoned {
+        self.set_state(if reason == v1::EndReason::Abandoned {
             v1::TableState::Abandoned
         } else {
             v1::TableState::Finished
-        };
+        });
+        crate::metrics::match_ended(
+            self.spec.rules.game_name(),
+            reason.as_str_name().trim_start_matches("END_REASON_"),
+        );
         tracing::info!(table = %self.id, reason = reason.as_str_name(), "match ended");
         self.end = Some(ended.clone());
         self.pending = None;

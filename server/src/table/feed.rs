@@ -212,6 +212,7 @@ impl Feed {
                     Ok(()) => true,
                     Err(mpsc::error::TrySendError::Full(_)) => {
                         s.lagged.store(true, Ordering::Release);
+                        crate::metrics::slow_consumer();
                         false
                     }
                     Err(mpsc::error::TrySendError::Closed(_)) => false,

@@ -160,6 +160,8 @@ pub struct Table {
     config: Arc<ServerConfig>,
     session: Session,
     state: v1::TableState,
+    /// The table's place in the tables-by-state metric.
+    gauge: crate::metrics::TableGauge,
     end: Option<v1::MatchEnded>,
     seats: Vec<SeatState>,
     feeds: Vec<Feed>,
@@ -237,6 +239,7 @@ impl Table {
             config,
             session,
             state: v1::TableState::Waiting,
+            gauge: crate::metrics::TableGauge::new(state_label(v1::TableState::Waiting)),
             end: None,
             seats,
             feeds,
@@ -412,7 +415,7 @@ impl Table {
     }
 
     fn start(&mut self) {
-        self.state = v1::TableState::Playing;
+        self.set_state(v1::TableState::Playing);
         tracing::info!(table = %self.id, "match started");
         self.start_hand(0);
         self.next_decision();
@@ -536,6 +539,7 @@ impl Table {
             .session
             .apply(seat, action)
             .map_err(ServiceError::Illegal)?;
+        crate::metrics::action(self.spec.rules.game_name());
         if self.seats[seat.index()].bot.is_none() && !timeout {
             self.seats[seat.index()]
                 .clock
@@ -559,5 +563,24 @@ impl Table {
         }
         self.next_decision();
         Ok(())
+    }
+}
+
+/// A table state's label in the metrics.
+fn state_label(state: v1::TableState) -> &'static str {
+    match state {
+        v1::TableState::Waiting => "waiting",
+        v1::TableState::Playing => "playing",
+        v1::TableState::Finished => "finished",
+        v1::TableState::Abandoned => "abandoned",
+        _ => "unknown",
+    }
+}
+
+impl Table {
+    /// Moves the table to `state`, and its count in the metrics with it.
+    fn set_state(&mut self, state: v1::TableState) {
+        self.state = state;
+        self.gauge.set(state_label(state));
     }
 }

@@ -179,7 +179,7 @@ pub fn restore(
     if !table.seats.iter().all(super::SeatState::filled) {
         return Ok(table);
     }
-    table.state = v1::TableState::Playing;
+    table.set_state(v1::TableState::Playing);
     for (n, a) in stored.actions.into_iter().enumerate() {
         let damaged = |why: String| DamagedTable::Action { index: n, why };
         let seat = Seat::new(a.seat).ok_or_else(|| damaged(format!("seat {}", a.seat)))?;

@@ -297,6 +297,7 @@ def main() -> int:
     p.add_argument("--server", required=True)
     p.add_argument("--bench", action="store_true")
     p.add_argument("--only", action="append", default=[])
+    p.add_argument("--ca-cert")
     args = p.parse_args()
     with open(args.scenarios, encoding="utf-8") as f:
         scenarios = json.load(f)["scenarios"]
@@ -312,7 +313,7 @@ def main() -> int:
         try:
             if run is None:
                 raise FailedError(f"unknown kind {s['kind']!r}")
-            run(cb.connect(args.server), s)
+            run(cb.connect(args.server, ca_cert=args.ca_cert), s)
             if s["kind"] != "bench":
                 print(f"PASS {s['name']}", flush=True)
             passed += 1

@@ -21,6 +21,8 @@ const playerName = "conformance-go"
 // runner holds what every scenario shares.
 type runner struct {
 	address string
+	// options are the client's options (the CA certificate of --ca-cert).
+	options []calabresella.ClientOption
 }
 
 // firstLegal is "the bot" of the scenarios: the first of the turn's legal actions.
@@ -31,7 +33,7 @@ func firstLegal(_ context.Context, d *calabresella.Decision) (*pb.Action, error)
 // run executes one scenario; it returns a line to print instead of PASS (bench), or the
 // reason it failed.
 func (r *runner) run(ctx context.Context, s scenario) (string, error) {
-	c, err := calabresella.Dial(r.address)
+	c, err := calabresella.Dial(r.address, r.options...)
 	if err != nil {
 		return "", err
 	}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	calabresella "github.com/calabresella/calabresella/clients/go"
 )
 
 // scenarioLimit is the time limit of one scenario.
@@ -29,14 +31,15 @@ func (n *names) Set(v string) error { *n = append(*n, v); return nil }
 func main() {
 	var (
 		path   = flag.String("scenarios", "", "the scenarios file")
-		server = flag.String("server", "", "the server's address, HOST:PORT")
+		server = flag.String("server", "", "the server's address: HOST:PORT, or https://HOST:PORT for TLS")
+		caCert = flag.String("ca-cert", "", "a PEM file of the CA that signed the server's certificate (TLS; default: the system's roots)")
 		bench  = flag.Bool("bench", false, "run only scenarios of kind bench (otherwise skip them)")
 		only   names
 	)
 	flag.Var(&only, "only", "run only the scenario of this name (repeatable)")
 	flag.Parse()
 	if *path == "" || *server == "" {
-		fmt.Fprintln(os.Stderr, "usage: calabresella-conformance --scenarios PATH --server HOST:PORT [--bench] [--only NAME]...")
+		fmt.Fprintln(os.Stderr, "usage: calabresella-conformance --scenarios PATH --server HOST:PORT|https://HOST:PORT [--ca-cert PATH] [--bench] [--only NAME]...")
 		os.Exit(2)
 	}
 	scenarios, err := loadScenarios(*path)
@@ -45,6 +48,16 @@ func main() {
 		os.Exit(2)
 	}
 	r := &runner{address: *server}
+	if *caCert != "" {
+		r.options = append(r.options, calabresella.WithCACert(*caCert))
+	}
+	// A bad address or CA file is the caller's mistake: say so once, not in every scenario.
+	if c, err := calabresella.Dial(r.address, r.options...); err != nil {
+		fmt.Fprintln(os.Stderr, "calabresella-conformance:", err)
+		os.Exit(2)
+	} else {
+		_ = c.Close()
+	}
 	passed, failed := 0, 0
 	for _, s := range scenarios {
 		if len(only) > 0 && !slices.Contains(only, s.Name) {

@@ -12,7 +12,7 @@ use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 use seat_stream::next_update;
 use serde_json::Value;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
 
@@ -30,6 +30,7 @@ struct Args {
     server: String,
     bench: bool,
     only: Vec<String>,
+    ca_cert: Option<String>,
 }
 
 fn parse_args() -> Check<Args> {
@@ -38,6 +39,7 @@ fn parse_args() -> Check<Args> {
         server: String::new(),
         bench: false,
         only: Vec::new(),
+        ca_cert: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -46,11 +48,15 @@ fn parse_args() -> Check<Args> {
             "--server" => args.server = it.next().ok_or("--server needs HOST:PORT")?,
             "--only" => args.only.push(it.next().ok_or("--only needs a name")?),
             "--bench" => args.bench = true,
+            "--ca-cert" => args.ca_cert = Some(it.next().ok_or("--ca-cert needs a path")?),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     if args.scenarios.is_empty() || args.server.is_empty() {
-        return Err("usage: --scenarios PATH --server HOST:PORT [--bench] [--only NAME]".into());
+        return Err(
+            "usage: --scenarios PATH --server HOST:PORT [--bench] [--only NAME] [--ca-cert PATH]"
+                .into(),
+        );
     }
     Ok(args)
 }
@@ -75,8 +81,12 @@ async fn main() -> ExitCode {
         }
     };
     // A lazy channel reconnects by itself, as a server restart needs.
-    let channel = match Endpoint::from_shared(format!("http://{}", args.server)) {
-        Ok(e) => e.tcp_nodelay(true).connect_lazy(),
+    let channel = match calabresella_client::endpoint(
+        &args.server,
+        args.ca_cert.as_deref().map(std::path::Path::new),
+        std::time::Duration::from_secs(10),
+    ) {
+        Ok(e) => e.connect_lazy(),
         Err(e) => {
             eprintln!("{CLIENT} runner: address {}: {e}", args.server);
             return ExitCode::from(2);

@@ -18,11 +18,22 @@ import io.calabresella.v1.Table;
 import io.calabresella.v1.TableServiceGrpc;
 import io.calabresella.v1.TableState;
 import io.calabresella.v1.Update;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
+import io.grpc.TlsChannelCredentials;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,13 +62,17 @@ public final class CalabresellaClient implements AutoCloseable {
     }
 
     /**
-     * Connects to a server (the connection is made on the first call).
+     * Connects to a server (the connection is made on the first call). An {@code https://}
+     * address connects over TLS, checking the server's certificate against the JDK's trusted
+     * root certificates and its host name or IP address; {@code host:port} or
+     * {@code http://host:port} connects in plain text. A CA certificate of your own:
+     * {@link #builder(String)}.
      *
      * @param address {@code host:port}, or an {@code http://} or {@code https://} URL
      * @return the client; close it when done
      */
     public static CalabresellaClient connect(String address) {
-        return connect(address, RetryPolicy.DEFAULT);
+        return builder(address).connect();
     }
 
     /**
@@ -68,19 +83,121 @@ public final class CalabresellaClient implements AutoCloseable {
      * @return the client; close it when done
      */
     public static CalabresellaClient connect(String address, RetryPolicy policy) {
-        boolean tls = address.startsWith("https://");
-        String target = address.replaceFirst("^https?://", "").replaceFirst("/+$", "");
-        ManagedChannelBuilder<?> b = ManagedChannelBuilder.forTarget(target)
-                // Keepalive pings notice a dead connection on a quiet stream (a host gone
-                // without a reset), so the stream can be reopened within the outage window.
-                .keepAliveTime(20, TimeUnit.SECONDS)
-                .keepAliveTimeout(10, TimeUnit.SECONDS);
-        if (tls) {
-            b.useTransportSecurity();
-        } else {
-            b.usePlaintext();
+        return builder(address).retryPolicy(policy).connect();
+    }
+
+    /**
+     * A builder of a client of the server at {@code address}, for the settings beyond the
+     * address: the CA certificate of a TLS connection, the retry policy.
+     *
+     * <pre>{@code
+     * CalabresellaClient client = CalabresellaClient.builder("https://127.0.0.1:50051")
+     *         .caCert(Path.of("ca.pem"))
+     *         .connect();
+     * }</pre>
+     *
+     * @param address {@code host:port}, or an {@code http://} or {@code https://} URL
+     * @return the builder
+     */
+    public static Builder builder(String address) {
+        return new Builder(address);
+    }
+
+    /**
+     * The settings of a client: see {@link CalabresellaClient#builder(String)}. Each method
+     * returns the builder; {@link #connect()} makes the client.
+     */
+    public static final class Builder {
+        private final String address;
+        private RetryPolicy policy = RetryPolicy.DEFAULT;
+        private Path caCert;
+
+        private Builder(String address) {
+            this.address = Objects.requireNonNull(address, "address");
         }
-        return new CalabresellaClient(b.build(), policy);
+
+        /**
+         * Trusts the CA certificate(s) in this PEM file, instead of the JDK's trusted roots, for
+         * the server's certificate of a TLS ({@code https://}) connection. The server's host name
+         * or IP address is still checked against its certificate.
+         *
+         * @param path a PEM file of one or more CA certificates
+         * @return this builder
+         */
+        public Builder caCert(Path path) {
+            this.caCert = Objects.requireNonNull(path, "caCert");
+            return this;
+        }
+
+        /**
+         * Sets the retry policy (default {@link RetryPolicy#DEFAULT}).
+         *
+         * @param policy how long outages are ridden out, and refusals tolerated in play
+         * @return this builder
+         */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Makes the client (the connection is made on the first call). A server whose
+         * certificate does not check out fails the calls with {@code UNAVAILABLE}, as one that
+         * cannot be reached.
+         *
+         * @return the client; close it when done
+         * @throws IllegalArgumentException when a CA certificate is given for an address that is
+         *     not {@code https://}, or its file holds no certificate
+         * @throws UncheckedIOException when the CA certificate file cannot be read
+         */
+        public CalabresellaClient connect() {
+            boolean tls = address.startsWith("https://");
+            String target = address.replaceFirst("^https?://", "").replaceFirst("/+$", "");
+            ChannelCredentials credentials;
+            if (tls) {
+                credentials = caCert == null ? TlsChannelCredentials.create() : trusting(caCert);
+            } else if (caCert != null) {
+                throw new IllegalArgumentException("ca cert given but the address is not https://: " + address);
+            } else {
+                credentials = InsecureChannelCredentials.create();
+            }
+            ManagedChannel channel = Grpc.newChannelBuilder(target, credentials)
+                    // Keepalive pings notice a dead connection on a quiet stream (a host gone
+                    // without a reset), so the stream can be reopened within the outage window.
+                    .keepAliveTime(20, TimeUnit.SECONDS)
+                    .keepAliveTimeout(10, TimeUnit.SECONDS)
+                    .build();
+            return new CalabresellaClient(channel, policy);
+        }
+
+        /** TLS credentials trusting the CA certificates of a PEM file (and no other root). */
+        private static ChannelCredentials trusting(Path caCert) {
+            byte[] pem = readCaCert(caCert);
+            try {
+                return TlsChannelCredentials.newBuilder().trustManager(new ByteArrayInputStream(pem)).build();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the CA certificate " + caCert + ": " + e, e);
+            }
+        }
+
+        /** The CA file's bytes, checked to hold at least one certificate. */
+        private static byte[] readCaCert(Path path) {
+            byte[] pem;
+            try {
+                pem = Files.readAllBytes(path);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the CA certificate " + path + ": " + e, e);
+            }
+            try {
+                if (CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)).isEmpty()) {
+                    throw new IllegalArgumentException("no certificate in the CA certificate file " + path);
+                }
+            } catch (CertificateException e) {
+                throw new IllegalArgumentException("no PEM certificate in the CA certificate file " + path + ": "
+                        + e.getMessage(), e);
+            }
+            return pem;
+        }
     }
 
     /**

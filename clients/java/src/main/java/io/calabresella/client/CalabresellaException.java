@@ -61,8 +61,25 @@ public class CalabresellaException extends RuntimeException {
         String reason = reasonOf(failure);
         String description = status.getDescription();
         String message = status.getCode() + (reason.isEmpty() ? "" : " " + reason)
-                + (description == null || description.isEmpty() ? "" : ": " + description);
+                + (description == null || description.isEmpty() ? "" : ": " + description)
+                + transportCause(status);
         return new CalabresellaException(status.getCode(), reason, message, failure);
+    }
+
+    /**
+     * Why the transport failed, when it did (UNAVAILABLE with an exception under it, such as a
+     * TLS handshake's: "io exception" alone says nothing): " (the innermost cause's message)".
+     */
+    private static String transportCause(Status status) {
+        Throwable root = status.getCause();
+        if (status.getCode() != Status.Code.UNAVAILABLE || root == null) {
+            return "";
+        }
+        for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 10; depth++) {
+            root = root.getCause();
+        }
+        String why = root.getMessage();
+        return why == null || why.isEmpty() ? "" : " (" + why + ")";
     }
 
     /** The ErrorInfo reason in a failure's status details ("" without one). */

@@ -19,9 +19,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The Java client's conformance runner. Arguments: {@code --scenarios PATH},
- * {@code --server HOST:PORT}, {@code --bench}, {@code --only NAME} (repeatable). Prints one
- * {@code PASS}/{@code FAIL} (or {@code BENCH}) line per scenario and
- * {@code java: N passed, M failed}; exits 0 when every scenario passed.
+ * {@code --server HOST:PORT} (or {@code https://HOST:PORT} for TLS), {@code --ca-cert PATH}
+ * (the CA of the server's certificate; default: the JDK's trusted roots), {@code --bench},
+ * {@code --only NAME} (repeatable). Prints one {@code PASS}/{@code FAIL} (or {@code BENCH})
+ * line per scenario and {@code java: N passed, M failed}; exits 0 when every scenario passed.
  */
 public final class Runner {
     private static final long SCENARIO_SECONDS = 120;
@@ -37,12 +38,14 @@ public final class Runner {
     public static void main(String[] args) throws IOException {
         String scenarios = null;
         String server = null;
+        Path caCert = null;
         boolean bench = false;
         List<String> only = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--scenarios" -> scenarios = value(args, ++i);
                 case "--server" -> server = value(args, ++i);
+                case "--ca-cert" -> caCert = Path.of(value(args, ++i));
                 case "--bench" -> bench = true;
                 case "--only" -> only.add(value(args, ++i));
                 default -> usage("unknown argument " + args[i]);
@@ -50,6 +53,16 @@ public final class Runner {
         }
         if (scenarios == null || server == null) {
             usage("--scenarios and --server are required");
+        }
+        CalabresellaClient.Builder clients = CalabresellaClient.builder(server);
+        if (caCert != null) {
+            clients.caCert(caCert);
+        }
+        // A bad address or CA file is the caller's mistake: say so once, not in every scenario.
+        try {
+            clients.connect().close();
+        } catch (RuntimeException e) {
+            usage(e.getMessage());
         }
         JsonObject file = JsonParser.parseString(Files.readString(Path.of(scenarios), StandardCharsets.UTF_8))
                 .getAsJsonObject();
@@ -67,7 +80,7 @@ public final class Runner {
             if ((!only.isEmpty() && !only.contains(name)) || isBench != bench) {
                 continue;
             }
-            String why = runOne(pool, server, s);
+            String why = runOne(pool, clients, s);
             if (why == null) {
                 if (!isBench) {
                     System.out.println("PASS " + name);
@@ -86,8 +99,8 @@ public final class Runner {
     }
 
     /** Runs one scenario on a client of its own, within the time limit; null when it passed. */
-    private static String runOne(ExecutorService pool, String server, JsonObject s) {
-        CalabresellaClient client = CalabresellaClient.connect(server);
+    private static String runOne(ExecutorService pool, CalabresellaClient.Builder clients, JsonObject s) {
+        CalabresellaClient client = clients.connect();
         try {
             Future<?> f = pool.submit(() -> new Kinds(client, s).run());
             try {
@@ -118,7 +131,7 @@ public final class Runner {
 
     private static void usage(String why) {
         System.err.println("conformance runner: " + why
-                + "\nusage: --scenarios PATH --server HOST:PORT [--bench] [--only NAME]...");
+                + "\nusage: --scenarios PATH --server HOST:PORT|https://HOST:PORT [--ca-cert PATH] [--bench] [--only NAME]...");
         System.exit(2);
     }
 }
