@@ -85,6 +85,9 @@ done
 step "conformance: every client (TypeScript, Go, Java, Python, Rust) against one real server"
 CALABRESELLA_BIN="$PWD/$bin" bash tests/conformance/run.sh
 
+step "conformance over TLS: every client verifies a TLS-only server against a throwaway CA"
+CALABRESELLA_BIN="$PWD/$bin" bash tests/conformance/run.sh --tls
+
 step "the web front end in headless Chromium (clients/web/e2e), served by the binary itself"
 CALABRESELLA_BIN="$PWD/$bin" bash clients/web/e2e/run.sh
 

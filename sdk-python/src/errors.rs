@@ -73,11 +73,18 @@ pub fn status(py: Python<'_>, s: &tonic::Status) -> PyErr {
         .unwrap_or_default();
     let code = format!("{:?}", s.code());
     let code = grpc_code_name(s.code()).unwrap_or(&code).to_owned();
-    let text = if reason.is_empty() {
+    let mut text = if reason.is_empty() {
         format!("{code}: {}", s.message())
     } else {
         format!("{code} {reason}: {}", s.message())
     };
+    // A transport failure says what happened only in its sources (a refused certificate, a
+    // server that speaks TLS only).
+    let mut source = std::error::Error::source(s);
+    while let Some(e) = source {
+        text = format!("{text}: {e}");
+        source = e.source();
+    }
     let err = if s.code() == tonic::Code::Unavailable {
         ConnectionLostError::new_err(text)
     } else {

@@ -184,6 +184,69 @@ async fn a_match_is_played_over_tls_and_the_wrong_ca_or_plain_text_is_refused_cl
     assert!(answer.contains(PLAIN_TEXT_REFUSAL), "{answer}");
 }
 
+/// One HTTP/1.1 exchange over TLS (ALPN `http/1.1`, as a browser without HTTP/2 would):
+/// the whole answer, lower-cased.
+async fn https1(port: u16, ca: &str, request: &[u8]) -> String {
+    use tokio_rustls::rustls;
+    use tokio_rustls::rustls::pki_types::pem::PemObject as _;
+    let mut roots = rustls::RootCertStore::empty();
+    let ca = rustls::pki_types::CertificateDer::pem_slice_iter(ca.as_bytes())
+        .next()
+        .expect("a certificate")
+        .expect("PEM");
+    roots.add(ca).expect("root");
+    let mut config = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("versions")
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .expect("tcp");
+    let name = rustls::pki_types::ServerName::try_from("localhost").expect("name");
+    let mut tls = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config))
+        .connect(name, tcp)
+        .await
+        .expect("handshake");
+    tls.write_all(request).await.expect("write");
+    let mut answer = Vec::new();
+    let _ = tls.read_to_end(&mut answer).await;
+    String::from_utf8_lossy(&answer).to_lowercase()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grpc_web_and_the_web_front_end_are_served_over_tls_too() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let certs = DevCerts::generate(&hosts()).expect("certificates");
+    let (port, _stop) = start(dir.path(), &certs, |_| {}).await;
+    // gRPC-web, as a browser sends it.
+    let body = [0u8, 0, 0, 0, 0];
+    let mut request = format!(
+        "POST /calabresella.v1.TableService/ListTables HTTP/1.1\r\nhost: localhost\r\n\
+         content-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend(body);
+    let answer = https1(port, &certs.ca, &request).await;
+    assert!(answer.starts_with("http/1.1 200"), "{answer}");
+    assert!(answer.contains("grpc-status:0"), "{answer}");
+    // The web front end's page (the app, or the page saying how to build it).
+    let answer = https1(
+        port,
+        &certs.ca,
+        b"GET / HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(answer.starts_with("http/1.1 200"), "{answer}");
+    assert!(answer.contains("<html"), "{answer}");
+    assert!(answer.contains("content-security-policy"), "{answer}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replaced_certificate_is_served_from_the_next_connection_on() {
     let dir = tempfile::tempdir().expect("tempdir");

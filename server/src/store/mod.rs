@@ -10,6 +10,7 @@
 mod conn;
 mod log;
 pub mod migrate;
+pub mod pg_tls;
 mod postgres;
 mod ratings;
 mod records;

@@ -4,7 +4,7 @@
 
 use postgres::error::SqlState;
 use postgres::types::{ToSql, Type};
-use postgres::{Client, NoTls, Statement};
+use postgres::{Client, Statement};
 use std::collections::HashMap;
 
 use super::StoreError;
@@ -58,8 +58,7 @@ impl Postgres {
     /// Connects to `url` without an instance lock: for reading figures beside running
     /// servers.
     pub fn connect_unlocked(url: &str) -> Result<Postgres, StoreError> {
-        let client = Client::connect(url, NoTls)
-            .map_err(|e| StoreError::Other(format!("cannot connect to PostgreSQL: {e}")))?;
+        let client = super::pg_tls::connect(url)?;
         Ok(Postgres {
             client,
             prepared: HashMap::new(),
