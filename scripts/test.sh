@@ -28,6 +28,9 @@ npx --no-install buf format --diff --exit-code
 npx --no-install buf breaking --against proto/baseline/calabresella-v1.binpb
 echo "ok"
 
+step "one version number across the crates, the Python package and every client"
+bash scripts/version.sh
+
 step "the engine stays pure: no IO, async, wire or Python crates among its dependencies"
 forbidden=$(cargo tree --locked -p calabresella-engine -e normal --prefix none |
   awk '{print $1}' | grep -E '^(tokio|tonic|prost|pyo3|hyper|mio|reqwest|tower)$' | sort -u || true)

@@ -864,3 +864,104 @@ fn serve_outlives_a_closed_standard_output() {
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+#[test]
+fn version_names_the_release_and_the_commit() {
+    let out = bin().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!(
+            "calabresella {} (commit ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn dev_certs_writes_a_ca_and_certificates_and_never_overwrites_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("certs");
+    let run = |extra: &[&str]| {
+        bin()
+            .args(["dev-certs", "--out"])
+            .arg(&out_dir)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let first = run(&[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    for f in [
+        "ca.pem",
+        "server.pem",
+        "server.key",
+        "client.pem",
+        "client.key",
+    ] {
+        let text = std::fs::read_to_string(out_dir.join(f)).unwrap();
+        assert!(text.starts_with("-----BEGIN "), "{f}");
+    }
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = std::fs::metadata(out_dir.join("server.key"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o077, 0, "the key is readable by its owner only");
+    let ca = std::fs::read(out_dir.join("ca.pem")).unwrap();
+    let second = run(&[]);
+    assert!(!second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("--force"));
+    assert_eq!(
+        std::fs::read(out_dir.join("ca.pem")).unwrap(),
+        ca,
+        "nothing was replaced"
+    );
+    assert!(run(&["--force"]).status.success());
+    assert_ne!(std::fs::read(out_dir.join("ca.pem")).unwrap(), ca);
+}
+
+#[test]
+fn serve_refuses_half_or_unusable_tls_settings_with_clear_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args([
+            "serve",
+            "--db",
+            ":memory:",
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            "x.pem",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tls-key"));
+    let missing = dir.path().join("missing.pem");
+    let out = bin()
+        .args([
+            "serve",
+            "--db",
+            ":memory:",
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+        ])
+        .arg(&missing)
+        .arg("--tls-key")
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start TLS") && err.contains("missing.pem"),
+        "{err}"
+    );
+}
