@@ -71,8 +71,8 @@ async function getTable(
 }
 
 test("TLS with the right CA reaches the server by IP address and by name", async (t) => {
-  const ca = newTestCA();
-  const port = await serveTLS(t, ca.issue(["localhost", "127.0.0.1"]));
+  const ca = await newTestCA();
+  const port = await serveTLS(t, await ca.issue(["localhost", "127.0.0.1"]));
   const caCert = file(scratch(t), "ca.pem", ca.cert);
   for (const host of ["127.0.0.1", "localhost"]) {
     assert.equal(
@@ -84,9 +84,13 @@ test("TLS with the right CA reaches the server by IP address and by name", async
 });
 
 test("a server signed by another CA is UNAVAILABLE, at once", async (t) => {
-  const ca = newTestCA();
-  const port = await serveTLS(t, ca.issue(["localhost", "127.0.0.1"]));
-  const other = file(scratch(t), "other.pem", newTestCA("another CA").cert);
+  const ca = await newTestCA();
+  const port = await serveTLS(t, await ca.issue(["localhost", "127.0.0.1"]));
+  const other = file(
+    scratch(t),
+    "other.pem",
+    (await newTestCA("another CA")).cert,
+  );
   const started = Date.now();
   const e = await getTable(`https://127.0.0.1:${port}`, { caCert: other });
   assert.ok(e instanceof CalabresellaError, String(e));
@@ -99,17 +103,17 @@ test("a server signed by another CA is UNAVAILABLE, at once", async (t) => {
 });
 
 test("a certificate for another host name is refused", async (t) => {
-  const ca = newTestCA();
-  const port = await serveTLS(t, ca.issue(["cards.example.org"]));
+  const ca = await newTestCA();
+  const port = await serveTLS(t, await ca.issue(["cards.example.org"]));
   const caCert = file(scratch(t), "ca.pem", ca.cert);
   const e = await getTable(`https://127.0.0.1:${port}`, { caCert });
   assert.ok(e instanceof CalabresellaError, String(e));
   assert.equal(e.code, Code.Unavailable, e.message);
 });
 
-test("the CA option's mistakes are caught when the client is made", (t) => {
+test("the CA option's mistakes are caught when the client is made", async (t) => {
   const dir = scratch(t);
-  const caCert = file(dir, "ca.pem", newTestCA().cert);
+  const caCert = file(dir, "ca.pem", (await newTestCA()).cert);
   for (const address of ["127.0.0.1:50051", "http://127.0.0.1:50051"]) {
     assert.throws(
       () => connectNode(address, { caCert }),
