@@ -1,7 +1,7 @@
 //! Prometheus metrics: every name the server exports, in one place, and the `/metrics`
 //! endpoint (`serve --metrics-listen`).
 //!
-//! The counters go through the `metrics` facade; until [`Exporter::start`] installs the
+//! The counters go through the `metrics` facade; until [`Exporter::bind`] installs the
 //! Prometheus recorder, each call is one atomic load and nothing is kept. Names follow the
 //! Prometheus conventions: a `calabresella_` prefix, `_total` on counters, base units
 //! (`_seconds`). docs/DEPLOY.md lists them with what to watch.
