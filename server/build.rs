@@ -61,11 +61,16 @@ fn commit(manifest: &Path) -> String {
     };
     // Rebuild the version when HEAD moves: HEAD itself (a checkout) and the branch it names (a
     // commit).
+    // Only files that exist are named (a missing one would rerun this script on every build):
+    // after `git pack-refs` the branch lives in packed-refs.
     if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
         let dir = PathBuf::from(dir);
-        println!("cargo:rerun-if-changed={}", dir.join("HEAD").display());
+        let mut watched = vec![dir.join("HEAD"), dir.join("packed-refs")];
         if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={}", dir.join(branch).display());
+            watched.push(dir.join(branch));
+        }
+        for f in watched.iter().filter(|f| f.is_file()) {
+            println!("cargo:rerun-if-changed={}", f.display());
         }
     }
     let dirty =

@@ -80,10 +80,8 @@ pub fn status(py: Python<'_>, s: &tonic::Status) -> PyErr {
     };
     // A transport failure says what happened only in its sources (a refused certificate, a
     // server that speaks TLS only).
-    let mut source = std::error::Error::source(s);
-    while let Some(e) = source {
-        text = format!("{text}: {e}");
-        source = e.source();
+    if let Some(source) = std::error::Error::source(s) {
+        text = format!("{text}: {}", calabresella_client::error_chain(source));
     }
     let err = if s.code() == tonic::Code::Unavailable {
         ConnectionLostError::new_err(text)

@@ -6,6 +6,7 @@
 //! and the gRPC client ([`remote`]). Nothing here holds the GIL while it waits or plays
 //! built-in bots.
 
+pub mod args;
 pub mod encode;
 pub mod errors;
 pub mod game;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<remote::RemoteSeat>()?;
     m.add_class::<stream::UpdateStream>()?;
     m.add_function(wrap_pyfunction!(tournament::play_matches, m)?)?;
+    m.add_function(wrap_pyfunction!(state::option_sets, m)?)?;
     m.add("TERMINAL", state::TERMINAL)?;
     m.add("CHANCE", state::CHANCE)?;
     m.add("OBSERVATION_SIZE", encode::OBS_SIZE)?;

@@ -21,8 +21,12 @@ pub struct Observation {
 /// An action string or id into the engine's action, for the view's legal set.
 pub fn parse_action(action: &Bound<'_, PyAny>, monte: Option<&[Card; 4]>) -> PyResult<Action> {
     if let Ok(id) = action.extract::<i64>() {
-        let id = u16::try_from(id)
-            .map_err(|_| errors::notation(format!("action id {id} is out of range")))?;
+        let id = u16::try_from(id).map_err(|_| {
+            errors::notation(format!(
+                "action id {id} is out of range: ids are 0 to {}",
+                calabresella_engine::action::NUM_ACTION_IDS - 1
+            ))
+        })?;
         return Action::from_id(id, monte).map_err(errors::notation);
     }
     if let Ok(text) = action.extract::<String>() {

@@ -112,20 +112,28 @@ pub struct Client {
 #[pymethods]
 impl Client {
     /// Connects to `address` (`host:port`, an `http://` URL, or an `https://` URL for TLS,
-    /// verified against the system's root certificates or the PEM file `ca_cert`); raises
-    /// `ConnectionLostError` when the server cannot be reached (or its certificate is refused)
-    /// within `timeout` seconds, `NotationError` for a bad address or CA file.
+    /// verified against the system's root certificates or the PEM file `ca_cert`, presenting
+    /// the client certificate `client_cert` with its key `client_key` when given); raises
+    /// `ConnectionLostError` when the server cannot be reached (or a certificate is refused)
+    /// within `timeout` seconds, `NotationError` for a bad address or certificate file.
     #[new]
-    #[pyo3(signature = (address, *, timeout = 10.0, ca_cert = None))]
+    #[pyo3(signature = (address, *, timeout = 10.0, ca_cert = None, client_cert = None, client_key = None))]
     fn new(
         py: Python<'_>,
         address: &str,
         timeout: f64,
         ca_cert: Option<std::path::PathBuf>,
+        client_cert: Option<std::path::PathBuf>,
+        client_key: Option<std::path::PathBuf>,
     ) -> PyResult<Client> {
+        let tls = calabresella_client::TlsFiles {
+            ca_cert,
+            client_cert,
+            client_key,
+        };
         let endpoint = calabresella_client::endpoint(
             address,
-            ca_cert.as_deref(),
+            &tls,
             Duration::from_secs_f64(timeout.clamp(0.1, 3600.0)),
         )
         .map_err(|e| errors::notation(e.to_string()))?;
@@ -136,12 +144,7 @@ impl Client {
             .map_err(|e| ConnectionLostError::new_err(format!("runtime: {e}")))?;
         let channel = py.detach(|| rt.block_on(endpoint.connect())).map_err(|e| {
             // The transport's sources say why (a refused certificate, TLS required).
-            let mut why = e.to_string();
-            let mut source = std::error::Error::source(&e);
-            while let Some(s) = source {
-                why = format!("{why}: {s}");
-                source = s.source();
-            }
+            let why = calabresella_client::error_chain(&e);
             ConnectionLostError::new_err(format!("cannot reach {address}: {why}"))
         })?;
         Ok(Client {
@@ -163,7 +166,7 @@ impl Client {
         game: &str,
         seats: Option<Vec<String>>,
         name: String,
-        seed: Option<u64>,
+        seed: Option<crate::args::Seed>,
         move_ms: Option<u32>,
         bank_ms: Option<u32>,
         forfeit_on_timeout: bool,
@@ -189,7 +192,7 @@ impl Client {
             rules: rules_from(game, options)?,
             seats: kinds,
             name,
-            seed,
+            seed: seed.map(|s| s.0),
             clock,
             bot_delay_ms,
         }

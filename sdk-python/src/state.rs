@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 use calabresella_engine::game::Rules;
 use calabresella_engine::{Action, Card, Seat};
 
+use crate::args::{Seed, out_array};
 use crate::encode::{self, Encode, Features};
 use crate::errors;
 use crate::game::Game;
@@ -42,7 +43,12 @@ pub fn seat_arg(seat: i64, players: u8) -> PyResult<Seat> {
         .ok()
         .filter(|&s| s < players)
         .and_then(Seat::new)
-        .ok_or_else(|| errors::notation(format!("seat {seat} is not a seat: 0..{players}")))
+        .ok_or_else(|| {
+            errors::notation(format!(
+                "seat {seat} is not a seat: seats are 0 to {}",
+                players.saturating_sub(1)
+            ))
+        })
 }
 
 /// Card strings into cards.
@@ -109,10 +115,11 @@ impl State {
     #[pyo3(signature = (game = "calabresella", *, seed = None, dealer = None, **options))]
     fn new_match(
         game: &str,
-        seed: Option<u64>,
+        seed: Option<Seed>,
         dealer: Option<i64>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<State> {
+        let seed = seed.map(|s| s.0);
         let rules = rules_from(game, options)?;
         let dealer = dealer.map(|d| seat_arg(d, rules.seats())).transpose()?;
         let seed = seed.unwrap_or_else(fresh_seed);
@@ -129,13 +136,14 @@ impl State {
     #[allow(clippy::too_many_arguments)]
     fn new_hand(
         game: &str,
-        seed: Option<u64>,
+        seed: Option<Seed>,
         dealer: Option<i64>,
         deal: Option<Vec<Vec<String>>>,
         monte: Option<Vec<String>>,
         stock: Option<Vec<String>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<State> {
+        let seed = seed.map(|s| s.0);
         let rules = rules_from(game, options)?;
         let dealer = dealer.map(|d| seat_arg(d, rules.seats())).transpose()?;
         match deal {
@@ -192,6 +200,17 @@ impl State {
     #[getter]
     fn game(&self) -> &'static str {
         self.game.rules().game_name()
+    }
+
+    /// Seats that nobody takes (the Calabresella a due dummy, played by another seat).
+    #[getter]
+    fn dummy_seats(&self) -> Vec<usize> {
+        self.game
+            .rules()
+            .dummy_seats()
+            .into_iter()
+            .map(Seat::index)
+            .collect()
     }
 
     /// Seats at the table.
@@ -273,10 +292,10 @@ impl State {
     fn legal_actions_mask<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<bool>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let arr = match out {
-            Some(a) => a,
+            Some(a) => out_array::<bool>(&a, "out", "bool", encode::MASK_SIZE)?,
             None => PyArray1::<bool>::zeros(py, encode::MASK_SIZE, false),
         };
         write_into(&arr, "out", encode::MASK_SIZE, |m| self.game.legal_mask(m))?;
@@ -354,11 +373,11 @@ impl State {
         &self,
         py: Python<'py>,
         seat: Option<i64>,
-        out: Option<Bound<'py, PyArray1<f32>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let viewer = self.viewer(seat)?;
         let arr = match out {
-            Some(a) => a,
+            Some(a) => out_array::<f32>(&a, "out", "float32", encode::OBS_SIZE)?,
             None => PyArray1::<f32>::zeros(py, encode::OBS_SIZE, false),
         };
         write_into(&arr, "out", encode::OBS_SIZE, |o| {
@@ -374,9 +393,11 @@ impl State {
     fn observe_into<'py>(
         &self,
         py: Python<'py>,
-        obs: Bound<'py, PyArray1<f32>>,
-        mask: Bound<'py, PyArray1<bool>>,
+        obs: Bound<'py, PyAny>,
+        mask: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        let obs = out_array::<f32>(&obs, "obs", "float32", encode::OBS_SIZE)?;
+        let mask = out_array::<bool>(&mask, "mask", "bool", encode::MASK_SIZE)?;
         write_into(&obs, "obs", encode::OBS_SIZE, |o| {
             Features::of_game(&self.game, self.game.decider()).encode(o)
         })?;
@@ -411,8 +432,9 @@ impl State {
 
     /// The action id a built-in bot (`"random"` or `"heuristic"`, seeded with `seed`) chooses
     /// for `seat` (default: the seat that decides now), from that seat's observation only.
-    #[pyo3(signature = (bot = "heuristic", seat = None, seed = 0))]
-    fn bot_action(&self, bot: &str, seat: Option<i64>, seed: u64) -> PyResult<u16> {
+    #[pyo3(signature = (bot = "heuristic", seat = None, seed = Seed(0)), text_signature = "($self, bot='heuristic', seat=None, seed=0)")]
+    fn bot_action(&self, bot: &str, seat: Option<i64>, seed: Seed) -> PyResult<u16> {
+        let seed = seed.0;
         use calabresella_engine::bots;
         let viewer = self
             .viewer(seat)?
@@ -489,4 +511,29 @@ pub fn fresh_seed() -> u64 {
         return t ^ u64::from(std::process::id()).rotate_left(32);
     }
     u64::from_le_bytes(b)
+}
+
+/// Every game and rule-option set worth testing (each variant, every flag and rule choice, a
+/// short and a long match), as `(game, options)` with `options` the keyword arguments that
+/// select it (those that differ from the game's defaults, and `players`).
+#[pyfunction]
+pub fn option_sets<'py>(py: Python<'py>) -> PyResult<Vec<(&'static str, Bound<'py, PyDict>)>> {
+    let mut out = Vec::new();
+    for rules in calabresella_engine::game::every_option_set() {
+        let options = PyDict::new(py);
+        options.set_item("players", rules.seats())?;
+        for (k, v) in rules.non_default() {
+            match v {
+                serde_json::Value::Bool(b) => options.set_item(k, b)?,
+                serde_json::Value::Number(n) => match n.as_i64() {
+                    Some(i) => options.set_item(k, i)?,
+                    None => options.set_item(k, n.to_string())?,
+                },
+                serde_json::Value::String(t) => options.set_item(k, t)?,
+                other => options.set_item(k, other.to_string())?,
+            }
+        }
+        out.push((rules.game_name(), options));
+    }
+    Ok(out)
 }

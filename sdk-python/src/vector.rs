@@ -1,13 +1,14 @@
 //! `VectorEnv`: N games stepped together inside Rust, writing observations, masks, rewards and
 //! done flags into numpy arrays allocated once.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Seat};
 
+use crate::args::Seed;
 use crate::encode::{Encode, Features, MASK_SIZE, OBS_SIZE};
 use crate::errors;
 use crate::game::Game;
@@ -23,7 +24,7 @@ struct Slot {
 
 /// N self-play games stepped at once. Every step, each game's deciding seat plays the action
 /// given for it; the arrays `observations` (float32 `[N, OBSERVATION_SIZE]`, the decider's view),
-/// `masks` (bool `[N, NUM_ACTIONS]`), `rewards` (float32 `[N, players]`, points won this step per
+/// `masks` (int8 `[N, NUM_ACTIONS]`, 1 where legal: the dtype of every environment's mask), `rewards` (float32 `[N, players]`, points won this step per
 /// seat), `dones` (bool `[N]`) and `players` (int64 `[N]`, the seat that decides next) are
 /// rewritten in place. A finished game is reset at once with the next seed (auto-reset): its
 /// `dones` entry and `rewards` row belong to the finished game, its observation to the new one.
@@ -38,7 +39,7 @@ pub struct VectorEnv {
     observations: Py<PyArray2<f32>>,
     /// Legal-action masks, `[N, NUM_ACTIONS]`.
     #[pyo3(get)]
-    masks: Py<PyArray2<bool>>,
+    masks: Py<PyArray2<i8>>,
     /// Rewards of the last step per seat, `[N, 4]`.
     #[pyo3(get)]
     rewards: Py<PyArray2<f32>>,
@@ -90,13 +91,13 @@ fn next_seed(rng: &mut GameRng) -> u64 {
 
 /// Writes one game's row and caches its legal actions (used to check the next step's action
 /// and by `sample_actions`).
-fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [bool], player: &mut i64) {
+fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [i8], player: &mut i64) {
     let decider = slot.game.decider();
     Features::of_game(&slot.game, decider).encode(obs);
     slot.game.legal(&mut slot.legal);
-    mask.fill(false);
+    mask.fill(0);
     for &(id, _) in &slot.legal {
-        mask[usize::from(id)] = true;
+        mask[usize::from(id)] = 1;
     }
     *player = decider.map_or(-1, |s| s.index() as i64);
 }
@@ -107,15 +108,16 @@ impl VectorEnv {
     /// (one hand per episode, the default) or `"match"`. Game `i` of the first batch is dealt
     /// from a seed drawn from `seed`, and so is every game after an auto-reset.
     #[new]
-    #[pyo3(signature = (game = "calabresella", num_envs = 64, seed = 0, episode = "hand", **options))]
+    #[pyo3(signature = (game = "calabresella", num_envs = 64, seed = Seed(0), episode = "hand", **options), text_signature = "(game='calabresella', num_envs=64, seed=0, episode='hand', **options)")]
     fn new(
         py: Python<'_>,
         game: &str,
         num_envs: usize,
-        seed: u64,
+        seed: Seed,
         episode: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
+        let seed = seed.0;
         let rules = rules_from(game, options)?;
         let single = crate::game::single_hand(episode).map_err(errors::notation)?;
         if num_envs == 0 || num_envs > 1 << 20 {
@@ -165,9 +167,9 @@ impl VectorEnv {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
-    ) -> PyResult<(Py<PyArray2<f32>>, Py<PyArray2<bool>>, Py<PyArray1<i64>>)> {
-        if let Some(s) = seed {
+        seed: Option<Seed>,
+    ) -> PyResult<(Py<PyArray2<f32>>, Py<PyArray2<i8>>, Py<PyArray1<i64>>)> {
+        if let Some(Seed(s)) = seed {
             self.rng = GameRng::from_seed(s);
         }
         for i in 0..self.slots.len() {
@@ -196,15 +198,16 @@ impl VectorEnv {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Py<PyArray2<f32>>,
-        Py<PyArray2<bool>>,
+        Py<PyArray2<i8>>,
         Py<PyArray2<f32>>,
         Py<PyArray1<bool>>,
         Py<PyArray1<i64>>,
     )> {
         let n = self.slots.len();
+        let actions = crate::args::action_ids(actions, n)?;
         if actions.len() != n {
             return Err(errors::notation(format!(
                 "actions has {} entries; there are {n} games",

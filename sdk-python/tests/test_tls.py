@@ -87,3 +87,54 @@ def test_a_wrong_ca_plain_text_and_bad_ca_files_are_refused(
         cb.connect(f"http://127.0.0.1:{port}", ca_cert=str(certs / "ca.pem"))
     with pytest.raises(cb.NotationError, match="missing.pem"):
         cb.connect(f"https://localhost:{port}", ca_cert=str(tmp_path / "missing.pem"))
+
+
+def test_a_server_that_requires_client_certificates_serves_clients_that_present_one(
+    cli: Path, tmp_path: Path
+) -> None:
+    certs = tmp_path / "certs"
+    subprocess.run(
+        [str(cli), "dev-certs", "--out", str(certs)], check=True, stdout=subprocess.DEVNULL
+    )
+    proc = subprocess.Popen(
+        [
+            str(cli),
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--tls-cert",
+            str(certs / "server.pem"),
+            "--tls-key",
+            str(certs / "server.key"),
+            "--tls-client-ca",
+            str(certs / "ca.pem"),
+            "--tls-require-client-cert",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        port = None
+        for line in proc.stdout:
+            m = re.search(r"listening on 127\.0\.0\.1:(\d+) \(TLS\)", line)
+            if m:
+                port = m.group(1)
+                break
+        assert port is not None
+        url = f"https://localhost:{port}"
+        ca = certs / "ca.pem"
+        with pytest.raises(cb.CalabresellaError):
+            cb.connect(url, ca_cert=ca).list_tables()
+        client = cb.connect(
+            url, ca_cert=ca, client_cert=certs / "client.pem", client_key=certs / "client.key"
+        )
+        assert client.list_tables() == []
+        with pytest.raises(cb.NotationError, match="give both"):
+            cb.connect(url, ca_cert=ca, client_cert=certs / "client.pem")
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod limit;
 pub mod malformed;
@@ -72,6 +73,8 @@ pub struct ServeOptions {
     pub web_root: web::WebRoot,
     /// TLS for every connection (gRPC, gRPC-web and the web front end); `None`: plain text.
     pub tls: Option<tls::Tls>,
+    /// Connections open at once, per client and in all.
+    pub connections: connections::ConnectionLimits,
 }
 
 impl Default for ServeOptions {
@@ -87,6 +90,7 @@ impl Default for ServeOptions {
             keepalive_timeout: Duration::from_secs(10),
             web_root: web::WebRoot::Embedded,
             tls: None,
+            connections: connections::ConnectionLimits::default(),
         }
     }
 }
@@ -204,9 +208,12 @@ pub async fn serve(
         Some(r) => router.add_service(r),
         None => router,
     };
-    let tcp = TcpIncoming::from(listener)
-        .with_nodelay(Some(true))
-        .with_keepalive(Some(options.keepalive_interval));
+    let tcp = connections::limit(
+        TcpIncoming::from(listener)
+            .with_nodelay(Some(true))
+            .with_keepalive(Some(options.keepalive_interval)),
+        options.connections,
+    );
     let serving: std::pin::Pin<Box<dyn Future<Output = _> + Send>> = match options.tls {
         Some(tls) => {
             let incoming = tls.incoming(tcp);

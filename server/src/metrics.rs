@@ -31,12 +31,15 @@ pub const OPEN_STREAMS: &str = "calabresella_open_streams";
 pub const SLOW_CONSUMERS: &str = "calabresella_slow_consumers_total";
 /// Store transactions (one group commit each), from BEGIN to COMMIT.
 pub const STORE_COMMIT_SECONDS: &str = "calabresella_store_commit_duration_seconds";
-/// Jobs waiting for the store's thread when a batch is taken.
+/// Jobs waiting for the store's thread (set as jobs are queued and as batches are taken).
 pub const STORE_QUEUE: &str = "calabresella_store_queue_depth";
 /// Calls refused, by `ErrorInfo` reason.
 pub const ERRORS: &str = "calabresella_errors_total";
 /// Calls refused by a per-client or server-wide limit, by reason.
 pub const LIMIT_HITS: &str = "calabresella_limit_hits_total";
+/// Connections closed at once because their client (or the server) was at its budget of
+/// open connections.
+pub const CONNECTIONS_REFUSED: &str = "calabresella_connections_refused_total";
 /// TLS connections that did not complete, by why (`handshake`, `plain_text`, `timeout`,
 /// `budget`).
 pub const TLS_REFUSED: &str = "calabresella_tls_connections_refused_total";
@@ -98,10 +101,19 @@ pub fn refused(reason: &'static str, limit: bool) {
     }
 }
 
-/// A store transaction took `elapsed`; `queued` jobs were waiting behind it.
-pub fn store_commit(elapsed: Duration, queued: usize) {
+/// A store transaction took `elapsed`.
+pub fn store_commit(elapsed: Duration) {
     histogram!(STORE_COMMIT_SECONDS).record(elapsed.as_secs_f64());
+}
+
+/// `queued` jobs wait for the store's thread.
+pub fn store_queue_depth(queued: usize) {
     gauge!(STORE_QUEUE).set(queued as f64);
+}
+
+/// A connection was closed at once: over its client's (or the server's) budget.
+pub fn refused_connection() {
+    counter!(CONNECTIONS_REFUSED).increment(1);
 }
 
 /// A TLS connection did not complete.
@@ -187,8 +199,9 @@ impl Exporter {
         self.listener.local_addr()
     }
 
-    /// Answers `GET /metrics` (any other path: 404) until dropped, one connection per task;
-    /// keeps the recorder's histograms trimmed.
+    /// Answers `GET /metrics` (any other path: 404) until dropped: at most 64 connections at
+    /// once, each given 10 s to send a request's headers (a scraper's keep-alive connection
+    /// stays open between scrapes); keeps the recorder's histograms trimmed.
     pub async fn run(self) {
         let upkeep = self.handle.clone();
         tokio::spawn(async move {
@@ -197,22 +210,32 @@ impl Exporter {
                 upkeep.run_upkeep();
             }
         });
+        let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
         loop {
-            let Ok((stream, _)) = self.listener.accept().await else {
-                continue;
+            let stream = match self.listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    tracing::warn!(error = %e, "metrics: accepting failed; pausing 100 ms");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            let Ok(slot) = slots.clone().try_acquire_owned() else {
+                continue; // 64 connections already: this one is closed at once.
             };
             let handle = self.handle.clone();
             tokio::spawn(async move {
+                let _slot = slot;
                 let service = hyper::service::service_fn(move |req| {
                     let handle = handle.clone();
                     async move { Ok::<_, std::convert::Infallible>(answer(&handle, &req)) }
                 });
                 let io = hyper_util::rt::TokioIo::new(stream);
-                let _ = tokio::time::timeout(
-                    Duration::from_secs(30),
-                    hyper::server::conn::http1::Builder::new().serve_connection(io, service),
-                )
-                .await;
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(Duration::from_secs(10))
+                    .serve_connection(io, service)
+                    .await;
             });
         }
     }

@@ -8,7 +8,8 @@
 //!   offers (and refuses one it cannot verify); with `require_client_cert` it refuses clients
 //!   without one.
 //! - A plain-text client gets a clear refusal instead of a silent close: an HTTP/1 request an
-//!   HTTP `400` saying TLS is required, an HTTP/2 client a `GOAWAY` carrying the same words.
+//!   HTTP `400` saying TLS is required, a plain-text gRPC client (HTTP/2) the status
+//!   `UNAVAILABLE` with the same words for each call.
 //! - Handshakes run beside the accept loop with a time limit and a per-address budget, so a
 //!   client that opens connections and never completes a handshake delays nobody else.
 
@@ -22,7 +23,6 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::crypto::{CryptoProvider, ring};
@@ -33,6 +33,8 @@ use tokio_rustls::rustls::sign::CertifiedKey;
 use tokio_rustls::rustls::{RootCertStore, ServerConfig};
 use tokio_rustls::server::TlsStream;
 use tokio_stream::{Stream, StreamExt as _};
+
+use crate::connections::Counted;
 
 /// What the server needs to speak TLS.
 #[derive(Debug, Clone)]
@@ -140,10 +142,12 @@ impl Certificates {
     /// Reads the files again and serves the new pair from the next handshake on. A pair that
     /// does not load leaves the current one serving.
     pub fn reload(&self) -> Result<(), TlsError> {
-        let stamps = [stamp(&self.cert), stamp(&self.key)];
+        // Recorded first: a pair that fails is tried again when a file changes again (or on
+        // SIGHUP), not on every poll.
+        *self.stamps.lock().unwrap_or_else(|p| p.into_inner()) =
+            [stamp(&self.cert), stamp(&self.key)];
         let pair = load_pair(&self.cert, &self.key)?;
         *self.current.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(pair);
-        *self.stamps.lock().unwrap_or_else(|p| p.into_inner()) = stamps;
         Ok(())
     }
 
@@ -296,12 +300,9 @@ impl Tls {
     /// The connections of `tcp` after their handshakes, in the order handshakes complete.
     /// Each handshake runs in its own task; one that fails is logged at debug level and
     /// dropped. The stream ends when its reader is dropped.
-    pub fn incoming<S>(
-        &self,
-        tcp: S,
-    ) -> impl Stream<Item = io::Result<TlsStream<TcpStream>>> + use<S>
+    pub fn incoming<S>(&self, tcp: S) -> impl Stream<Item = io::Result<TlsStream<Counted>>> + use<S>
     where
-        S: Stream<Item = io::Result<TcpStream>> + Send + 'static,
+        S: Stream<Item = io::Result<Counted>> + Send + 'static,
     {
         let (tx, rx) = mpsc::channel(64);
         let acceptor = self.acceptor.clone();
@@ -318,6 +319,7 @@ impl Tls {
                     None => break,
                     Some(Ok(stream)) => stream,
                     Some(Err(e)) => {
+                        // `connections::limit` already paused on it.
                         tracing::debug!(error = %e, "accept failed");
                         continue;
                     }
@@ -343,31 +345,36 @@ impl Tls {
 /// One connection's handshake: a plain-text client is told TLS is required.
 async fn handshake(
     acceptor: TlsAcceptor,
-    mut stream: TcpStream,
+    stream: Counted,
     timeout: Duration,
-) -> Option<TlsStream<TcpStream>> {
+) -> Option<TlsStream<Counted>> {
     let peer = stream.peer_addr().ok();
-    let work = async {
-        let mut first = [0u8; 4];
-        let n = stream.peek(&mut first).await.ok()?;
-        // A TLS record starts with content type 22 (handshake).
-        if n > 0 && first[0] != 0x16 {
-            tracing::debug!(?peer, "plain-text connection to the TLS listener refused");
-            crate::metrics::tls_refused("plain_text");
-            refuse_plain_text(&mut stream, &first[..n]).await;
+    let mut first = [0u8; 4];
+    let n = match tokio::time::timeout(timeout, stream.peek(&mut first)).await {
+        Ok(Ok(n)) => n,
+        Ok(Err(_)) => return None,
+        Err(_) => {
+            crate::metrics::tls_refused("timeout");
             return None;
         }
-        match acceptor.accept(stream).await {
-            Ok(tls) => Some(tls),
-            Err(e) => {
-                tracing::debug!(?peer, error = %e, "TLS handshake failed");
-                crate::metrics::tls_refused("handshake");
-                None
-            }
-        }
     };
-    match tokio::time::timeout(timeout, work).await {
-        Ok(done) => done,
+    if n == 0 {
+        return None; // Connected and closed (a port check): nothing to refuse or count.
+    }
+    // A TLS record starts with content type 22 (handshake).
+    if first[0] != 0x16 {
+        tracing::debug!(?peer, "plain-text connection to the TLS listener refused");
+        crate::metrics::tls_refused("plain_text");
+        refuse_plain_text(stream, &first[..n]).await;
+        return None;
+    }
+    match tokio::time::timeout(timeout, acceptor.accept(stream)).await {
+        Ok(Ok(tls)) => Some(tls),
+        Ok(Err(e)) => {
+            tracing::debug!(?peer, error = %e, "TLS handshake failed");
+            crate::metrics::tls_refused("handshake");
+            None
+        }
         Err(_) => {
             crate::metrics::tls_refused("timeout");
             None
@@ -379,29 +386,40 @@ async fn handshake(
 pub const PLAIN_TEXT_REFUSAL: &str = "this calabresella server speaks TLS only: connect with https:// (and --ca-cert for a \
      private CA)";
 
-async fn refuse_plain_text(stream: &mut TcpStream, first: &[u8]) {
-    let answer = if first.starts_with(b"PRI ") {
-        // HTTP/2 with prior knowledge (a plain-text gRPC client): the server's preface (an
-        // empty SETTINGS frame), then GOAWAY with PROTOCOL_ERROR and the reason as debug data.
-        let mut frames = vec![0, 0, 0, 0x4, 0, 0, 0, 0, 0];
-        let reason = PLAIN_TEXT_REFUSAL.as_bytes();
-        let len = (8 + reason.len()) as u32;
-        frames.extend_from_slice(&len.to_be_bytes()[1..]);
-        frames.extend_from_slice(&[0x7, 0, 0, 0, 0, 0]);
-        frames.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0x1]);
-        frames.extend_from_slice(reason);
-        frames
-    } else {
-        format!(
-            "HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n\
-             content-length: {}\r\nconnection: close\r\n\r\n{PLAIN_TEXT_REFUSAL}\n",
-            PLAIN_TEXT_REFUSAL.len() + 1
-        )
-        .into_bytes()
-    };
-    let _ = stream.write_all(&answer).await;
+async fn refuse_plain_text(stream: Counted, first: &[u8]) {
+    if first.starts_with(b"PRI ") {
+        // HTTP/2 with prior knowledge: a plain-text gRPC client. Every call it makes is
+        // answered with UNAVAILABLE and the reason, as a gRPC status it can show (a GOAWAY's
+        // reason is often lost to "connection closed"); the connection then ends.
+        let service = hyper::service::service_fn(|_req| async {
+            let mut r = http::Response::new(http_body_util::Empty::<bytes::Bytes>::new());
+            let h = r.headers_mut();
+            h.insert(
+                "content-type",
+                http::HeaderValue::from_static("application/grpc"),
+            );
+            h.insert("grpc-status", http::HeaderValue::from_static("14"));
+            h.insert(
+                "grpc-message",
+                http::HeaderValue::from_static(PLAIN_TEXT_REFUSAL),
+            );
+            Ok::<_, std::convert::Infallible>(r)
+        });
+        let conn = hyper::server::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new())
+            .timer(hyper_util::rt::TokioTimer::new())
+            .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        let _ = tokio::time::timeout(Duration::from_secs(5), conn).await;
+        return;
+    }
+    let mut stream = stream;
+    let answer = format!(
+        "HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{PLAIN_TEXT_REFUSAL}\n",
+        PLAIN_TEXT_REFUSAL.len() + 1
+    );
+    let _ = stream.write_all(answer.as_bytes()).await;
     // Closing at once can make the client report a closed connection before it reads the
-    // reason: let it read, and close first (bounded by the handshake's time limit).
+    // reason: let it read, and close first.
     let mut sink = [0u8; 1024];
     let drain = async { while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {} };
     let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
@@ -429,8 +447,8 @@ impl Budget {
         }
     }
 
-    fn take(&self, stream: &TcpStream) -> Option<Slot> {
-        let ip = stream.peer_addr().ok()?.ip();
+    fn take(&self, stream: &Counted) -> Option<Slot> {
+        let ip = crate::connections::client_of(stream.peer_addr().ok()?.ip());
         let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
         let n = open.entry(ip).or_default();
         if *n >= self.most {

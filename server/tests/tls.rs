@@ -86,7 +86,7 @@ async fn a_match_is_played_over_tls_and_the_wrong_ca_or_plain_text_is_refused_cl
     for host in ["127.0.0.1", "localhost"] {
         let channel = calabresella_client::endpoint(
             &format!("https://{host}:{port}"),
-            Some(&dir.path().join("ca.pem")),
+            &calabresella_client::TlsFiles::ca(Some(&dir.path().join("ca.pem"))),
             Duration::from_secs(5),
         )
         .expect("endpoint")
@@ -312,13 +312,18 @@ async fn a_server_that_requires_client_certificates_refuses_clients_without_one(
         "a client without a certificate is refused"
     );
 
-    let with = endpoint(port, "localhost", &certs.ca)
-        .tls_config(
-            ClientTlsConfig::new()
-                .ca_certificate(Certificate::from_pem(&certs.ca))
-                .identity(Identity::from_pem(&certs.client_cert, &certs.client_key)),
-        )
-        .expect("tls config");
+    // The client helper every Rust program uses (the CLI's --client-cert, Python's
+    // client_cert=).
+    let with = calabresella_client::endpoint(
+        &format!("https://localhost:{port}"),
+        &calabresella_client::TlsFiles {
+            ca_cert: Some(dir.path().join("ca.pem")),
+            client_cert: Some(dir.path().join("client.pem")),
+            client_key: Some(dir.path().join("client.key")),
+        },
+        Duration::from_secs(5),
+    )
+    .expect("endpoint");
     call(with)
         .await
         .expect("a client with a certificate of the CA is served");

@@ -14,7 +14,7 @@ pub mod remote;
 pub mod requests;
 pub mod spectator;
 
-pub use endpoint::{EndpointError, endpoint};
+pub use endpoint::{EndpointError, TlsFiles, endpoint, error_chain};
 pub use play::{
     Answer, FnStrategy, MAX_REFUSALS, PlayError, PlayReport, RECONNECT_FOR, RetryPolicy, Strategy,
 };

@@ -253,7 +253,7 @@ const POINTS0: u16 = 371;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ActionIdError {
     /// The id is not below [`NUM_ACTION_IDS`].
-    #[error("action id {0} is out of range (ids are 0..{NUM_ACTION_IDS})")]
+    #[error("action id {0} is out of range: ids are 0 to {last}", last = NUM_ACTION_IDS - 1)]
     OutOfRange(u16),
     /// A `take` id or action needs the monte's deal order, which this context does not know.
     #[error("take ids are relative to the open monte, which is not known here")]

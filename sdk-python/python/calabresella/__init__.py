@@ -46,6 +46,10 @@ from calabresella.tournament import BotResult, TournamentResult, tournament
 GAMES = tuple(GAME_NAMES)
 """The games the engine plays (every game registered in the engine, by name)."""
 
+GYM_IDS = tuple(envs.registration.register_all())
+"""The Gymnasium ids registered on import (``calabresella/Calabresella-v0``...; empty without
+Gymnasium)."""
+
 
 def new_match(
     game: str = "calabresella",
@@ -86,6 +90,7 @@ __all__ = [
     "CHANCE",
     "ENCODING_VERSION",
     "GAMES",
+    "GYM_IDS",
     "INFORMATION_STATE_LAYOUT",
     "INFORMATION_STATE_SIZE",
     "NUM_ACTIONS",

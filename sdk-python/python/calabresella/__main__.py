@@ -28,13 +28,21 @@ def load_bot(spec: str) -> Any:
     where, attr = spec.rsplit(":", 1)
     if where.endswith(".py"):
         path = Path(where)
+        if not path.is_file():
+            raise SystemExit(f"bot {spec!r}: there is no file {where}")
         loader = importlib.util.spec_from_file_location(path.stem, path)
         if loader is None or loader.loader is None:
-            raise SystemExit(f"cannot load {where}")
+            raise SystemExit(f"bot {spec!r}: cannot load {where}")
         module = importlib.util.module_from_spec(loader)
         loader.loader.exec_module(module)
     else:
-        module = importlib.import_module(where)
+        try:
+            module = importlib.import_module(where)
+        except ImportError as e:
+            raise SystemExit(f"bot {spec!r}: cannot import {where}: {e}") from None
+    if not hasattr(module, attr):
+        public = sorted(n for n in vars(module) if not n.startswith("_"))
+        raise SystemExit(f"bot {spec!r}: {where} has no {attr!r} (it has: {', '.join(public)})")
     obj = getattr(module, attr)
     return obj() if isinstance(obj, type) else obj
 
@@ -71,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--json", action="store_true", help="print the summary as JSON")
     t.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     pl = sub.add_parser("play", help="play a seat on a server with a bot")
-    pl.add_argument("bot", help="built-in name is not allowed here: module:attr or file.py:attr")
+    pl.add_argument("bot", help="random, module:attr or file.py:attr")
     pl.add_argument("--server", default="127.0.0.1:50051")
     pl.add_argument("--table", help="table to join (default: create one with bots)")
     pl.add_argument("--seat", type=int)
@@ -101,8 +109,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\nfirst bot fault:\n{r.first_error}", file=sys.stderr)
             return 0
         bot = load_bot(a.bot)
-        if isinstance(bot, str):
-            bot = cb.RandomBot() if bot == "random" else cb.FirstLegalBot()
+        if bot == "random":
+            bot = cb.RandomBot()
+        elif isinstance(bot, str):
+            # The heuristic bot reads the engine's own observation, which a remote seat does not
+            # have: the server runs it as a seat kind instead.
+            raise SystemExit(
+                f"the {bot} bot plays on the server, not from here: create the table with "
+                f"seats=['{bot}', ...] (or `calabresella create --seats {bot},...`), or play "
+                "random or your own bot (module:attr or file.py:attr)"
+            )
         client = cb.connect(a.server)
         table_id = a.table
         if table_id is None:

@@ -164,6 +164,8 @@ class State:
     @property
     def game(self) -> str: ...
     @property
+    def dummy_seats(self) -> list[int]: ...
+    @property
     def num_players(self) -> int: ...
     @property
     def options(self) -> str: ...
@@ -204,7 +206,7 @@ class State:
 @final
 class VectorEnv:
     observations: npt.NDArray[np.float32]
-    masks: npt.NDArray[np.bool_]
+    masks: npt.NDArray[np.int8]
     rewards: npt.NDArray[np.float32]
     dones: npt.NDArray[np.bool_]
     players: npt.NDArray[np.int64]
@@ -224,12 +226,12 @@ class VectorEnv:
     def num_players(self) -> int: ...
     def reset(
         self, seed: int | None = None
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]: ...
     def step(
-        self, actions: npt.NDArray[np.int64]
+        self, actions: npt.ArrayLike
     ) -> tuple[
         npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
+        npt.NDArray[np.int8],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.int64],
@@ -242,7 +244,13 @@ class VectorEnv:
 class Client:
     address: str
     def __new__(
-        cls, address: str, *, timeout: float = 10.0, ca_cert: str | os.PathLike[str] | None = None
+        cls,
+        address: str,
+        *,
+        timeout: float = 10.0,
+        ca_cert: str | os.PathLike[str] | None = None,
+        client_cert: str | os.PathLike[str] | None = None,
+        client_key: str | os.PathLike[str] | None = None,
     ) -> Client: ...
     def create_table(
         self,
@@ -319,3 +327,5 @@ def play_matches(
     records: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]: ...
+
+def option_sets() -> list[tuple[str, dict[str, Any]]]: ...

@@ -4,6 +4,7 @@ extension; the GIL is released while waiting)."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -11,12 +12,23 @@ from calabresella._core import Client, Observation
 from calabresella.bots import Action, Bot
 
 
-def connect(address: str, *, timeout: float = 10.0, ca_cert: str | None = None) -> Client:
+def connect(
+    address: str,
+    *,
+    timeout: float = 10.0,
+    ca_cert: str | os.PathLike[str] | None = None,
+    client_cert: str | os.PathLike[str] | None = None,
+    client_key: str | os.PathLike[str] | None = None,
+) -> Client:
     """A client for the server at ``address``: ``"127.0.0.1:50051"`` or an ``http://`` URL in
     plain text, an ``https://`` URL over TLS, verified against the system's root certificates
-    or the CA certificate in the PEM file ``ca_cert``. Raises :class:`ConnectionLostError` when
-    it cannot be reached (or its certificate is refused) within ``timeout`` seconds."""
-    return Client(address, timeout=timeout, ca_cert=ca_cert)
+    or the CA certificate in the PEM file ``ca_cert``; ``client_cert`` and ``client_key`` (PEM
+    files) answer a server that asks for a client certificate. Raises
+    :class:`ConnectionLostError` when it cannot be reached (or a certificate is refused) within
+    ``timeout`` seconds, :class:`NotationError` for a bad address or certificate file."""
+    return Client(
+        address, timeout=timeout, ca_cert=ca_cert, client_cert=client_cert, client_key=client_key
+    )
 
 
 def play(

@@ -137,23 +137,32 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
 
 
 class _TextBar:
-    """A minimal progress bar on stderr, used when tqdm is not installed."""
+    """A minimal progress bar on stderr, used when tqdm is not installed. On a terminal it is
+    redrawn in place when it moves by a percent; into a file or a pipe (a log), where every
+    redraw would be a line of its own, it writes a line at every tenth."""
 
     def __init__(self, total: int) -> None:
         self.total = max(total, 1)
         self.done = 0
+        self.tty = sys.stderr.isatty()
+        self.shown = -1
 
     def update(self, n: int) -> None:
         self.done += n
+        step = 100 if self.tty else 10
+        mark = step * min(self.done, self.total) // self.total
+        if mark == self.shown:
+            return
+        self.shown = mark
         width = 30
-        filled = width * self.done // self.total
-        sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} matches"
-        )
+        filled = width * min(self.done, self.total) // self.total
+        bar = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} matches"
+        sys.stderr.write(f"\r{bar}" if self.tty else f"{bar}\n")
         sys.stderr.flush()
 
     def close(self) -> None:
-        sys.stderr.write("\n")
+        if self.tty:
+            sys.stderr.write("\n")
 
 
 def _progress_bar(total: int, enabled: bool) -> Any:

@@ -30,6 +30,12 @@ pub struct ServerArg {
     /// root certificates.
     #[arg(long, env = "CALABRESELLA_CA_CERT")]
     ca_cert: Option<std::path::PathBuf>,
+    /// This client's certificate (PEM), for a server that asks for one (with --client-key).
+    #[arg(long, env = "CALABRESELLA_CLIENT_CERT", requires = "client_key")]
+    client_cert: Option<std::path::PathBuf>,
+    /// The key of --client-cert (PEM).
+    #[arg(long, env = "CALABRESELLA_CLIENT_KEY", requires = "client_cert")]
+    client_key: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `create`.
@@ -124,14 +130,22 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 pub(super) async fn connect(server: &ServerArg) -> Result<TableServiceClient<Channel>> {
-    let channel = calabresella_client::endpoint(
-        &server.server,
-        server.ca_cert.as_deref(),
-        std::time::Duration::from_secs(10),
-    )?
-    .connect()
-    .await
-    .with_context(|| format!("cannot reach {}", server.server))?;
+    let tls = calabresella_client::TlsFiles {
+        ca_cert: server.ca_cert.clone(),
+        client_cert: server.client_cert.clone(),
+        client_key: server.client_key.clone(),
+    };
+    let channel =
+        calabresella_client::endpoint(&server.server, &tls, std::time::Duration::from_secs(10))?
+            .connect()
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot reach {}: {}",
+                    server.server,
+                    calabresella_client::error_chain(&e)
+                )
+            })?;
     Ok(TableServiceClient::new(channel))
 }
 
@@ -142,16 +156,13 @@ pub(super) fn status_line(s: &tonic::Status) -> String {
         .get_details_error_info()
         .map(|i| i.reason)
         .unwrap_or_default();
-    let mut line = format!("{:?} {reason}: {}", s.code(), s.message());
+    let line = format!("{:?} {reason}: {}", s.code(), s.message());
     // A transport failure says what happened only in its sources (a refused certificate, a
     // server that speaks TLS only).
-    let mut source = std::error::Error::source(s);
-    while let Some(e) = source {
-        line.push_str(": ");
-        line.push_str(&e.to_string());
-        source = e.source();
+    match std::error::Error::source(s) {
+        Some(source) => format!("{line}: {}", calabresella_client::error_chain(source)),
+        None => line,
     }
-    line
 }
 
 /// Runs `create`.

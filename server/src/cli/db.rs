@@ -34,7 +34,7 @@ struct Target {
     #[arg(long, env = "CALABRESELLA_DB", conflicts_with = "database_url")]
     db: Option<String>,
     /// A PostgreSQL database instead: `postgres://user:password@host:port/name`.
-    #[arg(long, env = "CALABRESELLA_DATABASE_URL", hide_env_values = true)]
+    #[arg(long, env = "CALABRESELLA_DATABASE_URL", hide_env_values = true, value_parser = serve::postgres_url)]
     database_url: Option<String>,
 }
 

@@ -30,7 +30,20 @@ pub fn run(args: DevCertsArgs) -> Result<ExitCode> {
             args.out.join(there).display()
         );
     }
+    if let Some(bad) = args
+        .hosts
+        .iter()
+        .find(|h| h.is_empty() || h.chars().any(|c| c.is_whitespace() || c.is_control()))
+    {
+        anyhow::bail!("--host {bad:?} is not a host name or an IP address");
+    }
     let certs = DevCerts::generate(&args.hosts).context("cannot make the certificates")?;
+    let first = args.hosts.first().map_or("localhost", String::as_str);
+    let first = if first.contains(':') {
+        format!("[{first}]")
+    } else {
+        first.to_owned()
+    };
     certs
         .write(&args.out)
         .with_context(|| format!("cannot write into {}", args.out.display()))?;
@@ -38,7 +51,7 @@ pub fn run(args: DevCertsArgs) -> Result<ExitCode> {
     println!(
         "wrote {dir}/{{{}}} for {}\n\
          serve:   calabresella serve --tls-cert {dir}/server.pem --tls-key {dir}/server.key\n\
-         connect: calabresella tables --server https://localhost:50051 --ca-cert {dir}/ca.pem\n\
+         connect: calabresella tables --server https://{first}:50051 --ca-cert {dir}/ca.pem\n\
          These are for tests and local use only: a public server needs a certificate from a \
          real CA (docs/DEPLOY.md).",
         FILES.join(","),

@@ -110,8 +110,9 @@ pub struct ServeArgs {
     /// Default: `$XDG_DATA_HOME/calabresella/calabresella.db` (or `~/.local/share/...`).
     #[arg(long, env = "CALABRESELLA_DB", conflicts_with = "database_url")]
     db: Option<String>,
-    /// A PostgreSQL database instead of SQLite: `postgres://user:password@host:port/name`.
-    #[arg(long, env = "CALABRESELLA_DATABASE_URL", hide_env_values = true)]
+    /// A PostgreSQL database instead of SQLite: `postgres://user:password@host:port/name`
+    /// (or libpq's `key=value` form); `?sslmode=verify-full&sslrootcert=ca.pem` for TLS.
+    #[arg(long, env = "CALABRESELLA_DATABASE_URL", hide_env_values = true, value_parser = postgres_url)]
     database_url: Option<String>,
     /// SQLite commits: `full` survives power loss, `normal` only a crash of the server.
     #[arg(long, env = "CALABRESELLA_DB_SYNC", default_value = "full", value_parser = ["full", "normal"])]
@@ -168,6 +169,17 @@ pub struct ServeArgs {
         requires = "tls_client_ca"
     )]
     tls_require_client_cert: bool,
+    /// Most connections one client (address, or IPv6 /64) may have open (0: no limit).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_CONNECTIONS_PER_CLIENT",
+        default_value_t = 256
+    )]
+    max_connections_per_client: usize,
+    /// Most connections open on the server (0: no limit); keep it under the process's file
+    /// limit (`ulimit -n`, `LimitNOFILE=`).
+    #[arg(long, env = "CALABRESELLA_MAX_CONNECTIONS", default_value_t = 8192)]
+    max_connections: usize,
     /// Serve Prometheus metrics at http://ADDRESS/metrics (off by default; port 0 picks a free
     /// port, printed). Keep it on a private address: it is plain HTTP without authentication.
     #[arg(long, env = "CALABRESELLA_METRICS_LISTEN")]
@@ -190,10 +202,26 @@ pub fn default_db_path() -> std::path::PathBuf {
     }
 }
 
+/// Checks a `--database-url`: a `postgres://` or `postgresql://` URL, or libpq's `key=value`
+/// connection string. (Anything else would have been taken for a SQLite file name.)
+pub fn postgres_url(s: &str) -> Result<String, String> {
+    let url = s.starts_with("postgres://") || s.starts_with("postgresql://");
+    let pairs = !s.contains("://") && s.split_whitespace().all(|p| p.contains('='));
+    if (url || pairs) && !s.trim().is_empty() {
+        Ok(s.to_owned())
+    } else {
+        Err(
+            "not a PostgreSQL URL: postgres://user@host:port/name, or host=... dbname=... \
+             (a SQLite file goes to --db)"
+                .into(),
+        )
+    }
+}
+
 /// The database `--database-url` or `--db` names, else the default SQLite file.
 pub fn location(database_url: Option<&str>, db: Option<&str>) -> Location {
     match (database_url, db) {
-        (Some(url), _) => Location::parse(url),
+        (Some(url), _) => Location::Postgres(url.to_owned()),
         (None, Some(db)) => Location::parse(db),
         (None, None) => Location::Sqlite(default_db_path()),
     }
@@ -262,6 +290,33 @@ fn say(line: &str) {
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }
 
+/// Whether `ip` is this machine only (an IPv4-mapped loopback address included).
+fn loopback(ip: std::net::IpAddr) -> bool {
+    ip.to_canonical().is_loopback()
+}
+
+/// Catches SIGHUP from now on: with TLS the certificate watcher reloads on it (this only keeps
+/// a signal that arrives before the watcher starts from stopping the server); without TLS it
+/// is logged as having nothing to reload.
+fn hangup_is_harmless(tls: bool) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut hangup) = signal(SignalKind::hangup()) else {
+            return;
+        };
+        tokio::spawn(async move {
+            while hangup.recv().await.is_some() {
+                if !tls {
+                    tracing::info!("SIGHUP: nothing to reload (no TLS certificate is served)");
+                }
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = tls;
+}
+
 /// Waits for SIGINT or SIGTERM.
 async fn shutdown_signal() {
     let ctrl_c = async {
@@ -286,8 +341,15 @@ async fn shutdown_signal() {
 
 /// Runs `serve`.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    // rustls warns about what clients send (a malformed server name, say): at the default
+    // level any client could write log lines at will. `--log rustls=warn,...` brings it back.
+    let directives = if args.log.contains("rustls") {
+        args.log.clone()
+    } else {
+        format!("{},rustls=error", args.log)
+    };
     let filter =
-        EnvFilter::try_new(&args.log).with_context(|| format!("bad --log {:?}", args.log))?;
+        EnvFilter::try_new(&directives).with_context(|| format!("bad --log {:?}", args.log))?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
@@ -331,6 +393,10 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     let scheme = if tls.is_some() { "https" } else { "http" };
     let options = ServeOptions {
         tls,
+        connections: calabresella_server::connections::ConnectionLimits {
+            per_client: args.max_connections_per_client,
+            total: args.max_connections,
+        },
         cors_origins: args.cors_origin,
         max_request_bytes: args.max_request_bytes,
         request_timeout: Duration::from_millis(args.request_timeout_ms),
@@ -348,13 +414,22 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let tls_on = options.tls.is_some();
     runtime.block_on(async {
+        // SIGHUP reloads the certificate; until TLS watches for it, and without TLS, it must
+        // not stop the server (its default action), which `systemctl reload` would.
+        hangup_is_harmless(tls_on);
         if let Some(listen) = &args.metrics_listen {
             let exporter = calabresella_server::metrics::Exporter::bind(listen).await?;
-            say(&format!(
-                "calabresella: metrics at http://{}/metrics",
-                exporter.local_addr()?
-            ));
+            let at = exporter.local_addr()?;
+            say(&format!("calabresella: metrics at http://{at}/metrics"));
+            if !loopback(at.ip()) {
+                tracing::warn!(
+                    %at,
+                    "the metrics endpoint has no authentication and no TLS: keep it on a \
+                     private address or behind a firewall"
+                );
+            }
             tokio::spawn(exporter.run());
         }
         let opened = open_store(store_options).await?;
@@ -367,7 +442,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             say(&format!("calabresella: listening on {addr} (TLS)"));
         } else {
             say(&format!("calabresella: listening on {addr}"));
-            if !addr.ip().is_loopback() {
+            if !loopback(addr.ip()) {
                 tracing::warn!(
                     %addr,
                     "listening beyond this machine without TLS: seat tokens and every card \

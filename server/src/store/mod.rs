@@ -114,17 +114,41 @@ impl Location {
         !matches!(self, Location::Memory)
     }
 
-    /// For messages: the path or the URL without its password.
+    /// For messages: the path or the URL without its password (the user information of a
+    /// URL, and any `password=` parameter of its query or of a `key=value` string).
     pub fn describe(&self) -> String {
         match self {
             Location::Sqlite(p) => p.display().to_string(),
             Location::Memory => ":memory:".into(),
-            Location::Postgres(url) => match (url.find("://"), url.rfind('@')) {
-                (Some(s), Some(at)) if at > s => format!("{}***{}", &url[..s + 3], &url[at..]),
-                _ => url.clone(),
-            },
+            Location::Postgres(url) => {
+                let url = match (url.find("://"), url.rfind('@')) {
+                    (Some(s), Some(at)) if at > s => {
+                        format!("{}***{}", &url[..s + 3], &url[at..])
+                    }
+                    _ => url.clone(),
+                };
+                hide_password_parameter(&url)
+            }
         }
     }
+}
+
+/// `password=SECRET` (in a URL's query or a `key=value` string) as `password=***`.
+fn hide_password_parameter(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("password=") {
+        let starts_key = i == 0 || matches!(rest.as_bytes()[i - 1], b'?' | b'&' | b' ' | b'\t');
+        out.push_str(&rest[..i + "password=".len()]);
+        rest = &rest[i + "password=".len()..];
+        if starts_key {
+            out.push_str("***");
+            let end = rest.find(['&', ' ', '\t']).unwrap_or(rest.len());
+            rest = &rest[end..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// How to open the store.
@@ -317,6 +341,7 @@ impl Store {
             .send(Job::Write(writes, tx))
             .await
             .map_err(|_| StoreError::Closed)?;
+        self.queued();
         rx.await.map_err(|_| StoreError::Closed)?
     }
 
@@ -333,7 +358,14 @@ impl Store {
             .send(Job::Read(job))
             .await
             .map_err(|_| StoreError::Closed)?;
+        self.queued();
         rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Updates the queue-depth metric as a job is queued: while a commit hangs (a stalled
+    /// disk, a database gone) the depth grows, which is what an operator's alert watches.
+    fn queued(&self) {
+        crate::metrics::store_queue_depth(self.tx.max_capacity() - self.tx.capacity());
     }
 
     /// Makes the store refuse (or accept again) every write, as a read-only disk would.
@@ -434,7 +466,8 @@ fn run(mut conn: Box<dyn Conn>, mut rx: mpsc::Receiver<Job>) {
         }
         let started = std::time::Instant::now();
         commit(conn.as_mut(), batch);
-        crate::metrics::store_commit(started.elapsed(), rx.len());
+        crate::metrics::store_commit(started.elapsed());
+        crate::metrics::store_queue_depth(rx.len());
         if let Some(f) = after {
             f(conn.as_mut());
         }
@@ -475,5 +508,28 @@ fn transaction(conn: &mut dyn Conn, writes: &[&Write]) -> Result<(), StoreError>
             let _ = conn.batch("ROLLBACK");
             Err(e)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_postgres_location_is_described_without_its_passwords() {
+        let d = |s: &str| Location::Postgres(s.into()).describe();
+        assert_eq!(d("postgres://u:pw@h/db"), "postgres://***@h/db");
+        assert_eq!(
+            d("postgres://h/db?password=hunter2&sslmode=verify-full"),
+            "postgres://h/db?password=***&sslmode=verify-full"
+        );
+        assert_eq!(
+            d("host=h password=hunter2 dbname=d"),
+            "host=h password=*** dbname=d"
+        );
+        assert_eq!(
+            d("postgres://h/db?mypassword=x"),
+            "postgres://h/db?mypassword=x"
+        );
     }
 }

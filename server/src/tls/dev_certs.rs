@@ -85,9 +85,19 @@ impl DevCerts {
         ];
         for (name, text) in FILES.iter().zip(contents) {
             let path = dir.join(name);
-            std::fs::write(&path, text)?;
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            // A key is never readable by others, not even for a moment.
             #[cfg(unix)]
             if name.ends_with(".key") {
+                use std::os::unix::fs::OpenOptionsExt as _;
+                options.mode(0o600);
+            }
+            use std::io::Write as _;
+            options.open(&path)?.write_all(text.as_bytes())?;
+            #[cfg(unix)]
+            if name.ends_with(".key") {
+                // An existing file keeps its mode through `open`: set it.
                 use std::os::unix::fs::PermissionsExt as _;
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
             }

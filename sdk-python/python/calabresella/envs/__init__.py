@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from calabresella._core import VectorEnv
+from calabresella.envs import registration
 
 if TYPE_CHECKING:
     from calabresella.bots import BotLike
@@ -61,4 +62,4 @@ def gym_env(
     )
 
 
-__all__ = ["VectorEnv", "aec_env", "gym_env"]
+__all__ = ["VectorEnv", "aec_env", "gym_env", "registration"]

@@ -24,6 +24,13 @@ def spaces_for() -> tuple[Any, Any]:
     return obs, spaces.Discrete(_core.NUM_ACTIONS)
 
 
+def state_space_for(players: int) -> Any:
+    """The global state's space: every seat's observation tensor, concatenated."""
+    from gymnasium import spaces
+
+    return spaces.Box(0.0, 1.0, (players * _core.OBSERVATION_SIZE,), np.float32)
+
+
 def new_state(game: str, episode: str, seed: int, options: dict[str, Any]) -> _core.State:
     """A fresh episode's state."""
     if episode == "hand":

@@ -83,7 +83,7 @@ async fn main() -> ExitCode {
     // A lazy channel reconnects by itself, as a server restart needs.
     let channel = match calabresella_client::endpoint(
         &args.server,
-        args.ca_cert.as_deref().map(std::path::Path::new),
+        &calabresella_client::TlsFiles::ca(args.ca_cert.as_deref().map(std::path::Path::new)),
         std::time::Duration::from_secs(10),
     ) {
         Ok(e) => e.connect_lazy(),
