@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -27,7 +29,7 @@ def test_pettingzoo_episode_rewards_are_the_returns() -> None:
             env.step(None)
             continue
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
-    assert list(total.values()) == env.state.returns()
+    assert list(total.values()) == env.game.returns()
 
 
 @pytest.mark.parametrize("game", ["calabresella", "tressette-in-due", "briscola-chiamata"])
@@ -49,12 +51,12 @@ def test_gym_agent_plays_against_callables_and_gets_its_points() -> None:
             action = int(np.flatnonzero(obs["action_mask"])[0])
             obs, reward, done, _, info = env.step(action)
             total += reward
-        assert env.state.returns()[0] >= 0
+        assert env.game.returns()[0] >= 0
     obs, _ = env.reset(seed=0)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    before = env.state.clone()
+    before = env.game.clone()
     _, reward, done, _, info = env.step(illegal)
-    assert info == {"illegal": True} and reward == -1.0 and not done and env.state == before
+    assert info == {"illegal": True} and reward == -1.0 and not done and env.game == before
 
 
 @pytest.mark.parametrize(("game", "episode"), [("calabresella", "hand"), ("tressette", "match")])
@@ -100,3 +102,68 @@ def test_vector_env_is_seeded_and_refuses_illegal_batches() -> None:
     obs, _masks, _players = a.reset(seed=1)
     c = VectorEnv(num_envs=4, seed=1)
     np.testing.assert_array_equal(obs, c.observations)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    cb._core.option_sets(),
+    ids=[f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items())}" for g, o in cb._core.option_sets()],
+)
+def test_every_game_and_option_set_passes_the_checkers(game: str, options: dict[str, Any]) -> None:
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    api_test(aec_env(game, **options), num_cycles=40)
+    check_env(gym_env(game, seat=0, opponents="random", **options), skip_render_check=True)
+
+
+def test_the_agent_always_has_a_decision_and_the_dummy_is_not_a_seat_to_play() -> None:
+    # Four-player Calabresella: the idle dealer's hands are skipped.
+    env = gym_env("calabresella", players=4, opponents="random")
+    for seed in range(40):
+        obs, _ = env.reset(seed=seed)
+        assert obs["action_mask"].any(), seed
+    # A due: seat 2 is the dummy, played by another seat.
+    with pytest.raises(cb.NotationError, match="dummy"):
+        gym_env("calabresella", seat=2, a_due=True)
+    env = gym_env("calabresella", seat=0, a_due=True, opponents="heuristic")
+    for seed in range(10):
+        obs, _ = env.reset(seed=seed)
+        assert obs["action_mask"].any()
+        done = False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, _, done, _, _ = env.step(action)
+    # A misspelt opponent is refused when the environment is made, not at reset.
+    with pytest.raises(cb.NotationError, match="heurstic"):
+        gym_env("calabresella", opponents="heurstic")
+
+
+def test_gymnasium_make_knows_every_game() -> None:
+    import gymnasium
+
+    assert len(cb.GYM_IDS) == len(cb.GAMES)
+    env = gymnasium.make("calabresella/TressetteInDue-v0", seat=1, opponents="heuristic")
+    obs, _ = env.reset(seed=4)
+    assert obs["action_mask"].any()
+    assert env.unwrapped.game.game == "tressette-in-due"
+
+
+def test_the_global_state_is_every_seats_observation() -> None:
+    env = aec_env("tressette")
+    env.reset(seed=2)
+    state = env.state()
+    assert env.state_space.contains(state)
+    expected = np.concatenate([env.game.observation_tensor(s) for s in range(4)])
+    np.testing.assert_array_equal(state, expected)
+
+
+def test_vector_env_masks_are_int8_like_every_env_and_actions_come_as_any_integers() -> None:
+    env = VectorEnv("calabresella", num_envs=4, seed=1)
+    assert env.masks.dtype == np.int8 == gym_env().observation_space["action_mask"].dtype
+    env.step(env.sample_actions().astype(np.int32))
+    env.step([int(a) for a in env.sample_actions()])
+    with pytest.raises(cb.NotationError, match="integer action ids"):
+        env.step(env.sample_actions().astype(np.float64))
+    with pytest.raises(cb.NotationError, match="2 entries; there are 4 games"):
+        env.step([0, 0])

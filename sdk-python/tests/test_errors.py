@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import calabresella as cb
@@ -62,3 +63,25 @@ def test_a_finished_hand_refuses_actions() -> None:
     with pytest.raises(cb.IllegalActionError):
         s.apply_action("pass")
     assert s.legal_actions() == [] and not s.legal_actions_mask().any()
+
+
+def test_argument_mistakes_say_what_was_expected() -> None:
+    state = cb.new_hand("calabresella", seed=1)
+    with pytest.raises(cb.NotationError, match="seats are 0 to 2"):
+        state.observation(3)
+    with pytest.raises(cb.NotationError, match=f"ids are 0 to {cb.NUM_ACTIONS - 1}"):
+        state.action_to_string(cb.NUM_ACTIONS)
+    with pytest.raises(cb.NotationError, match=r"1-d bool numpy array of .* got a 1-d int32"):
+        state.legal_actions_mask(out=np.zeros(cb.NUM_ACTIONS, dtype=np.int32))
+    with pytest.raises(cb.NotationError, match=r"float32 numpy array .* got a list"):
+        state.observation_tensor(out=[0.0] * cb.OBSERVATION_SIZE)
+    for make in (
+        lambda: cb.new_match("calabresella", seed=-1),
+        lambda: cb.envs.VectorEnv("calabresella", num_envs=2, seed=-5),
+        lambda: state.bot_action(seed=-1),
+    ):
+        with pytest.raises(cb.NotationError, match=r"seed must be between 0 and 2\*\*64 - 1"):
+            make()
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        cb.new_match("calabresella", seed="7")  # type: ignore[arg-type]
+    assert cb.new_match("calabresella", seed=2**64 - 1).num_players == 3

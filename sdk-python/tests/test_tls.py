@@ -85,7 +85,7 @@ def test_a_wrong_ca_plain_text_and_bad_ca_files_are_refused(
         cb.connect(f"127.0.0.1:{port}").list_tables()
     with pytest.raises(cb.NotationError, match="not an https:// address"):
         cb.connect(f"http://127.0.0.1:{port}", ca_cert=str(certs / "ca.pem"))
-    with pytest.raises(cb.NotationError, match="missing.pem"):
+    with pytest.raises(cb.NotationError, match=r"missing\.pem"):
         cb.connect(f"https://localhost:{port}", ca_cert=str(tmp_path / "missing.pem"))
 
 

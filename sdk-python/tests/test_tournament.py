@@ -68,3 +68,45 @@ def test_hand_episodes_and_errors() -> None:
         cb.tournament(["nobody"], deals=1, progress=False)
     with pytest.raises(cb.NotationError):
         cb.tournament([42], deals=1, progress=False)  # type: ignore[list-item]
+
+
+def test_the_command_line_names_what_is_wrong_with_a_bot(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "calabresella", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    bot = tmp_path / "mybot.py"
+    bot.write_text("def act(observation):\n    return observation.legal_actions[0]\n")
+    r = run("tournament", "random", f"{bot}:Missing", "--deals", "1")
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "has no 'Missing'" in r.stderr and "act" in r.stderr
+    r = run("tournament", "random", f"{tmp_path}/nowhere.py:act", "--deals", "1")
+    assert "there is no file" in r.stderr and "Traceback" not in r.stderr
+    r = run("play", "heuristic", "--server", "127.0.0.1:1")
+    assert "plays on the server" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_progress_bar_without_tqdm_writes_a_line_a_tenth_into_a_log() -> None:
+    import io
+    import sys
+
+    bar_module = sys.modules["calabresella.tournament"]
+    buf = io.StringIO()
+    old, sys.stderr = sys.stderr, buf
+    try:
+        bar = bar_module._TextBar(1000)
+        for _ in range(1000):
+            bar.update(1)
+        bar.close()
+    finally:
+        sys.stderr = old
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 11, lines
+    assert lines[-1].endswith("1000/1000 matches")

@@ -32,6 +32,7 @@ __all__ = [
     "UpdateStream",
     "VectorEnv",
     "__version__",
+    "option_sets",
     "play_matches",
 ]
 
@@ -327,5 +328,4 @@ def play_matches(
     records: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]: ...
-
 def option_sets() -> list[tuple[str, dict[str, Any]]]: ...
