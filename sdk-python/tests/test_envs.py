@@ -146,7 +146,7 @@ def test_gymnasium_make_knows_every_game() -> None:
     env = gymnasium.make("calabresella/TressetteInDue-v0", seat=1, opponents="heuristic")
     obs, _ = env.reset(seed=4)
     assert obs["action_mask"].any()
-    assert env.unwrapped.game.game == "tressette-in-due"
+    assert env.unwrapped.game.game == "tressette-in-due"  # type: ignore[attr-defined]
 
 
 def test_the_global_state_is_every_seats_observation() -> None:
@@ -160,7 +160,8 @@ def test_the_global_state_is_every_seats_observation() -> None:
 
 def test_vector_env_masks_are_int8_like_every_env_and_actions_come_as_any_integers() -> None:
     env = VectorEnv("calabresella", num_envs=4, seed=1)
-    assert env.masks.dtype == np.int8 == gym_env().observation_space["action_mask"].dtype
+    gym_mask = gym_env().observation_space["action_mask"]  # type: ignore[index]
+    assert env.masks.dtype == np.int8 == gym_mask.dtype
     env.step(env.sample_actions().astype(np.int32))
     env.step([int(a) for a in env.sample_actions()])
     with pytest.raises(cb.NotationError, match="integer action ids"):

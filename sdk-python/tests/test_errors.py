@@ -74,7 +74,7 @@ def test_argument_mistakes_say_what_was_expected() -> None:
     with pytest.raises(cb.NotationError, match=r"1-d bool numpy array of .* got a 1-d int32"):
         state.legal_actions_mask(out=np.zeros(cb.NUM_ACTIONS, dtype=np.int32))
     with pytest.raises(cb.NotationError, match=r"float32 numpy array .* got a list"):
-        state.observation_tensor(out=[0.0] * cb.OBSERVATION_SIZE)
+        state.observation_tensor(out=[0.0] * cb.OBSERVATION_SIZE)  # type: ignore[arg-type]
     for make in (
         lambda: cb.new_match("calabresella", seed=-1),
         lambda: cb.envs.VectorEnv("calabresella", num_envs=2, seed=-5),
