@@ -204,12 +204,8 @@ mod tests {
 
     #[test]
     fn a_missing_or_empty_ca_file_is_named() {
-        let err = endpoint(
-            "https://localhost:1",
-            Some(Path::new("/nonexistent/ca.pem")),
-            T,
-        )
-        .expect_err("missing file");
+        let missing = TlsFiles::ca(Some(Path::new("/nonexistent/ca.pem")));
+        let err = endpoint("https://localhost:1", &missing, T).expect_err("missing file");
         assert!(err.to_string().contains("/nonexistent/ca.pem"), "{err}");
         let empty = TlsFiles::ca(Some(Path::new("/dev/null")));
         let err = endpoint("https://localhost:1", &empty, T).expect_err("empty file");
