@@ -100,6 +100,67 @@ impl Game {
         })
     }
 
+    /// The game as a pickle keeps it: its record, and for a game dealt from a seed the seed
+    /// (the deals still to come are drawn from it). JSON text.
+    pub fn to_pickle(&self, seed: Option<u64>) -> String {
+        serde_json::json!({
+            "format": 1,
+            "record": self.record(None),
+            "seed": seed,
+            "single": self.single,
+        })
+        .to_string()
+    }
+
+    /// The game a pickle holds (and its seed): dealt again from the seed and played to the
+    /// same point, or replayed from the record alone; every deal and action is checked.
+    pub fn from_pickle(text: &str) -> Result<(Game, Option<u64>), GameError> {
+        let bad = |why: String| {
+            GameError::Record(RecordError {
+                hand: None,
+                action: None,
+                seat: None,
+                why: format!("not a State pickle: {why}"),
+            })
+        };
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        if v["format"] != 1 {
+            return Err(bad(format!("format {} is not 1", v["format"])));
+        }
+        let record_text = v["record"].to_string();
+        let single = v["single"].as_bool().unwrap_or(false);
+        let seed = v["seed"].as_u64();
+        let record = Record::parse(&record_text)?;
+        let Some(seed) = seed else {
+            let mut game = Game::from_record(&record_text)?;
+            game.single = single;
+            return Ok((game, None));
+        };
+        let rules = Rules::from_record(&record.game, record.players, &record.options)
+            .map_err(|e| bad(e.to_string()))?;
+        let first = record
+            .hands
+            .first()
+            .and_then(|h| Seat::new(h.dealer))
+            .ok_or_else(|| bad("no hand".into()))?;
+        let mut game = Game::seeded(rules, seed, Some(first), single)?;
+        for (h, hand) in record.hands.iter().enumerate() {
+            for (a, ra) in hand.actions.iter().enumerate() {
+                let action: Action = ra
+                    .text()
+                    .parse()
+                    .map_err(|e| bad(format!("hand {h}, action {a}: {e}")))?;
+                game.apply(action)
+                    .map_err(|e| bad(format!("hand {h}, action {a}: {e}")))?;
+            }
+        }
+        // The seed must deal exactly the recorded cards.
+        if game.record(None).hands != record.hands {
+            return Err(bad("the seed does not deal the recorded hands".into()));
+        }
+        Ok((game, Some(seed)))
+    }
+
     /// The record (format v1) of the match so far.
     pub fn record(&self, meta: Option<serde_json::Value>) -> Record {
         self.inner.record(meta)

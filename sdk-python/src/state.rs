@@ -91,6 +91,8 @@ fn write_into<T: numpy::Element, R>(
 pub struct State {
     /// The game.
     pub game: Game,
+    /// The seed it was dealt from, when known: a pickle deals the hands still to come from it.
+    pub seed: Option<u64>,
 }
 
 impl State {
@@ -124,7 +126,10 @@ impl State {
         let dealer = dealer.map(|d| seat_arg(d, rules.seats())).transpose()?;
         let seed = seed.unwrap_or_else(fresh_seed);
         Game::seeded(rules, seed, dealer, false)
-            .map(|game| State { game })
+            .map(|game| State {
+                game,
+                seed: Some(seed),
+            })
             .map_err(errors::notation)
     }
 
@@ -153,7 +158,10 @@ impl State {
                 }
                 let seed = seed.unwrap_or_else(fresh_seed);
                 Game::seeded(rules, seed, dealer, true)
-                    .map(|game| State { game })
+                    .map(|game| State {
+                        game,
+                        seed: Some(seed),
+                    })
                     .map_err(errors::notation)
             }
             Some(hands) => {
@@ -168,7 +176,7 @@ impl State {
                     .collect::<PyResult<_>>()?;
                 let rest = cards_arg(&monte.or(stock).unwrap_or_default())?;
                 game.start_hand(&hands, &rest).map_err(errors::notation)?;
-                Ok(State { game })
+                Ok(State { game, seed: None })
             }
         }
     }
@@ -177,7 +185,7 @@ impl State {
     #[staticmethod]
     fn from_record(text: &str) -> PyResult<State> {
         Game::from_record(text)
-            .map(|game| State { game })
+            .map(|game| State { game, seed: None })
             .map_err(errors::record)
     }
 
@@ -464,7 +472,26 @@ impl State {
     fn clone(&self) -> State {
         State {
             game: self.game.clone(),
+            seed: self.seed,
         }
+    }
+
+    /// Pickling: the record of the game so far and, for a seeded game, its seed, so the
+    /// unpickled state is equal and deals the same hands after this one.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let restore = py.get_type::<State>().getattr("_from_pickle")?;
+        Ok((restore, (self.game.to_pickle(self.seed),)))
+    }
+
+    /// The state a pickle holds (see `__reduce__`).
+    #[staticmethod]
+    fn _from_pickle(text: &str) -> PyResult<State> {
+        Game::from_pickle(text)
+            .map(|(game, seed)| State { game, seed })
+            .map_err(errors::record)
     }
 
     fn __copy__(&self) -> State {

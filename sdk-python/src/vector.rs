@@ -20,6 +20,8 @@ struct Slot {
     /// Returns so far, to turn cumulative points into per-step rewards.
     returned: [f64; Seat::MAX],
     legal: Vec<(u16, Action)>,
+    /// The seed the game was dealt from (a `State` copy pickles with it).
+    seed: u64,
 }
 
 /// N self-play games stepped at once. Every step, each game's deciding seat plays the action
@@ -58,9 +60,9 @@ pub struct VectorEnv {
 }
 
 impl VectorEnv {
-    fn fresh(&mut self) -> Result<Game, crate::game::GameError> {
+    fn fresh(&mut self) -> Result<(Game, u64), crate::game::GameError> {
         let seed = next_seed(&mut self.rng);
-        Game::seeded(self.rules, seed, None, self.single)
+        Game::seeded(self.rules, seed, None, self.single).map(|g| (g, seed))
     }
 
     /// Rewrites every array from the slots (after reset).
@@ -137,11 +139,12 @@ impl VectorEnv {
             steps: 0,
         };
         for _ in 0..num_envs {
-            let game = env.fresh().map_err(errors::notation)?;
+            let (game, seed) = env.fresh().map_err(errors::notation)?;
             env.slots.push(Slot {
                 game,
                 returned: [0.0; Seat::MAX],
                 legal: Vec::with_capacity(40),
+                seed,
             });
         }
         env.write_all(py)?;
@@ -173,8 +176,9 @@ impl VectorEnv {
             self.rng = GameRng::from_seed(s);
         }
         for i in 0..self.slots.len() {
-            let g = self.fresh().map_err(errors::notation)?;
+            let (g, seed) = self.fresh().map_err(errors::notation)?;
             self.slots[i].game = g;
+            self.slots[i].seed = seed;
             self.slots[i].returned = [0.0; Seat::MAX];
         }
         {
@@ -267,6 +271,7 @@ impl VectorEnv {
                     let seed = next_seed(rng);
                     if let Ok(g) = Game::seeded(rules, seed, None, single) {
                         slot.game = g;
+                        slot.seed = seed;
                     }
                     slot.returned = [0.0; Seat::MAX];
                 }
@@ -308,6 +313,7 @@ impl VectorEnv {
             .get(i)
             .map(|s| State {
                 game: s.game.clone(),
+                seed: Some(s.seed),
             })
             .ok_or_else(|| errors::notation(format!("game {i} is out of range")))
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -168,3 +169,54 @@ def test_vector_env_masks_are_int8_like_every_env_and_actions_come_as_any_intege
         env.step(env.sample_actions().astype(np.float64))
     with pytest.raises(cb.NotationError, match="2 entries; there are 4 games"):
         env.step([0, 0])
+
+
+def test_states_and_environments_pickle_and_go_on_the_same() -> None:
+    import pickle
+
+    # A seeded match: the copy deals the same hands after this one.
+    state = cb.new_match("calabresella", seed=5)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state
+    while state.hand_number < 2 and not state.is_terminal():
+        action = state.legal_actions()[0]
+        state.apply_action(action)
+        copy.apply_action(action)
+    assert copy == state and not copy.needs_deal()
+    # A hand dealt by hand, and a game from a batch.
+    record = json.loads(cb.new_hand("calabresella", seed=3).to_record())["hands"][0]
+    dealt = cb.new_hand(
+        "calabresella",
+        deal=record["deal"]["hands"],
+        monte=record["deal"]["monte"],
+        dealer=record["dealer"],
+    )
+    dealt.apply_action(dealt.legal_actions()[0])
+    assert pickle.loads(pickle.dumps(dealt)) == dealt
+    batch = VectorEnv("tressette", num_envs=2, seed=4, episode="match")
+    assert pickle.loads(pickle.dumps(batch.state(1))) == batch.state(1)
+    # The environments, mid-episode (multiprocessing and Ray send them to workers).
+    for env in (gym_env("tressette", opponents="heuristic"), aec_env("briscola-chiamata")):
+        env.reset(seed=1)
+        assert pickle.loads(pickle.dumps(env)).game == env.game
+    with pytest.raises(cb.InvalidRecordError, match="not a State pickle"):
+        cb.State._from_pickle('{"format": 2}')
+
+
+def test_gymnasium_vector_envs_run_the_single_agent_env() -> None:
+    import gymnasium
+
+    envs = gymnasium.vector.SyncVectorEnv(
+        [lambda: gym_env("tressette-in-due", seat=0, opponents="heuristic") for _ in range(3)],
+        autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
+    )
+    obs, _ = envs.reset(seed=1)
+    finished = 0
+    for _ in range(150):
+        actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+        obs, _, terminated, _, _ = envs.step(actions)
+        finished += int(terminated.sum())
+        assert obs["action_mask"].any(axis=1).all(), "every env waits for the agent"
+    assert finished > 0
