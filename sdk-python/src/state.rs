@@ -478,10 +478,7 @@ impl State {
 
     /// Pickling: the record of the game so far and, for a seeded game, its seed, so the
     /// unpickled state is equal and deals the same hands after this one.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let restore = py.get_type::<State>().getattr("_from_pickle")?;
         Ok((restore, (self.game.to_pickle(self.seed),)))
     }
