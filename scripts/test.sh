@@ -94,11 +94,13 @@ CALABRESELLA_BIN="$PWD/$bin" bash tests/conformance/run.sh --tls
 step "the web front end in headless Chromium (clients/web/e2e), served by the binary itself"
 CALABRESELLA_BIN="$PWD/$bin" bash clients/web/e2e/run.sh
 
-step "the load generator runs a short load against a real server process"
-target/debug/calabresella-load --tables 50 --seconds 3 --warmup 1 | python3 -c '
+step "the load generator runs a short load against a real server process, in plain text and over TLS"
+for tls in "" --tls; do
+  target/debug/calabresella-load --tables 50 --seconds 3 --warmup 1 $tls | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 assert r["errors"] == 0 and r["completed_matches"] > 0 and r["actions_per_sec"] > 0, r
 assert r["server_cpu_seconds"] > 0 and r["server_cpu_us_per_action"] > 0, r
-print("ok: %d matches, %.0f actions/s, act p99 %.1f ms, server %.0f us CPU per action" % (r["completed_matches"], r["actions_per_sec"], r["act_latency_ms"]["p99"], r["server_cpu_us_per_action"]))
-' 
+print("ok%s: %d matches, %.0f actions/s, act p99 %.1f ms, server %.0f us CPU per action" % (sys.argv[1], r["completed_matches"], r["actions_per_sec"], r["act_latency_ms"]["p99"], r["server_cpu_us_per_action"]))
+' "${tls:+ (TLS)}"
+done

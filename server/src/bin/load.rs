@@ -27,9 +27,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[derive(Debug, Parser)]
 #[command(name = "calabresella-load", version, about)]
 struct Args {
-    /// Server address (http://HOST:PORT). Unset: start `calabresella serve` on a free port.
+    /// Server address (http://HOST:PORT, or https:// for TLS). Unset: start `calabresella
+    /// serve` on a free port.
     #[arg(long)]
     server: Option<String>,
+    /// With `--server https://...`: the CA certificate (PEM) to verify it against.
+    #[arg(long, requires = "server")]
+    ca_cert: Option<std::path::PathBuf>,
+    /// The server this starts speaks TLS (a throwaway certificate), to measure what TLS costs.
+    #[arg(long, conflicts_with = "server")]
+    tls: bool,
     /// Tables kept in play at once; a finished match is replaced by a new table.
     #[arg(long, default_value_t = 1000)]
     tables: usize,
@@ -185,6 +192,7 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
     // The server: given, or started here so its memory can be read.
     let mut child = None;
     let db_dir = tempfile::tempdir()?;
+    let mut ca_cert = args.ca_cert.clone();
     let url =
         match &args.server {
             Some(u) => u.clone(),
@@ -206,6 +214,16 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
                 }) {
                     c.arg("--db").arg(db_dir.path().join("load.db"));
                 }
+                if args.tls {
+                    let certs = db_dir.path().join("certs");
+                    calabresella_server::tls::dev_certs::DevCerts::generate(&[
+                        "127.0.0.1".to_owned()
+                    ])?
+                    .write(&certs)?;
+                    c.arg("--tls-cert").arg(certs.join("server.pem"));
+                    c.arg("--tls-key").arg(certs.join("server.key"));
+                    ca_cert = Some(certs.join("ca.pem"));
+                }
                 let mut c = c
                     .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
                     // One address plays every table: the per-client limits would cap the load.
@@ -224,13 +242,15 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
                     .next_line()
                     .await?
                     .context("the server printed nothing")?;
+                // "calabresella: listening on ADDR", with " (TLS)" after it for TLS.
                 let addr = line
-                    .rsplit(' ')
-                    .next()
+                    .split(' ')
+                    .nth(3)
                     .context("no address in the server's first line")?
                     .to_owned();
                 child = Some(c);
-                format!("http://{addr}")
+                let scheme = if args.tls { "https" } else { "http" };
+                format!("{scheme}://{addr}")
             }
         };
     let pid = child.as_ref().and_then(|c| c.id()).or(args.server_pid);
@@ -238,11 +258,16 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
     let baseline = pid.and_then(rss_kib);
     let mut clients = Vec::new();
     for _ in 0..args.connections.max(1) {
-        let ch = Channel::from_shared(url.clone())?
-            .tcp_nodelay(true)
+        let tls = calabresella_client::TlsFiles::ca(ca_cert.as_deref());
+        let ch = calabresella_client::endpoint(&url, &tls, Duration::from_secs(10))?
             .connect()
             .await
-            .with_context(|| format!("cannot connect to {url}"))?;
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot connect to {url}: {}",
+                    calabresella_client::error_chain(&e)
+                )
+            })?;
         clients.push(TableServiceClient::new(ch));
     }
     let stats = Arc::new(Stats::default());
