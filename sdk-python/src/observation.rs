@@ -9,6 +9,8 @@ use calabresella_engine::{Action, Card};
 use crate::encode::{self, Encode, Features};
 use crate::errors;
 use crate::view::{PHASES, View};
+use calabresella_proto::v1;
+use prost::Message as _;
 
 /// What one seat may know now: its cards, the public history, what the rules let it see of
 /// others, and its legal actions when it must decide. Immutable.
@@ -16,6 +18,8 @@ use crate::view::{PHASES, View};
 pub struct Observation {
     /// The view.
     pub view: View,
+    /// The wire observation the view was read from: what a pickle keeps.
+    pub wire: v1::Observation,
 }
 
 /// An action string or id into the engine's action, for the view's legal set.
@@ -53,6 +57,26 @@ fn cards(set: calabresella_engine::CardSet) -> Vec<String> {
 
 #[pymethods]
 impl Observation {
+    /// Pickling: the wire observation it was read from (protobuf bytes).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, pyo3::types::PyBytes>,))> {
+        let restore = py.get_type::<Observation>().getattr("_from_wire")?;
+        let bytes = pyo3::types::PyBytes::new(py, &self.wire.encode_to_vec());
+        Ok((restore, (bytes,)))
+    }
+
+    /// The observation pickled as `bytes` (see `__reduce__`).
+    #[staticmethod]
+    fn _from_wire(bytes: &[u8]) -> PyResult<Observation> {
+        let wire = v1::Observation::decode(bytes)
+            .map_err(|e| errors::notation(format!("not an Observation pickle: {e}")))?;
+        let view = View::from_wire(&wire)
+            .map_err(|e| errors::notation(format!("not an Observation pickle: {e}")))?;
+        Ok(Observation { view, wire })
+    }
+
     /// The game: `calabresella`, `tressette` or `tressette-in-due`.
     #[getter]
     fn game(&self) -> &'static str {

@@ -405,11 +405,12 @@ impl Strategy for PyBot {
         observation: Option<&v1::Observation>,
         _: Option<&Status>,
     ) -> Result<Answer, PyErr> {
-        let view = View::from_wire(observation.unwrap_or(&v1::Observation::default()))
-            .map_err(|e| errors::notation(format!("server sent {e}")))?;
+        let wire = observation.cloned().unwrap_or_default();
+        let view =
+            View::from_wire(&wire).map_err(|e| errors::notation(format!("server sent {e}")))?;
         let monte = view.monte;
         Python::attach(|py| {
-            let o = Observation { view };
+            let o = Observation { view, wire };
             let b = self.bot.bind(py);
             let answer = if b.hasattr("act")? {
                 b.call_method1("act", (o,))
@@ -486,9 +487,10 @@ impl RemoteSeat {
     fn observation(&mut self, py: Python<'_>) -> PyResult<(Observation, u64)> {
         let inner = &mut self.inner;
         let r = wait(py, &self.rt, inner.fetch())?;
-        let view = View::from_wire(&r.observation.unwrap_or_default())
-            .map_err(|e| errors::notation(format!("server sent {e}")))?;
-        Ok((Observation { view }, r.decision))
+        let wire = r.observation.unwrap_or_default();
+        let view =
+            View::from_wire(&wire).map_err(|e| errors::notation(format!("server sent {e}")))?;
+        Ok((Observation { view, wire }, r.decision))
     }
 
     /// Answers `decision` with an action (id or string). Safe to retry: the server applies a

@@ -361,16 +361,16 @@ impl State {
     fn observation(&self, seat: Option<i64>) -> PyResult<Observation> {
         let viewer = self.viewer(seat)?;
         self.game
-            .view(viewer)
-            .map(|view| Observation { view })
+            .view_with_wire(viewer)
+            .map(|(view, wire)| Observation { view, wire })
             .ok_or_else(|| errors::illegal("no hand has been dealt yet"))
     }
 
     /// The public (spectator) view.
     fn public_observation(&self) -> PyResult<Observation> {
         self.game
-            .view(None)
-            .map(|view| Observation { view })
+            .view_with_wire(None)
+            .map(|(view, wire)| Observation { view, wire })
             .ok_or_else(|| errors::illegal("no hand has been dealt yet"))
     }
 

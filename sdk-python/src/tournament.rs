@@ -101,11 +101,11 @@ fn choose(
             None => Err("no observation".into()),
         },
         Player::Python(obj) => Python::attach(|py| {
-            let view = game
-                .view(Some(seat))
+            let (view, wire) = game
+                .view_with_wire(Some(seat))
                 .ok_or_else(|| "no observation".to_owned())?;
             let monte = view.monte;
-            let obs = Observation { view };
+            let obs = Observation { view, wire };
             let bound = obj.bind(py);
             let answer = if bound.hasattr("act").unwrap_or(false) {
                 bound.call_method1("act", (obs,))

@@ -203,6 +203,22 @@ def test_states_and_environments_pickle_and_go_on_the_same() -> None:
         assert pickle.loads(pickle.dumps(env)).game == env.game
     with pytest.raises(cb.InvalidRecordError, match="not a State pickle"):
         cb.State._from_pickle('{"format": 2}')
+    # Observations (a bot's input, sent to a worker process).
+    calling = cb.new_hand("briscola-chiamata", seed=3)
+    for _ in range(4):
+        calling.apply_action(calling.legal_actions()[0])
+    for obs in (calling.observation(), calling.public_observation(), state.observation(1)):
+        back = pickle.loads(pickle.dumps(obs))
+        assert (back.hand, back.legal_actions, back.events, back.phase) == (
+            obs.hand,
+            obs.legal_actions,
+            obs.events,
+            obs.phase,
+        )
+        np.testing.assert_array_equal(back.tensor(), obs.tensor())
+        np.testing.assert_array_equal(
+            back.information_state_tensor(), obs.information_state_tensor()
+        )
 
 
 def test_gymnasium_vector_envs_run_the_single_agent_env() -> None:

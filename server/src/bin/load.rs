@@ -193,66 +193,65 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
     let mut child = None;
     let db_dir = tempfile::tempdir()?;
     let mut ca_cert = args.ca_cert.clone();
-    let url =
-        match &args.server {
-            Some(u) => u.clone(),
-            None => {
-                let exe = std::env::current_exe()?.with_file_name("calabresella");
-                // taskset execs the server: the child's pid is the server's.
-                let mut c = match &args.server_cpus {
-                    Some(cpus) => {
-                        let mut c = tokio::process::Command::new("taskset");
-                        c.args(["-c", cpus]).arg(&exe);
-                        c
-                    }
-                    None => tokio::process::Command::new(&exe),
-                };
-                c.args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"]);
-                // A fresh database of its own, so the measurement includes the store.
-                if !args.serve_args.iter().any(|a| {
-                    a == "--db" || a.starts_with("--db=") || a.starts_with("--database-url")
-                }) {
-                    c.arg("--db").arg(db_dir.path().join("load.db"));
+    let url = match &args.server {
+        Some(u) => u.clone(),
+        None => {
+            let exe = std::env::current_exe()?.with_file_name("calabresella");
+            // taskset execs the server: the child's pid is the server's.
+            let mut c = match &args.server_cpus {
+                Some(cpus) => {
+                    let mut c = tokio::process::Command::new("taskset");
+                    c.args(["-c", cpus]).arg(&exe);
+                    c
                 }
-                if args.tls {
-                    let certs = db_dir.path().join("certs");
-                    calabresella_server::tls::dev_certs::DevCerts::generate(&[
-                        "127.0.0.1".to_owned()
-                    ])?
-                    .write(&certs)?;
-                    c.arg("--tls-cert").arg(certs.join("server.pem"));
-                    c.arg("--tls-key").arg(certs.join("server.key"));
-                    ca_cert = Some(certs.join("ca.pem"));
-                }
-                let mut c = c
-                    .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
-                    // One address plays every table: the per-client limits would cap the load.
-                    .args(["--max-open-tables-per-client", "0"])
-                    .args(["--max-creates-per-client-per-minute", "0"])
-                    // Finished tables leave at once, so memory counts only tables in play.
-                    .args(["--finished-ttl-s", "0"])
-                    .args(&args.serve_args)
-                    .stdout(Stdio::piped())
-                    .kill_on_drop(true)
-                    .spawn()
-                    .with_context(|| format!("cannot start {}", exe.display()))?;
-                let out = c.stdout.take().context("no stdout")?;
-                let mut lines = BufReader::new(out).lines();
-                let line = lines
-                    .next_line()
-                    .await?
-                    .context("the server printed nothing")?;
-                // "calabresella: listening on ADDR", with " (TLS)" after it for TLS.
-                let addr = line
-                    .split(' ')
-                    .nth(3)
-                    .context("no address in the server's first line")?
-                    .to_owned();
-                child = Some(c);
-                let scheme = if args.tls { "https" } else { "http" };
-                format!("{scheme}://{addr}")
+                None => tokio::process::Command::new(&exe),
+            };
+            c.args(["serve", "--listen", "127.0.0.1:0", "--log", "warn"]);
+            // A fresh database of its own, so the measurement includes the store.
+            if !args
+                .serve_args
+                .iter()
+                .any(|a| a == "--db" || a.starts_with("--db=") || a.starts_with("--database-url"))
+            {
+                c.arg("--db").arg(db_dir.path().join("load.db"));
             }
-        };
+            if args.tls {
+                let certs = db_dir.path().join("certs");
+                calabresella_server::tls::dev_certs::DevCerts::generate(&["127.0.0.1".to_owned()])?
+                    .write(&certs)?;
+                c.arg("--tls-cert").arg(certs.join("server.pem"));
+                c.arg("--tls-key").arg(certs.join("server.key"));
+                ca_cert = Some(certs.join("ca.pem"));
+            }
+            let mut c = c
+                .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
+                // One address plays every table: the per-client limits would cap the load.
+                .args(["--max-open-tables-per-client", "0"])
+                .args(["--max-creates-per-client-per-minute", "0"])
+                // Finished tables leave at once, so memory counts only tables in play.
+                .args(["--finished-ttl-s", "0"])
+                .args(&args.serve_args)
+                .stdout(Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .with_context(|| format!("cannot start {}", exe.display()))?;
+            let out = c.stdout.take().context("no stdout")?;
+            let mut lines = BufReader::new(out).lines();
+            let line = lines
+                .next_line()
+                .await?
+                .context("the server printed nothing")?;
+            // "calabresella: listening on ADDR", with " (TLS)" after it for TLS.
+            let addr = line
+                .split(' ')
+                .nth(3)
+                .context("no address in the server's first line")?
+                .to_owned();
+            child = Some(c);
+            let scheme = if args.tls { "https" } else { "http" };
+            format!("{scheme}://{addr}")
+        }
+    };
     let pid = child.as_ref().and_then(|c| c.id()).or(args.server_pid);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let baseline = pid.and_then(rss_kib);
