@@ -36,44 +36,49 @@ def cli() -> Path:
     return calabresella_bin()
 
 
-@pytest.fixture(scope="session")
-def server(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A calabresella server on a free loopback port with its own database; yields its
-    address."""
-    db = tmp_path_factory.mktemp("server") / "calabresella.db"
+def start_server(cli: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
+    """Starts ``calabresella serve`` on a free loopback port with ``args``; returns the process
+    and the address it prints (``127.0.0.1:PORT``)."""
     proc = subprocess.Popen(
-        [
-            str(cli),
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--db",
-            str(db),
-            # Every test creates its tables from this one address.
-            "--max-creates-per-client-per-minute",
-            "0",
-            "--max-bot-tables-per-client",
-            "0",
-        ],
+        [str(cli), "serve", "--listen", "127.0.0.1:0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
     )
     assert proc.stdout is not None
-    address = None
     for line in proc.stdout:
         m = re.search(r"listening on (\S+)", line)
         if m:
-            address = m.group(1)
-            break
-    if address is None:
+            return proc, m.group(1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    """Stops a server from :func:`start_server` (SIGTERM, then SIGKILL after 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
         proc.kill()
-        raise RuntimeError("the server did not start")
+
+
+@pytest.fixture(scope="session")
+def server(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A calabresella server on a free loopback port with its own database; yields its
+    address."""
+    db = tmp_path_factory.mktemp("server") / "calabresella.db"
+    # Every test creates its tables from this one address.
+    proc, address = start_server(
+        cli,
+        "--db",
+        str(db),
+        "--max-creates-per-client-per-minute",
+        "0",
+        "--max-bot-tables-per-client",
+        "0",
+    )
     try:
         yield address
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)

@@ -3,55 +3,46 @@ a throwaway CA (``calabresella dev-certs``); a wrong CA, plain text and a bad CA
 
 from __future__ import annotations
 
-import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import start_server, stop_server
 
 import calabresella as cb
+
+
+def tls_args(certs: Path, *extra: str) -> list[str]:
+    """The flags of a TLS-only server with the certificates in ``certs``."""
+    return [
+        "--db",
+        ":memory:",
+        "--tls-cert",
+        str(certs / "server.pem"),
+        "--tls-key",
+        str(certs / "server.key"),
+        *extra,
+    ]
+
+
+def dev_certs(cli: Path, out: Path) -> Path:
+    """A throwaway CA and certificates in ``out``."""
+    subprocess.run(
+        [str(cli), "dev-certs", "--out", str(out)], check=True, stdout=subprocess.DEVNULL
+    )
+    return out
 
 
 @pytest.fixture(scope="module")
 def tls_server(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A TLS-only server; yields its port and the directory of its certificates."""
-    certs = tmp_path_factory.mktemp("certs")
-    subprocess.run(
-        [str(cli), "dev-certs", "--out", str(certs)], check=True, stdout=subprocess.DEVNULL
-    )
-    proc = subprocess.Popen(
-        [
-            str(cli),
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--db",
-            ":memory:",
-            "--tls-cert",
-            str(certs / "server.pem"),
-            "--tls-key",
-            str(certs / "server.key"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    port = None
-    for line in proc.stdout:
-        m = re.search(r"listening on 127\.0\.0\.1:(\d+) \(TLS\)", line)
-        if m:
-            port = m.group(1)
-            break
-    if port is None:
-        proc.kill()
-        raise RuntimeError("the TLS server did not start")
+    certs = dev_certs(cli, tmp_path_factory.mktemp("certs"))
+    proc, address = start_server(cli, *tls_args(certs))
     try:
-        yield port, certs
+        yield address.rsplit(":", 1)[1], certs
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        stop_server(proc)
 
 
 def test_a_match_is_played_over_tls(tls_server: tuple[str, Path]) -> None:
@@ -70,11 +61,7 @@ def test_a_wrong_ca_plain_text_and_bad_ca_files_are_refused(
     tls_server: tuple[str, Path], tmp_path: Path, cli: Path
 ) -> None:
     port, certs = tls_server
-    subprocess.run(
-        [str(cli), "dev-certs", "--out", str(tmp_path / "other")],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    dev_certs(cli, tmp_path / "other")
     with pytest.raises(cb.ConnectionLostError, match="invalid peer certificate"):
         cb.connect(f"https://localhost:{port}", ca_cert=str(tmp_path / "other" / "ca.pem"))
     # The system's roots do not know the throwaway CA either.
@@ -92,39 +79,13 @@ def test_a_wrong_ca_plain_text_and_bad_ca_files_are_refused(
 def test_a_server_that_requires_client_certificates_serves_clients_that_present_one(
     cli: Path, tmp_path: Path
 ) -> None:
-    certs = tmp_path / "certs"
-    subprocess.run(
-        [str(cli), "dev-certs", "--out", str(certs)], check=True, stdout=subprocess.DEVNULL
-    )
-    proc = subprocess.Popen(
-        [
-            str(cli),
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--db",
-            ":memory:",
-            "--tls-cert",
-            str(certs / "server.pem"),
-            "--tls-key",
-            str(certs / "server.key"),
-            "--tls-client-ca",
-            str(certs / "ca.pem"),
-            "--tls-require-client-cert",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
+    certs = dev_certs(cli, tmp_path / "certs")
+    proc, address = start_server(
+        cli,
+        *tls_args(certs, "--tls-client-ca", str(certs / "ca.pem"), "--tls-require-client-cert"),
     )
     try:
-        assert proc.stdout is not None
-        port = None
-        for line in proc.stdout:
-            m = re.search(r"listening on 127\.0\.0\.1:(\d+) \(TLS\)", line)
-            if m:
-                port = m.group(1)
-                break
-        assert port is not None
+        port = address.rsplit(":", 1)[1]
         url = f"https://localhost:{port}"
         ca = certs / "ca.pem"
         with pytest.raises(cb.CalabresellaError):
@@ -136,5 +97,4 @@ def test_a_server_that_requires_client_certificates_serves_clients_that_present_
         with pytest.raises(cb.NotationError, match="give both"):
             cb.connect(url, ca_cert=ca, client_cert=certs / "client.pem")
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        stop_server(proc)

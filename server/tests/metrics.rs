@@ -1,6 +1,8 @@
 //! The Prometheus endpoint of `calabresella serve --metrics-listen`, scraped and parsed during a
 //! match: each counter moves by exactly what the match did.
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -115,25 +117,18 @@ fn counters_move_by_what_a_match_did() {
         let mut client = TableServiceClient::connect(url.clone())
             .await
             .expect("connect");
-        let table = client
-            .create_table(v1::CreateTableRequest {
-                options: Some(calabresella_proto::convert::rules(
-                    &calabresella_engine::game::Rules::parse("calabresella", [("target", "11")])
-                        .expect("rules"),
-                )),
-                seats: vec![
-                    v1::SeatKind::Open as i32,
-                    v1::SeatKind::BotHeuristic as i32,
-                    v1::SeatKind::BotRandom as i32,
-                ],
-                seed: Some(11),
-                ..Default::default()
-            })
-            .await
-            .expect("create")
-            .into_inner()
-            .table
-            .expect("table");
+        let table = common::create(
+            &mut client,
+            common::options(v1::Game::Calabresella, 11),
+            vec![
+                v1::SeatKind::Open,
+                v1::SeatKind::BotHeuristic,
+                v1::SeatKind::BotRandom,
+            ],
+            11,
+            None,
+        )
+        .await;
         let id = table.table_id.clone();
 
         // While a seat's stream is open, the gauge counts it.

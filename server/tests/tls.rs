@@ -2,6 +2,8 @@
 //! plain-text client refused with a clear reason, client certificates required, and a
 //! certificate replaced on disk served from the next connection on.
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -64,17 +66,6 @@ fn endpoint(port: u16, host: &str, ca: &str) -> Endpoint {
         .expect("tls config")
 }
 
-/// The whole chain of an error, for assertions on what a user would read.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out = format!("{out}: {s}");
-        source = s.source();
-    }
-    out
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_is_played_over_tls_and_the_wrong_ca_or_plain_text_is_refused_clearly() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -94,25 +85,18 @@ async fn a_match_is_played_over_tls_and_the_wrong_ca_or_plain_text_is_refused_cl
         .await
         .expect("TLS connection verified against the CA");
         let mut client = TableServiceClient::new(channel);
-        let table = client
-            .create_table(v1::CreateTableRequest {
-                options: Some(calabresella_proto::convert::rules(
-                    &calabresella_engine::game::Rules::parse("calabresella", [("target", "11")])
-                        .expect("rules"),
-                )),
-                seats: vec![
-                    v1::SeatKind::Open as i32,
-                    v1::SeatKind::BotHeuristic as i32,
-                    v1::SeatKind::BotRandom as i32,
-                ],
-                seed: Some(7),
-                ..Default::default()
-            })
-            .await
-            .expect("create over TLS")
-            .into_inner()
-            .table
-            .expect("table");
+        let table = common::create(
+            &mut client,
+            common::options(v1::Game::Calabresella, 11),
+            vec![
+                v1::SeatKind::Open,
+                v1::SeatKind::BotHeuristic,
+                v1::SeatKind::BotRandom,
+            ],
+            7,
+            None,
+        )
+        .await;
         let mut seat = RemoteSeat::join(client.clone(), &table.table_id, Some(0), "tls")
             .await
             .expect("join over TLS");
@@ -132,9 +116,9 @@ async fn a_match_is_played_over_tls_and_the_wrong_ca_or_plain_text_is_refused_cl
         .expect_err("a server signed by an unknown CA is refused");
     // (The throwaway CAs share one name, so rustls finds an issuer and its signature fails.)
     assert!(
-        chain(&err).contains("invalid peer certificate"),
+        calabresella_client::error_chain(&err).contains("invalid peer certificate"),
         "{}",
-        chain(&err)
+        calabresella_client::error_chain(&err)
     );
 
     // A name the certificate does not carry is refused too.
@@ -149,9 +133,9 @@ async fn a_match_is_played_over_tls_and_the_wrong_ca_or_plain_text_is_refused_cl
         .await
         .expect_err("a name not in the certificate is refused");
     assert!(
-        chain(&err).contains("not valid for name"),
+        calabresella_client::error_chain(&err).contains("not valid for name"),
         "{}",
-        chain(&err)
+        calabresella_client::error_chain(&err)
     );
 
     // A plain-text gRPC client reads why it was refused.
@@ -160,13 +144,13 @@ async fn a_match_is_played_over_tls_and_the_wrong_ca_or_plain_text_is_refused_cl
         .connect()
         .await;
     let said = match plain {
-        Err(e) => chain(&e),
+        Err(e) => calabresella_client::error_chain(&e),
         Ok(channel) => {
             let status = TableServiceClient::new(channel)
                 .list_tables(v1::ListTablesRequest::default())
                 .await
                 .expect_err("plain text is refused");
-            chain(&status)
+            calabresella_client::error_chain(&status)
         }
     };
     assert!(said.contains(PLAIN_TEXT_REFUSAL), "{said}");
@@ -299,12 +283,15 @@ async fn a_server_that_requires_client_certificates_refuses_clients_without_one(
     })
     .await;
     let call = |endpoint: Endpoint| async move {
-        let channel = endpoint.connect().await.map_err(|e| chain(&e))?;
+        let channel = endpoint
+            .connect()
+            .await
+            .map_err(|e| calabresella_client::error_chain(&e))?;
         TableServiceClient::new(channel)
             .list_tables(v1::ListTablesRequest::default())
             .await
             .map(|_| ())
-            .map_err(|s| chain(&s))
+            .map_err(|s| calabresella_client::error_chain(&s))
     };
     let without = call(endpoint(port, "localhost", &certs.ca)).await;
     assert!(

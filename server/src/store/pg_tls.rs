@@ -209,21 +209,12 @@ fn connector(check: Check, root: Option<&str>) -> Result<MakeRustlsConnect, Stor
 pub fn connect(url: &str) -> Result<Client, StoreError> {
     let t = target(url)?;
     let tls = connector(t.check, t.root.as_deref())?;
-    Client::connect(&t.url, tls)
-        .map_err(|e| StoreError::Other(format!("cannot connect to PostgreSQL: {}", chain(&e))))
-}
-
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let s_text = s.to_string();
-        if !out.contains(&s_text) {
-            out = format!("{out}: {s_text}");
-        }
-        source = s.source();
-    }
-    out
+    Client::connect(&t.url, tls).map_err(|e| {
+        StoreError::Other(format!(
+            "cannot connect to PostgreSQL: {}",
+            calabresella_client::error_chain(&e)
+        ))
+    })
 }
 
 /// Encryption without a certificate check: libpq's `prefer` and `require`. Handshake
