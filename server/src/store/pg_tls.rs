@@ -182,27 +182,24 @@ fn connector(check: Check, root: Option<&str>) -> Result<MakeRustlsConnect, Stor
     let builder = ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .map_err(|e| invalid(e.to_string()))?;
-    let config = match check {
-        Check::None => builder
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(Unverified(provider())))
-            .with_no_client_auth(),
-        Check::Chain | Check::Full => {
-            let verifier =
-                WebPkiServerVerifier::builder_with_provider(Arc::new(roots(root)?), provider())
-                    .build()
-                    .map_err(|e| invalid(e.to_string()))?;
-            if check == Check::Full {
-                builder.with_webpki_verifier(verifier).with_no_client_auth()
-            } else {
-                builder
-                    .dangerous()
-                    .with_custom_certificate_verifier(Arc::new(AnyName(verifier)))
-                    .with_no_client_auth()
-            }
-        }
+    let chain = match check {
+        Check::None => None,
+        Check::Chain | Check::Full => Some(
+            WebPkiServerVerifier::builder_with_provider(Arc::new(roots(root)?), provider())
+                .build()
+                .map_err(|e| invalid(e.to_string()))?,
+        ),
     };
-    Ok(MakeRustlsConnect::new(config))
+    let config = match (check, chain) {
+        (Check::Full, Some(verifier)) => builder.with_webpki_verifier(verifier),
+        (_, chain) => builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(Partial {
+                chain,
+                provider: provider(),
+            })),
+    };
+    Ok(MakeRustlsConnect::new(config.with_no_client_auth()))
 }
 
 /// Connects to PostgreSQL at `url`, with TLS as its `sslmode` asks.
@@ -217,61 +214,16 @@ pub fn connect(url: &str) -> Result<Client, StoreError> {
     })
 }
 
-/// Encryption without a certificate check: libpq's `prefer` and `require`. Handshake
-/// signatures are still verified (the server proves it holds the key it shows).
+/// The checks libpq makes short of `verify-full`: with `chain`, the chain but not the name
+/// (`verify-ca`); without, no certificate check at all (`prefer`, `require`). Either way the
+/// handshake signatures are verified: the server proves it holds the key it shows.
 #[derive(Debug)]
-struct Unverified(Arc<CryptoProvider>);
-
-impl ServerCertVerifier for Unverified {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        tokio_rustls::rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        tokio_rustls::rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
+struct Partial {
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    provider: Arc<CryptoProvider>,
 }
 
-/// The chain checked, the name not: libpq's `verify-ca`.
-#[derive(Debug)]
-struct AnyName(Arc<WebPkiServerVerifier>);
-
-impl ServerCertVerifier for AnyName {
+impl ServerCertVerifier for Partial {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -280,10 +232,10 @@ impl ServerCertVerifier for AnyName {
         ocsp: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, Error> {
-        match self
-            .0
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-        {
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
             Err(Error::InvalidCertificate(
                 CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
             )) => Ok(ServerCertVerified::assertion()),
@@ -297,7 +249,12 @@ impl ServerCertVerifier for AnyName {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
+        tokio_rustls::rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn verify_tls13_signature(
@@ -306,11 +263,18 @@ impl ServerCertVerifier for AnyName {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
+        tokio_rustls::rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 
