@@ -144,9 +144,9 @@ impl Connected for Counted {
 }
 
 /// The connections of `tcp` within `limits`: one over a budget is closed at once (and
-/// counted in the metrics); an accept error pauses accepting for 100 ms. The stream ends when
-/// its reader is dropped.
-pub fn limit<S>(tcp: S, limits: ConnectionLimits) -> impl Stream<Item = io::Result<Counted>>
+/// counted in the metrics); an accept error pauses accepting for 100 ms and is not passed
+/// on. The stream ends when its reader is dropped.
+pub fn limit<S>(tcp: S, limits: ConnectionLimits) -> impl Stream<Item = Counted>
 where
     S: Stream<Item = io::Result<TcpStream>> + Send + 'static,
 {
@@ -198,7 +198,7 @@ where
                 inner: stream,
                 _slot: slot,
             };
-            if tx.send(Ok(counted)).await.is_err() {
+            if tx.send(counted).await.is_err() {
                 break;
             }
         }

@@ -227,7 +227,10 @@ pub async fn serve(
                 served
             })
         }
-        None => Box::pin(router.serve_with_incoming_shutdown(tcp, on_shutdown)),
+        None => Box::pin(router.serve_with_incoming_shutdown(
+            tokio_stream::StreamExt::map(tcp, Ok::<_, std::io::Error>),
+            on_shutdown,
+        )),
     };
     // The sweeps run as long as the server, and stop with it (they hold the store open).
     tokio::select! {

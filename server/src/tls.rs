@@ -302,7 +302,7 @@ impl Tls {
     /// dropped. The stream ends when its reader is dropped.
     pub fn incoming<S>(&self, tcp: S) -> impl Stream<Item = io::Result<TlsStream<Counted>>> + use<S>
     where
-        S: Stream<Item = io::Result<Counted>> + Send + 'static,
+        S: Stream<Item = Counted> + Send + 'static,
     {
         let (tx, rx) = mpsc::channel(64);
         let acceptor = self.acceptor.clone();
@@ -315,15 +315,7 @@ impl Tls {
                     next = tcp.next() => next,
                     () = tx.closed() => break,
                 };
-                let stream = match next {
-                    None => break,
-                    Some(Ok(stream)) => stream,
-                    Some(Err(e)) => {
-                        // `connections::limit` already paused on it.
-                        tracing::debug!(error = %e, "accept failed");
-                        continue;
-                    }
-                };
+                let Some(stream) = next else { break };
                 let Some(slot) = budget.take(&stream) else {
                     // Over its budget of handshakes in progress: closed at once.
                     crate::metrics::tls_refused("budget");
