@@ -134,9 +134,8 @@ impl Game {
         let seed = v["seed"].as_u64();
         let record = Record::parse(&record_text)?;
         let Some(seed) = seed else {
-            let mut game = Game::from_record(&record_text)?;
-            game.single = single;
-            return Ok((game, None));
+            let (inner, _) = record::replay(&record)?;
+            return Ok((Game { inner, single }, None));
         };
         let rules = Rules::from_record(&record.game, record.players, &record.options)
             .map_err(|e| bad(e.to_string()))?;
