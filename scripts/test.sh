@@ -77,6 +77,9 @@ step "the Python package: build (maturin), ruff, mypy, stubtest, pytest"
   ../.venv/bin/python -m mypy.stubtest calabresella._core &&
   CALABRESELLA_BIN="$PWD/../$bin" ../.venv/bin/python -m pytest -q)
 
+step "Ray: a sharded tournament and a rollout pool on a local two-node cluster (loopback only)"
+bash scripts/test-ray.sh
+
 step "the Go and Java clients: generate, build, lint and unit-test (clients/*/check.sh)"
 # Each builds its own conformance runner too (the Rust one, target/debug/calabresella-conformance,
 # was built by `cargo test` above).

@@ -201,6 +201,195 @@ def _rate(results: list[BotResult], scores: np.ndarray, deal_index: np.ndarray, 
         res.rating = float(r.ordinal())
 
 
+@dataclass
+class Plan:
+    """Every match of a tournament, fixed before any is played: so a tournament split into
+    shards (over threads, processes or Ray tasks) pools into exactly the result of one run."""
+
+    game: str
+    """The game."""
+    options: dict[str, Any]
+    """Rule options."""
+    names: list[str]
+    """The bots' names, in order."""
+    entries: list[BotLike]
+    """The bots, in order."""
+    deals: int
+    """Deals (match seeds)."""
+    duplicate: bool
+    """Whether each deal is played through every seating."""
+    episode: str
+    """``"match"`` or ``"hand"``."""
+    seeds: np.ndarray
+    """Per match: the deal seed."""
+    seatings: np.ndarray
+    """Per match and seat: the index of the bot sitting there."""
+    deal_index: np.ndarray
+    """Per match: the deal it plays."""
+
+    @property
+    def num_matches(self) -> int:
+        """Matches in the plan."""
+        return int(self.seeds.shape[0])
+
+
+def plan(
+    bots: Sequence[BotLike] | Mapping[str, BotLike],
+    game: str = "calabresella",
+    *,
+    deals: int = 100,
+    seed: int = 0,
+    duplicate: bool = True,
+    episode: str = "match",
+    **options: Any,
+) -> Plan:
+    """The matches :func:`tournament` plays for these arguments (checked: bots, deals, seats)."""
+    if isinstance(bots, Mapping):
+        names = [str(k) for k in bots]
+        entries = list(bots.values())
+    else:
+        entries = list(bots)
+        names = []
+        for i, b in enumerate(entries):
+            base = b if isinstance(b, str) else getattr(b, "name", None) or type(b).__name__
+            if callable(b) and not hasattr(b, "act") and hasattr(b, "__name__"):
+                base = b.__name__
+            names.append(f"{base}#{i}" if str(base) in names else str(base))
+    if not entries:
+        raise _core.NotationError("a tournament needs at least one bot")
+    if deals < 1:
+        raise _core.NotationError("deals must be at least 1")
+    if episode not in ("match", "hand"):
+        raise _core.NotationError(f'episode is "match" or "hand", not {episode!r}')
+    seats = _core.State.new_hand(game, seed=0, **options).num_players
+    if len(entries) > seats:
+        raise _core.NotationError(
+            f"{game} seats {seats} players; got {len(entries)} bots (run one tournament per "
+            "group of bots)"
+        )
+    seed_rng = random.Random(seed)
+    deal_seeds = np.array([seed_rng.getrandbits(64) for _ in range(deals)], dtype=np.uint64)
+    if duplicate:
+        perms = np.array(_seatings(len(entries), seats, 0, True), dtype=np.int64)
+        seating = np.tile(perms, (deals, 1))
+        deal_index = np.repeat(np.arange(deals, dtype=np.int64), len(perms))
+    else:
+        seating = np.array(
+            [_seatings(len(entries), seats, d, False)[0] for d in range(deals)], dtype=np.int64
+        )
+        deal_index = np.arange(deals, dtype=np.int64)
+    return Plan(
+        game=game,
+        options=dict(options),
+        names=names,
+        entries=entries,
+        deals=deals,
+        duplicate=duplicate,
+        episode=episode,
+        seeds=deal_seeds[deal_index],
+        seatings=seating,
+        deal_index=deal_index,
+    )
+
+
+def play_shard(
+    p: Plan,
+    start: int,
+    stop: int,
+    *,
+    threads: int = 0,
+    records: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Plays the plan's matches ``start..stop`` and returns what ``_core.play_matches`` does
+    for them (per-match arrays in plan order)."""
+    out: dict[str, Any] = _core.play_matches(
+        p.game,
+        dict(p.options),
+        list(p.entries),
+        np.ascontiguousarray(p.seeds[start:stop]),
+        np.ascontiguousarray(p.seatings[start:stop]),
+        episode=p.episode,
+        threads=threads,
+        records=records,
+        progress=progress,
+    )
+    return out
+
+
+def pool_shards(shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The shards' outputs (in plan order) joined into one, as if played in one call."""
+    out: dict[str, Any] = {}
+    for key in ("returns", "won", "faults", "draw", "hands", "actions"):
+        out[key] = np.concatenate([s[key] for s in shards])
+    recs = [s["records"] for s in shards]
+    out["records"] = None if any(r is None for r in recs) else [t for r in recs for t in r]
+    out["first_error"] = next((s["first_error"] for s in shards if s["first_error"]), None)
+    return out
+
+
+def summarise(
+    p: Plan,
+    out: dict[str, Any],
+    *,
+    ratings: bool = True,
+    records: str | Path | None = None,
+    keep_records: bool = False,
+) -> TournamentResult:
+    """The tournament's result from every match of the plan played (``out`` as
+    :func:`play_shard` or :func:`pool_shards` return it)."""
+    returns: np.ndarray = out["returns"]
+    won: np.ndarray = out["won"]
+    faults: np.ndarray = out["faults"]
+    if returns.shape[0] != p.num_matches:
+        raise _core.NotationError(
+            f"the plan has {p.num_matches} matches; {returns.shape[0]} were played"
+        )
+    seating, deal_index, deals = p.seatings, p.deal_index, p.deals
+    total = p.num_matches
+    results = [BotResult(name=n) for n in p.names]
+    # scores[j, b]: bot b's points in match j (mean over its seats); NaN where it did not sit.
+    scores = np.full((total, len(p.entries)), np.nan)
+    for k, r in enumerate(results):
+        held = seating == k
+        count = held.sum(axis=1)
+        sat = count > 0
+        scores[sat, k] = (returns * held).sum(axis=1)[sat] / count[sat]
+        r.matches = int(sat.sum())
+        r.points = float(np.nansum(scores[:, k]))
+        r.wins = int((won & held).any(axis=1).sum())
+        r.faults = int((faults * held).sum())
+        r.win_rate = r.wins / r.matches if r.matches else 0.0
+        # Duplicate: average each deal's permutations first, then the CI over deals.
+        sums = np.bincount(deal_index[sat], weights=scores[sat, k], minlength=deals)
+        counts = np.bincount(deal_index[sat], minlength=deals)
+        per_deal = sums[counts > 0] / counts[counts > 0]
+        r.mean, r.ci95 = _mean_ci(per_deal.tolist())
+    if ratings:
+        _rate(results, scores, deal_index, deals)
+    recs: list[str] | None = out["records"]
+    if records is not None and recs is not None:
+        folder = Path(records)
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, text in enumerate(recs):
+            (folder / f"match-{i:06d}.json").write_text(text, encoding="utf-8")
+    result = TournamentResult(
+        game=p.game,
+        deals=deals,
+        duplicate=p.duplicate,
+        bots=results,
+        first_error=out["first_error"],
+    )
+    result.seeds = p.seeds
+    result.seatings = seating
+    result.returns = returns
+    result.won = won
+    result.hands = out["hands"]
+    result.actions = out["actions"]
+    result.records = recs if keep_records else None
+    return result
+
+
 def tournament(
     bots: Sequence[BotLike] | Mapping[str, BotLike],
     game: str = "calabresella",
@@ -228,42 +417,10 @@ def tournament(
     match); ``keep_records`` keeps them in ``matches[i]["record"]`` too. Rule options are
     keyword arguments. Ratings use OpenSkill when it is installed (``pip install
     calabresella[tournament]``); the progress bar uses tqdm when installed.
+    ``calabresella.ray.tournament`` plays the same matches over a Ray cluster.
     """
-    if isinstance(bots, Mapping):
-        names = [str(k) for k in bots]
-        entries = list(bots.values())
-    else:
-        entries = list(bots)
-        names = []
-        for i, b in enumerate(entries):
-            base = b if isinstance(b, str) else getattr(b, "name", None) or type(b).__name__
-            if callable(b) and not hasattr(b, "act") and hasattr(b, "__name__"):
-                base = b.__name__
-            names.append(f"{base}#{i}" if str(base) in names else str(base))
-    if not entries:
-        raise _core.NotationError("a tournament needs at least one bot")
-    if deals < 1:
-        raise _core.NotationError("deals must be at least 1")
-    seats = _core.State.new_hand(game, seed=0, **options).num_players
-    if len(entries) > seats:
-        raise _core.NotationError(
-            f"{game} seats {seats} players; got {len(entries)} bots (run one tournament per "
-            "group of bots)"
-        )
-    seed_rng = random.Random(seed)
-    deal_seeds = np.array([seed_rng.getrandbits(64) for _ in range(deals)], dtype=np.uint64)
-    if duplicate:
-        perms = np.array(_seatings(len(entries), seats, 0, True), dtype=np.int64)
-        seating = np.tile(perms, (deals, 1))
-        deal_index = np.repeat(np.arange(deals, dtype=np.int64), len(perms))
-    else:
-        seating = np.array(
-            [_seatings(len(entries), seats, d, False)[0] for d in range(deals)], dtype=np.int64
-        )
-        deal_index = np.arange(deals, dtype=np.int64)
-    job_seeds = deal_seeds[deal_index]
-    total = len(job_seeds)
-    bar = _progress_bar(total, progress)
+    p = plan(bots, game, deals=deals, seed=seed, duplicate=duplicate, episode=episode, **options)
+    bar = _progress_bar(p.num_matches, progress)
     last = [0]
 
     def tick(done: int) -> None:
@@ -273,13 +430,10 @@ def tournament(
 
     keep = keep_records or records is not None
     try:
-        out: dict[str, Any] = _core.play_matches(
-            game,
-            dict(options),
-            list(entries),
-            job_seeds,
-            seating,
-            episode=episode,
+        out = play_shard(
+            p,
+            0,
+            p.num_matches,
             threads=threads,
             records=keep,
             progress=tick if bar is not None else None,
@@ -287,50 +441,7 @@ def tournament(
     finally:
         if bar is not None:
             bar.close()
-    returns: np.ndarray = out["returns"]
-    won: np.ndarray = out["won"]
-    faults: np.ndarray = out["faults"]
-    results = [BotResult(name=n) for n in names]
-    # scores[j, b]: bot b's points in match j (mean over its seats); NaN where it did not sit.
-    scores = np.full((total, len(entries)), np.nan)
-    for k, r in enumerate(results):
-        held = seating == k
-        count = held.sum(axis=1)
-        sat = count > 0
-        scores[sat, k] = (returns * held).sum(axis=1)[sat] / count[sat]
-        r.matches = int(sat.sum())
-        r.points = float(np.nansum(scores[:, k]))
-        r.wins = int((won & held).any(axis=1).sum())
-        r.faults = int((faults * held).sum())
-        r.win_rate = r.wins / r.matches if r.matches else 0.0
-        # Duplicate: average each deal's permutations first, then the CI over deals.
-        sums = np.bincount(deal_index[sat], weights=scores[sat, k], minlength=deals)
-        counts = np.bincount(deal_index[sat], minlength=deals)
-        per_deal = sums[counts > 0] / counts[counts > 0]
-        r.mean, r.ci95 = _mean_ci(per_deal.tolist())
-    if ratings:
-        _rate(results, scores, deal_index, deals)
-    recs: list[str] | None = out["records"]
-    if records is not None and recs is not None:
-        folder = Path(records)
-        folder.mkdir(parents=True, exist_ok=True)
-        for i, text in enumerate(recs):
-            (folder / f"match-{i:06d}.json").write_text(text, encoding="utf-8")
-    result = TournamentResult(
-        game=game,
-        deals=deals,
-        duplicate=duplicate,
-        bots=results,
-        first_error=out["first_error"],
-    )
-    result.seeds = job_seeds
-    result.seatings = seating
-    result.returns = returns
-    result.won = won
-    result.hands = out["hands"]
-    result.actions = out["actions"]
-    result.records = recs if keep_records else None
-    return result
+    return summarise(p, out, ratings=ratings, records=records, keep_records=keep_records)
 
 
 ProgressCallback = Callable[[int], None]
