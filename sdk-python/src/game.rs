@@ -8,8 +8,6 @@ use calabresella_engine::game::{AnyMatch, AnyObservation, HandError, Rules, View
 use calabresella_engine::record::{self, Record, RecordError};
 use calabresella_engine::{Action, Card, CardSet, IllegalAction, PerSeat, Seat};
 
-use calabresella_proto::v1;
-
 use crate::view::View;
 
 /// A match of any game; with `single` set it ends after its first hand.
@@ -340,12 +338,6 @@ impl Game {
     /// The view of `viewer` (`None`: the public spectator view) of the current (or last) hand.
     pub fn view(&self, viewer: Option<Seat>) -> Option<View> {
         self.observation(viewer).map(|o| View::from_engine(&o))
-    }
-
-    /// The view of `viewer` and the wire observation it was read from.
-    pub fn view_with_wire(&self, viewer: Option<Seat>) -> Option<(View, v1::Observation)> {
-        self.observation(viewer)
-            .map(|o| View::from_engine_with_wire(&o))
     }
 
     /// The engine's observation of `viewer` for a bot.

@@ -410,7 +410,7 @@ impl Strategy for PyBot {
             View::from_wire(&wire).map_err(|e| errors::notation(format!("server sent {e}")))?;
         let monte = view.monte;
         Python::attach(|py| {
-            let o = Observation { view, wire };
+            let o = Observation::from_parts(view, wire);
             let b = self.bot.bind(py);
             let answer = if b.hasattr("act")? {
                 b.call_method1("act", (o,))
@@ -471,8 +471,9 @@ impl RemoteSeat {
         action: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (obs, _) = self.observation(py)?;
-        let a = parse_action(action, obs.view.monte.as_ref())?;
-        let wire = convert::action(a, obs.view.monte.as_ref());
+        let monte = obs.monte();
+        let a = parse_action(action, monte.as_ref())?;
+        let wire = convert::action(a, monte.as_ref());
         let inner = &mut self.inner;
         let r = wait(py, &self.rt, inner.act(decision, wire))?;
         let d = PyDict::new(py);
@@ -490,7 +491,7 @@ impl RemoteSeat {
         let wire = r.observation.unwrap_or_default();
         let view =
             View::from_wire(&wire).map_err(|e| errors::notation(format!("server sent {e}")))?;
-        Ok((Observation { view, wire }, r.decision))
+        Ok((Observation::from_parts(view, wire), r.decision))
     }
 
     /// Answers `decision` with an action (id or string). Safe to retry: the server applies a
@@ -502,8 +503,9 @@ impl RemoteSeat {
         action: &Bound<'_, PyAny>,
     ) -> PyResult<String> {
         let (obs, _) = self.observation(py)?;
-        let a = parse_action(action, obs.view.monte.as_ref())?;
-        let wire = convert::action(a, obs.view.monte.as_ref());
+        let monte = obs.monte();
+        let a = parse_action(action, monte.as_ref())?;
+        let wire = convert::action(a, monte.as_ref());
         let inner = &mut self.inner;
         let r = wait(py, &self.rt, inner.act(decision, wire))?;
         Ok(r.action.map(|a| a.notation).unwrap_or_default())

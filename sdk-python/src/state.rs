@@ -360,17 +360,13 @@ impl State {
     #[pyo3(signature = (seat = None))]
     fn observation(&self, seat: Option<i64>) -> PyResult<Observation> {
         let viewer = self.viewer(seat)?;
-        self.game
-            .view_with_wire(viewer)
-            .map(|(view, wire)| Observation { view, wire })
+        Observation::of_game(&self.game, viewer)
             .ok_or_else(|| errors::illegal("no hand has been dealt yet"))
     }
 
     /// The public (spectator) view.
     fn public_observation(&self) -> PyResult<Observation> {
-        self.game
-            .view_with_wire(None)
-            .map(|(view, wire)| Observation { view, wire })
+        Observation::of_game(&self.game, None)
             .ok_or_else(|| errors::illegal("no hand has been dealt yet"))
     }
 

@@ -101,11 +101,9 @@ fn choose(
             None => Err("no observation".into()),
         },
         Player::Python(obj) => Python::attach(|py| {
-            let (view, wire) = game
-                .view_with_wire(Some(seat))
+            let obs = Observation::of_game(game, Some(seat))
                 .ok_or_else(|| "no observation".to_owned())?;
-            let monte = view.monte;
-            let obs = Observation { view, wire };
+            let monte = obs.monte();
             let bound = obj.bind(py);
             let answer = if bound.hasattr("act").unwrap_or(false) {
                 bound.call_method1("act", (obs,))

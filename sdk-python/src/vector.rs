@@ -4,6 +4,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rayon::prelude::*;
 
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Seat};
@@ -28,7 +29,8 @@ struct Slot {
 /// given for it; the arrays `observations` (float32 `[N, OBSERVATION_SIZE]`, the decider's view),
 /// `masks` (int8 `[N, NUM_ACTIONS]`, 1 where legal: the dtype of every environment's mask), `rewards` (float32 `[N, players]`, points won this step per
 /// seat), `dones` (bool `[N]`) and `players` (int64 `[N]`, the seat that decides next) are
-/// rewritten in place. A finished game is reset at once with the next seed (auto-reset): its
+/// rewritten in place. With `threads` > 1, worker threads step shards of the games with the GIL
+/// released; the results are the same for every number of threads. A finished game is reset at once with the next seed (auto-reset): its
 /// `dones` entry and `rewards` row belong to the finished game, its observation to the new one.
 #[pyclass(module = "calabresella._core")]
 pub struct VectorEnv {
@@ -57,6 +59,8 @@ pub struct VectorEnv {
     /// Steps taken since creation (one per game per `step`).
     #[pyo3(get)]
     steps: u64,
+    /// Worker threads stepping shards of the games (`None`: the calling thread alone).
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl VectorEnv {
@@ -86,6 +90,9 @@ impl VectorEnv {
     }
 }
 
+/// Games a worker thread takes at a time: fewer cost more in hand-offs than they save.
+const MIN_PER_TASK: usize = 32;
+
 /// A 64-bit seed from the environment's generator.
 fn next_seed(rng: &mut GameRng) -> u64 {
     (u64::from(rng.next_half()) << 32) | u64::from(rng.next_half())
@@ -110,16 +117,40 @@ impl VectorEnv {
     /// (one hand per episode, the default) or `"match"`. Game `i` of the first batch is dealt
     /// from a seed drawn from `seed`, and so is every game after an auto-reset.
     #[new]
-    #[pyo3(signature = (game = "calabresella", num_envs = 64, seed = Seed(0), episode = "hand", **options), text_signature = "(game='calabresella', num_envs=64, seed=0, episode='hand', **options)")]
+    #[pyo3(signature = (game = "calabresella", num_envs = 64, seed = Seed(0), episode = "hand", threads = 1, **options), text_signature = "(game='calabresella', num_envs=64, seed=0, episode='hand', threads=1, **options)")]
     fn new(
         py: Python<'_>,
         game: &str,
         num_envs: usize,
         seed: Seed,
         episode: &str,
+        threads: usize,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
         let seed = seed.0;
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
+        if threads > 1024 {
+            return Err(errors::notation(
+                "threads must be between 0 (every core) and 1024",
+            ));
+        }
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("calabresella-vector-{i}"))
+                    .build()
+                    .map_err(|e| {
+                        errors::notation(format!("cannot start {threads} threads: {e}"))
+                    })?,
+            )
+        } else {
+            None
+        };
         let rules = rules_from(game, options)?;
         let single = crate::game::single_hand(episode).map_err(errors::notation)?;
         if num_envs == 0 || num_envs > 1 << 20 {
@@ -137,6 +168,7 @@ impl VectorEnv {
             players: PyArray1::zeros(py, num_envs, false).unbind(),
             episodes: 0,
             steps: 0,
+            pool,
         };
         for _ in 0..num_envs {
             let (game, seed) = env.fresh().map_err(errors::notation)?;
@@ -253,19 +285,46 @@ impl VectorEnv {
         let seats = usize::from(rules.seats());
         let slots = &mut self.slots;
         let rng = &mut self.rng;
+        let pool = self.pool.as_ref();
         let finished = py.detach(|| {
-            let mut finished = 0u64;
-            for (i, (slot, action)) in slots.iter_mut().zip(chosen).enumerate() {
+            // Three phases, so the games are the same for any number of threads: the actions
+            // (in parallel), the auto-resets (in game order, each drawing the next seed from
+            // the one generator), the new observations (in parallel).
+            let act = |slot: &mut Slot, action: Action, reward: &mut [f32], done: &mut bool| {
                 // Every action was checked against the cached legal list above.
                 slot.game.apply_unchecked(action);
                 let now = slot.game.returns();
-                let row = &mut r[i * seats..(i + 1) * seats];
-                for (s, x) in row.iter_mut().enumerate() {
+                for (s, x) in reward.iter_mut().enumerate() {
                     *x = (now[s] - slot.returned[s]) as f32;
                 }
                 slot.returned = now;
-                let done = slot.game.is_over();
-                d[i] = done;
+                *done = slot.game.is_over();
+            };
+            match pool {
+                None => {
+                    for (((slot, action), reward), done) in slots
+                        .iter_mut()
+                        .zip(chosen)
+                        .zip(r.chunks_mut(seats))
+                        .zip(d.iter_mut())
+                    {
+                        act(slot, action, reward, done);
+                    }
+                }
+                Some(pool) => pool.install(|| {
+                    slots
+                        .par_iter_mut()
+                        .zip(chosen)
+                        .zip(r.par_chunks_mut(seats))
+                        .zip(d.par_iter_mut())
+                        .with_min_len(MIN_PER_TASK)
+                        .for_each(|(((slot, action), reward), done)| {
+                            act(slot, action, reward, done);
+                        });
+                }),
+            }
+            let mut finished = 0u64;
+            for (slot, &done) in slots.iter_mut().zip(d.iter()) {
                 if done {
                     finished += 1;
                     let seed = next_seed(rng);
@@ -275,12 +334,27 @@ impl VectorEnv {
                     }
                     slot.returned = [0.0; Seat::MAX];
                 }
-                write_slot(
-                    slot,
-                    &mut o[i * OBS_SIZE..(i + 1) * OBS_SIZE],
-                    &mut m[i * MASK_SIZE..(i + 1) * MASK_SIZE],
-                    &mut p[i],
-                );
+            }
+            match pool {
+                None => {
+                    for (((slot, o), m), p) in slots
+                        .iter_mut()
+                        .zip(o.chunks_mut(OBS_SIZE))
+                        .zip(m.chunks_mut(MASK_SIZE))
+                        .zip(p.iter_mut())
+                    {
+                        write_slot(slot, o, m, p);
+                    }
+                }
+                Some(pool) => pool.install(|| {
+                    slots
+                        .par_iter_mut()
+                        .zip(o.par_chunks_mut(OBS_SIZE))
+                        .zip(m.par_chunks_mut(MASK_SIZE))
+                        .zip(p.par_iter_mut())
+                        .with_min_len(MIN_PER_TASK)
+                        .for_each(|(((slot, o), m), p)| write_slot(slot, o, m, p));
+                }),
             }
             finished
         });

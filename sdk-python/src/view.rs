@@ -156,17 +156,9 @@ pub const PHASES: [&str; 7] = [
 impl View {
     /// The view of an engine observation (through its wire form).
     pub fn from_engine(o: &AnyObservation) -> View {
-        View::from_engine_with_wire(o).0
-    }
-
-    /// The view of an engine observation, and the wire form it was read from (what an
-    /// `Observation` pickles as).
-    pub fn from_engine_with_wire(o: &AnyObservation) -> (View, v1::Observation) {
-        let wire = convert::observation(o);
         // The engine's own observations always convert back.
-        let view =
-            View::from_wire(&wire).unwrap_or_else(|e| unreachable!("engine observation: {e}"));
-        (view, wire)
+        View::from_wire(&convert::observation(o))
+            .unwrap_or_else(|e| unreachable!("engine observation: {e}"))
     }
 
     /// Parses a wire observation; a malformed one is an error, never a panic.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import random
 from typing import Any
 
@@ -34,7 +35,9 @@ def short(game: str) -> dict[str, Any]:
 
 def check_state(s: cb.State) -> None:
     """Invariants at one step: legal ids, strings and the mask agree; the decider's observation
-    has the same legal actions; both tensor paths agree for every seat."""
+    has the same legal actions; every seat's observation reads the same from the engine (the
+    fast fields of an in-process observation) as from its wire form (a pickled copy, which
+    parses the full view)."""
     ids = s.legal_actions()
     names = s.legal_action_strings()
     assert len(ids) == len(names) == len(set(ids))
@@ -54,12 +57,27 @@ def check_state(s: cb.State) -> None:
     assert obs.legal_actions == ids
     for seat in range(s.num_players):
         fast = s.observation_tensor(seat)
-        view = s.observation(seat).tensor()
+        mine = s.observation(seat)
+        wire = pickle.loads(pickle.dumps(mine))
         assert fast.dtype == np.float32 and fast.shape == (cb.OBSERVATION_SIZE,)
-        np.testing.assert_array_equal(fast, view)
+        np.testing.assert_array_equal(fast, mine.tensor())
+        np.testing.assert_array_equal(fast, wire.tensor())
+        assert mine.hand == wire.hand
+        assert mine.legal_actions == wire.legal_actions
+        assert mine.legal_action_strings == wire.legal_action_strings
+        np.testing.assert_array_equal(mine.legal_actions_mask(), wire.legal_actions_mask())
+        for a in mine.legal_actions:
+            assert mine.action_to_string(a) == wire.action_to_string(a)
+            assert wire.string_to_action(mine.action_to_string(a)) == a
+        np.testing.assert_array_equal(
+            mine.information_state_tensor(), wire.information_state_tensor()
+        )
+        assert mine == wire
         assert fast.min() >= 0.0 and fast.max() <= 1.0
         if seat != player:
-            assert s.observation(seat).legal_actions == []
+            assert mine.legal_actions == []
+    public = s.public_observation()
+    np.testing.assert_array_equal(public.tensor(), pickle.loads(pickle.dumps(public)).tensor())
     info = s.information_state_tensor()
     assert info.shape == (cb.INFORMATION_STATE_SIZE,)
     np.testing.assert_array_equal(info[: cb.OBSERVATION_SIZE], s.observation_tensor())

@@ -105,6 +105,32 @@ def test_vector_env_is_seeded_and_refuses_illegal_batches() -> None:
     np.testing.assert_array_equal(obs, c.observations)
 
 
+@pytest.mark.parametrize("game", ["calabresella", "tressette-in-due", "briscola-chiamata"])
+def test_a_threaded_vector_env_steps_the_same_games(game: str) -> None:
+    # Worker threads step shards of the games; auto-resets draw seeds in game order, so the
+    # games are the same for any number of threads (200 games: several shards per thread).
+    one = VectorEnv(game, num_envs=200, seed=9)
+    many = VectorEnv(game, num_envs=200, seed=9, threads=3)
+    every_core = VectorEnv(game, num_envs=200, seed=9, threads=0)
+    rng = np.random.default_rng(0)
+    for _ in range(120):
+        legal = [np.flatnonzero(m) for m in one.masks]
+        acts = np.array([rng.choice(ids) for ids in legal], dtype=np.int64)
+        outs = [env.step(acts) for env in (one, many, every_core)]
+        for other in outs[1:]:
+            for x, y in zip(outs[0], other, strict=True):
+                np.testing.assert_array_equal(x, y)
+    assert one.episodes == many.episodes == every_core.episodes > 0
+    bad = one.sample_actions()
+    bad[150] = np.flatnonzero(many.masks[150] == 0)[0]
+    before = [many.state(i) for i in range(200)]
+    with pytest.raises(cb.IllegalActionError, match="game 150"):
+        many.step(bad)
+    assert [many.state(i) for i in range(200)] == before
+    with pytest.raises(cb.NotationError, match="threads"):
+        VectorEnv(game, num_envs=2, threads=5000)
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     cb._core.option_sets(),

@@ -225,6 +225,7 @@ class VectorEnv:
         num_envs: int = 64,
         seed: int = 0,
         episode: str = "hand",
+        threads: int = 1,
         **options: Any,
     ) -> VectorEnv: ...
     @property
