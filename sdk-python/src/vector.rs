@@ -10,7 +10,7 @@ use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Seat};
 
 use crate::args::Seed;
-use crate::encode::{Encode, Features, MASK_SIZE, OBS_SIZE};
+use crate::encode::{self, Encode, Features, INFO_SIZE, MASK_SIZE, OBS_SIZE};
 use crate::errors;
 use crate::game::Game;
 use crate::state::{State, rules_from};
@@ -26,11 +26,13 @@ struct Slot {
 }
 
 /// N self-play games stepped at once. Every step, each game's deciding seat plays the action
-/// given for it; the arrays `observations` (float32 `[N, OBSERVATION_SIZE]`, the decider's view),
+/// given for it; the arrays `observations` (float32 `[N, OBSERVATION_SIZE]`, the decider's view;
+/// `[N, INFORMATION_STATE_SIZE]` with `information_state=True`),
 /// `masks` (int8 `[N, NUM_ACTIONS]`, 1 where legal: the dtype of every environment's mask), `rewards` (float32 `[N, players]`, points won this step per
 /// seat), `dones` (bool `[N]`) and `players` (int64 `[N]`, the seat that decides next) are
 /// rewritten in place. With `threads` > 1, worker threads step shards of the games with the GIL
-/// released; the results are the same for every number of threads. A finished game is reset at once with the next seed (auto-reset): its
+/// released; the results are the same for every number of threads. The arrays belong to the
+/// environment: read them, or copy them before changing them. A finished game is reset at once with the next seed (auto-reset): its
 /// `dones` entry and `rewards` row belong to the finished game, its observation to the new one.
 #[pyclass(module = "calabresella._core")]
 pub struct VectorEnv {
@@ -61,6 +63,8 @@ pub struct VectorEnv {
     steps: u64,
     /// Worker threads stepping shards of the games (`None`: the calling thread alone).
     pool: Option<rayon::ThreadPool>,
+    /// Floats per observation row: the observation tensor, or the information-state tensor.
+    width: usize,
 }
 
 impl VectorEnv {
@@ -78,10 +82,14 @@ impl VectorEnv {
         let mut m = masks.try_readwrite()?;
         let mut p = players.try_readwrite()?;
         let (o, m, p) = (o.as_slice_mut()?, m.as_slice_mut()?, p.as_slice_mut()?);
+        // Every row is written afresh: no previous legal list describes it.
+        m.fill(0);
+        let w = self.width;
         for (i, slot) in self.slots.iter_mut().enumerate() {
+            slot.legal.clear();
             write_slot(
                 slot,
-                &mut o[i * OBS_SIZE..(i + 1) * OBS_SIZE],
+                &mut o[i * w..(i + 1) * w],
                 &mut m[i * MASK_SIZE..(i + 1) * MASK_SIZE],
                 &mut p[i],
             );
@@ -100,11 +108,24 @@ fn next_seed(rng: &mut GameRng) -> u64 {
 
 /// Writes one game's row and caches its legal actions (used to check the next step's action
 /// and by `sample_actions`).
+///
+/// The mask row must hold the slot's previous legal actions (or be all zero): only those
+/// entries are cleared, not the whole row (431 bytes a game a step).
 fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [i8], player: &mut i64) {
     let decider = slot.game.decider();
-    Features::of_game(&slot.game, decider).encode(obs);
+    if obs.len() == INFO_SIZE {
+        // The information state needs the hand's history as the decider saw it: the view.
+        match slot.game.view(decider) {
+            Some(v) => encode::encode_info(&v, obs),
+            None => obs.fill(0.0),
+        }
+    } else {
+        Features::of_game(&slot.game, decider).encode(obs);
+    }
+    for &(id, _) in &slot.legal {
+        mask[usize::from(id)] = 0;
+    }
     slot.game.legal(&mut slot.legal);
-    mask.fill(0);
     for &(id, _) in &slot.legal {
         mask[usize::from(id)] = 1;
     }
@@ -117,7 +138,8 @@ impl VectorEnv {
     /// (one hand per episode, the default) or `"match"`. Game `i` of the first batch is dealt
     /// from a seed drawn from `seed`, and so is every game after an auto-reset.
     #[new]
-    #[pyo3(signature = (game = "calabresella", num_envs = 64, seed = Seed(0), episode = "hand", threads = 1, **options), text_signature = "(game='calabresella', num_envs=64, seed=0, episode='hand', threads=1, **options)")]
+    #[pyo3(signature = (game = "calabresella", num_envs = 64, seed = Seed(0), episode = "hand", threads = 1, information_state = false, **options), text_signature = "(game='calabresella', num_envs=64, seed=0, episode='hand', threads=1, information_state=False, **options)")]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &str,
@@ -125,8 +147,14 @@ impl VectorEnv {
         seed: Seed,
         episode: &str,
         threads: usize,
+        information_state: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
+        let width = if information_state {
+            INFO_SIZE
+        } else {
+            OBS_SIZE
+        };
         let seed = seed.0;
         let threads = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -161,7 +189,7 @@ impl VectorEnv {
             single,
             slots: Vec::with_capacity(num_envs),
             rng: GameRng::from_seed(seed),
-            observations: PyArray2::zeros(py, [num_envs, OBS_SIZE], false).unbind(),
+            observations: PyArray2::zeros(py, [num_envs, width], false).unbind(),
             masks: PyArray2::zeros(py, [num_envs, MASK_SIZE], false).unbind(),
             rewards: PyArray2::zeros(py, [num_envs, usize::from(rules.seats())], false).unbind(),
             dones: PyArray1::zeros(py, num_envs, false).unbind(),
@@ -169,6 +197,7 @@ impl VectorEnv {
             episodes: 0,
             steps: 0,
             pool,
+            width,
         };
         for _ in 0..num_envs {
             let (game, seed) = env.fresh().map_err(errors::notation)?;
@@ -286,6 +315,7 @@ impl VectorEnv {
         let slots = &mut self.slots;
         let rng = &mut self.rng;
         let pool = self.pool.as_ref();
+        let width = self.width;
         let finished = py.detach(|| {
             // Three phases, so the games are the same for any number of threads: the actions
             // (in parallel), the auto-resets (in game order, each drawing the next seed from
@@ -339,7 +369,7 @@ impl VectorEnv {
                 None => {
                     for (((slot, o), m), p) in slots
                         .iter_mut()
-                        .zip(o.chunks_mut(OBS_SIZE))
+                        .zip(o.chunks_mut(width))
                         .zip(m.chunks_mut(MASK_SIZE))
                         .zip(p.iter_mut())
                     {
@@ -349,7 +379,7 @@ impl VectorEnv {
                 Some(pool) => pool.install(|| {
                     slots
                         .par_iter_mut()
-                        .zip(o.par_chunks_mut(OBS_SIZE))
+                        .zip(o.par_chunks_mut(width))
                         .zip(m.par_chunks_mut(MASK_SIZE))
                         .zip(p.par_iter_mut())
                         .with_min_len(MIN_PER_TASK)

@@ -105,6 +105,29 @@ def test_vector_env_is_seeded_and_refuses_illegal_batches() -> None:
     np.testing.assert_array_equal(obs, c.observations)
 
 
+@pytest.mark.parametrize("game", cb.GAMES)
+def test_the_vector_env_gives_information_states_on_request(game: str) -> None:
+    env = VectorEnv(game, num_envs=6, seed=2, information_state=True, threads=2)
+    plain = VectorEnv(game, num_envs=6, seed=2)
+    assert env.observations.shape == (6, cb.INFORMATION_STATE_SIZE)
+    rng = np.random.default_rng(1)
+    for _ in range(150):
+        for i in range(6):
+            s = env.state(i)
+            np.testing.assert_array_equal(
+                env.observations[i], s.information_state_tensor(env.decider(i))
+            )
+        # The first part is the observation tensor; the games are the plain env's.
+        np.testing.assert_array_equal(
+            env.observations[:, : cb.OBSERVATION_SIZE], plain.observations
+        )
+        np.testing.assert_array_equal(env.masks, plain.masks)
+        # Not sample_actions(): it draws from the generator that deals the next games.
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in plain.masks])
+        env.step(acts)
+        plain.step(acts)
+
+
 @pytest.mark.parametrize("game", ["calabresella", "tressette-in-due", "briscola-chiamata"])
 def test_a_threaded_vector_env_steps_the_same_games(game: str) -> None:
     # Worker threads step shards of the games; auto-resets draw seeds in game order, so the

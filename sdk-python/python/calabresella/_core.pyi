@@ -226,6 +226,7 @@ class VectorEnv:
         seed: int = 0,
         episode: str = "hand",
         threads: int = 1,
+        information_state: bool = False,
         **options: Any,
     ) -> VectorEnv: ...
     @property
