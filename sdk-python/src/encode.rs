@@ -100,6 +100,9 @@ pub trait Encode: Sized {
     fn rel(&self, s: Seat) -> usize;
     /// Writes the observation tensor into `out` (at least [`OBS_SIZE`] long).
     fn encode(&self, out: &mut [f32]);
+    /// Writes the observation tensor into `out`, which holds `prev`'s: only the entries either
+    /// sets are written, not the whole row (a game step changes a few of 563).
+    fn encode_over(&self, prev: &Self, out: &mut [f32]);
 }
 
 impl Encode for Features {
@@ -175,55 +178,78 @@ impl Encode for Features {
     fn encode(&self, out: &mut [f32]) {
         let out = &mut out[..OBS_SIZE];
         out.fill(0.0);
-        set_cards(&mut out[0..40], self.own);
-        let points = hand_points(self);
-        for s in Seat::first_n(self.players) {
-            let r = self.rel(s);
-            if r > 0 {
-                set_cards(
-                    &mut out[40 + 40 * (r - 1)..80 + 40 * (r - 1)],
-                    self.visible[s.index()],
-                );
-            }
-            if let Some(c) = self.trick[s.index()] {
-                out[200 + 40 * r + usize::from(c.index())] = 1.0;
-            }
-            out[534 + r] = f32::from(self.hand_sizes[s.index()]) / 16.0;
-            out[556 + r] = self.seat_points[s.index()] as f32 / points;
-        }
-        set_cards(&mut out[400..440], self.played);
-        if let Some(c) = self.called {
-            out[440 + usize::from(c.index())] = 1.0;
-        }
-        out[480 + self.phase.index()] = 1.0;
-        out[487 + self.contract.map_or(0, |c| 1 + c.ordinal())] = 1.0;
-        out[493 + self.highest.map_or(0, |(_, c)| 1 + c.ordinal())] = 1.0;
-        out[499 + self.soloist.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        let bidder = self
-            .highest
-            .map(|(s, _)| s)
-            .or(self.highest_promise.map(|(s, _)| s));
-        out[505 + bidder.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[511 + self.decider.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[517 + self.actor.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[523 + self.rel(self.dealer)] = 1.0;
-        out[528 + self.idle.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[539] = f32::from(self.tricks_done) / 20.0;
-        out[540] = self.side_tricks[0] as f32 / 20.0;
-        out[541] = self.side_tricks[1] as f32 / 20.0;
-        out[542] = f32::from(self.stock_left) / 20.0;
-        out[543 + self.trump.map_or(0, |t| 1 + t.index())] = 1.0;
-        out[548 + self.partner.map_or(0, |s| 1 + self.rel(s))] = 1.0;
-        out[554] = f32::from(u8::from(self.alone));
-        out[555] = self.target as f32 / if points > 100.0 { 120.0 } else { 11.0 };
-        out[561] = self.highest_promise.map_or(0.0, |(_, p)| promise_level(p));
-        out[562] = self.promise.map_or(0.0, promise_level);
+        visit(self, |i, x| out[i] = x);
+    }
+
+    fn encode_over(&self, prev: &Features, out: &mut [f32]) {
+        let out = &mut out[..OBS_SIZE];
+        // Every entry outside `prev`'s and `self`'s nonzero places is zero in both tensors.
+        visit(prev, |i, _| out[i] = 0.0);
+        visit(self, |i, x| out[i] = x);
     }
 }
 
-fn set_cards(out: &mut [f32], cards: CardSet) {
+/// Calls `set(index, value)` for every entry of `f`'s observation tensor that may be nonzero
+/// (every other entry is zero): the one description of the layout both writers use.
+#[inline]
+fn visit(f: &Features, mut set: impl FnMut(usize, f32)) {
+    set_cards(&mut set, 0, f.own);
+    let points = hand_points(f);
+    for s in Seat::first_n(f.players) {
+        let r = f.rel(s);
+        if r > 0 {
+            set_cards(&mut set, 40 + 40 * (r - 1), f.visible[s.index()]);
+        }
+        if let Some(c) = f.trick[s.index()] {
+            set(200 + 40 * r + usize::from(c.index()), 1.0);
+        }
+        set(534 + r, f32::from(f.hand_sizes[s.index()]) / 16.0);
+        set(556 + r, f.seat_points[s.index()] as f32 / points);
+    }
+    set_cards(&mut set, 400, f.played);
+    if let Some(c) = f.called {
+        set(440 + usize::from(c.index()), 1.0);
+    }
+    set(480 + f.phase.index(), 1.0);
+    set(487 + f.contract.map_or(0, |c| 1 + c.ordinal()), 1.0);
+    set(493 + f.highest.map_or(0, |(_, c)| 1 + c.ordinal()), 1.0);
+    set(499 + f.soloist.map_or(0, |s| 1 + f.rel(s)), 1.0);
+    let bidder = f
+        .highest
+        .map(|(s, _)| s)
+        .or(f.highest_promise.map(|(s, _)| s));
+    set(505 + bidder.map_or(0, |s| 1 + f.rel(s)), 1.0);
+    set(511 + f.decider.map_or(0, |s| 1 + f.rel(s)), 1.0);
+    set(517 + f.actor.map_or(0, |s| 1 + f.rel(s)), 1.0);
+    set(523 + f.rel(f.dealer), 1.0);
+    set(528 + f.idle.map_or(0, |s| 1 + f.rel(s)), 1.0);
+    set(539, f32::from(f.tricks_done) / 20.0);
+    set(540, f.side_tricks[0] as f32 / 20.0);
+    set(541, f.side_tricks[1] as f32 / 20.0);
+    set(542, f32::from(f.stock_left) / 20.0);
+    set(543 + f.trump.map_or(0, |t| 1 + t.index()), 1.0);
+    set(548 + f.partner.map_or(0, |s| 1 + f.rel(s)), 1.0);
+    set(554, f32::from(u8::from(f.alone)));
+    set(
+        555,
+        f.target as f32 / if points > 100.0 { 120.0 } else { 11.0 },
+    );
+    set(
+        561,
+        f.highest_promise.map_or(0.0, |(_, p)| promise_level(p)),
+    );
+    set(562, f.promise.map_or(0.0, promise_level));
+}
+
+fn fill_cards(out: &mut [f32], cards: CardSet) {
     for c in cards {
         out[usize::from(c.index())] = 1.0;
+    }
+}
+
+fn set_cards(set: &mut impl FnMut(usize, f32), at: usize, cards: CardSet) {
+    for c in cards {
+        set(at + usize::from(c.index()), 1.0);
     }
 }
 
@@ -267,7 +293,7 @@ pub fn encode_info(v: &View, out: &mut [f32]) {
             v1::EventKind::MonteTaken
             | v1::EventKind::MonteReceived
             | v1::EventKind::MonteShown
-            | v1::EventKind::MonteRevealed => set_cards(&mut out[320..360], e.cards),
+            | v1::EventKind::MonteRevealed => fill_cards(&mut out[320..360], e.cards),
             v1::EventKind::Drew => {
                 if let Some(c) = e.card {
                     out[360 + usize::from(c.index())] = 1.0;
@@ -276,7 +302,7 @@ pub fn encode_info(v: &View, out: &mut [f32]) {
             v1::EventKind::Declared => {
                 if let Some(s) = e.seat {
                     let at = 400 + 40 * rel(s);
-                    set_cards(&mut out[at..at + 40], e.cards);
+                    fill_cards(&mut out[at..at + 40], e.cards);
                 }
             }
             _ => {}
