@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
 
+use calabresella_engine::game::MAX_LEGAL;
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Seat};
 
@@ -20,7 +21,11 @@ struct Slot {
     game: Game,
     /// Returns so far, to turn cumulative points into per-step rewards.
     returned: [f64; Seat::MAX],
-    legal: Vec<(u16, Action)>,
+    /// The legal action ids now (the first `n_legal`): kept in the slot, not behind a pointer,
+    /// so stepping many games reads memory in order.
+    legal: [u16; MAX_LEGAL],
+    /// How many of `legal` are set.
+    n_legal: u8,
     /// The seed the game was dealt from (a `State` copy pickles with it).
     seed: u64,
     /// The features its observation row was last written from (`None`: write the whole row).
@@ -88,7 +93,7 @@ impl VectorEnv {
         m.fill(0);
         let w = self.width;
         for (i, slot) in self.slots.iter_mut().enumerate() {
-            slot.legal.clear();
+            slot.n_legal = 0;
             slot.written = None;
             write_slot(
                 slot,
@@ -103,6 +108,13 @@ impl VectorEnv {
 
 /// Games a worker thread takes at a time: fewer cost more in hand-offs than they save.
 const MIN_PER_TASK: usize = 32;
+
+impl Slot {
+    /// The legal action ids now.
+    fn legal_ids(&self) -> &[u16] {
+        &self.legal[..usize::from(self.n_legal)]
+    }
+}
 
 /// A 64-bit seed from the environment's generator.
 fn next_seed(rng: &mut GameRng) -> u64 {
@@ -132,11 +144,11 @@ fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [i8], player: &mut i6
         }
         slot.written = Some(f);
     }
-    for &(id, _) in &slot.legal {
+    for &id in slot.legal_ids() {
         mask[usize::from(id)] = 0;
     }
-    slot.game.legal(&mut slot.legal);
-    for &(id, _) in &slot.legal {
+    slot.n_legal = slot.game.legal_ids(&mut slot.legal) as u8;
+    for &id in slot.legal_ids() {
         mask[usize::from(id)] = 1;
     }
     *player = decider.map_or(-1, |s| s.index() as i64);
@@ -214,7 +226,8 @@ impl VectorEnv {
             env.slots.push(Slot {
                 game,
                 returned: [0.0; Seat::MAX],
-                legal: Vec::with_capacity(40),
+                legal: [0; MAX_LEGAL],
+                n_legal: 0,
                 seed,
                 written: None,
             });
@@ -293,12 +306,13 @@ impl VectorEnv {
         let ids = actions.as_slice()?;
         let mut chosen: Vec<Action> = Vec::with_capacity(n);
         for (i, (slot, &id)) in self.slots.iter().zip(ids).enumerate() {
-            match slot.legal.iter().find(|&&(lid, _)| i64::from(lid) == id) {
-                Some(&(_, a)) => chosen.push(a),
-                None => {
+            let known = slot.legal_ids().iter().find(|&&lid| i64::from(lid) == id);
+            match known.map(|&lid| Action::from_id(lid, slot.game.monte().as_ref())) {
+                Some(Ok(a)) => chosen.push(a),
+                _ => {
                     return Err(errors::illegal(format!(
                         "game {i}: action id {id} is not legal now (legal: {:?})",
-                        slot.legal.iter().map(|&(l, _)| l).collect::<Vec<_>>()
+                        slot.legal_ids()
                     )));
                 }
             }
@@ -415,9 +429,9 @@ impl VectorEnv {
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let mut out = vec![0i64; self.slots.len()];
         for (slot, o) in self.slots.iter().zip(out.iter_mut()) {
-            let n = slot.legal.len().max(1) as u32;
+            let n = slot.legal_ids().len().max(1) as u32;
             let k = self.rng.below(n) as usize;
-            *o = slot.legal.get(k).map_or(0, |&(id, _)| i64::from(id));
+            *o = slot.legal_ids().get(k).map_or(0, |&id| i64::from(id));
         }
         PyArray1::from_vec(py, out)
     }

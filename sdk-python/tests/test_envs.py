@@ -62,7 +62,9 @@ def test_gym_agent_plays_against_callables_and_gets_its_points() -> None:
 
 @pytest.mark.parametrize(("game", "episode"), [("calabresella", "hand"), ("tressette", "match")])
 def test_vector_env_matches_single_games(game: str, episode: str) -> None:
-    short = {"hands": 2} if game in ("tressette-chiamata", "briscola-chiamata") else {"target": 5}
+    short: dict[str, Any] = (
+        {"hands": 2} if game in ("tressette-chiamata", "briscola-chiamata") else {"target": 5}
+    )
     env = VectorEnv(game, num_envs=8, seed=5, episode=episode, **short)
     singles = [env.state(i) for i in range(env.num_envs)]
     for _ in range(400):
