@@ -176,6 +176,11 @@ class RolloutPool:
         ``args``)."""
         return ray.get([a.run.remote(fn, args) for a in self.actors])
 
+    def map_indexed(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """Like :meth:`map`, with the actor's index: ``fn(env, i, *args)`` (to seed each
+        actor's own random choices differently)."""
+        return ray.get([a.run.remote(fn, (i, *args)) for i, a in enumerate(self.actors)])
+
     def rollout(self, policy: Policy, steps: int) -> list[dict[str, np.ndarray]]:
         """Every actor steps its games ``steps`` times with ``policy`` (see :func:`collect`)."""
         if steps < 1:
