@@ -96,13 +96,47 @@ def pyspiel_us(game_name: str, games: int, count_chance: bool = False) -> float 
     return (time.perf_counter() - start) / steps * 1e6
 
 
-def vector_steps_per_sec(num_envs: int, batches: int, game: str = "calabresella") -> float:
+def vector_steps_per_sec(
+    num_envs: int,
+    batches: int,
+    game: str = "calabresella",
+    threads: int = 1,
+    information_state: bool = False,
+) -> float:
     """Game steps per second of the batched environment."""
-    env = cb.envs.VectorEnv(game, num_envs=num_envs, seed=1)
+    env = cb.envs.VectorEnv(
+        game, num_envs=num_envs, seed=1, threads=threads, information_state=information_state
+    )
     start = time.perf_counter()
     for _ in range(batches):
         env.step(env.sample_actions())
     return num_envs * batches / (time.perf_counter() - start)
+
+
+def observation_us(calls: int, what: str) -> float:
+    """Microseconds per call of ``State.observation()`` (``what="observation"``), of
+    ``State.information_state_tensor()`` (``"information_state"``), or of an observation
+    read the way a bot reads it: made, then its tensor and legal actions (``"bot"``), on a
+    Calabresella state in the play."""
+    state = cb.new_hand("calabresella", seed=3)
+    rng = random.Random(1)
+    for _ in range(15):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_terminal()
+    if what == "observation":
+        f: Callable[[], object] = state.observation
+    elif what == "information_state":
+        f = state.information_state_tensor
+    else:
+
+        def f() -> object:
+            o = state.observation()
+            return (o.tensor(), o.legal_actions)
+
+    start = time.perf_counter()
+    for _ in range(calls):
+        f()
+    return (time.perf_counter() - start) / calls * 1e6
 
 
 def tournament_hands_per_sec(deals: int, threads: int) -> float:
@@ -154,6 +188,27 @@ def main() -> None:
     report["vector_env_steps_per_sec"] = median_of(
         a.runs, lambda: vector_steps_per_sec(1024, 2000 // scale)
     )
+    # Batch sizes and threads: one thread, then every core (threads=0).
+    report["vector_env_steps_per_sec_by_size"] = {
+        f"{n} games, {t or 'every core'} thread(s)": median_of(
+            a.runs,
+            functools.partial(vector_steps_per_sec, n, max(2, 2_000_000 // n // scale), threads=t),
+        )
+        for n in (64, 1024, 16384)
+        for t in (1, 0)
+    }
+    report["vector_env_information_state_steps_per_sec"] = median_of(
+        a.runs, lambda: vector_steps_per_sec(1024, 40 // scale, information_state=True)
+    )
+    report["observation_us"] = median_of(
+        a.runs, lambda: observation_us(20000 // scale, "observation")
+    )
+    report["observation_read_by_a_bot_us"] = median_of(
+        a.runs, lambda: observation_us(20000 // scale, "bot")
+    )
+    report["information_state_tensor_us"] = median_of(
+        a.runs, lambda: observation_us(5000 // scale, "information_state")
+    )
     report["tournament_hands_per_sec_1_thread"] = median_of(
         a.runs, lambda: tournament_hands_per_sec(20000 // scale, 1)
     )
@@ -174,6 +229,10 @@ def main() -> None:
         report["rust_bench_api_hands_per_sec"] = rust["api_hands_per_sec"]
         report["tournament_vs_rust_bench"] = (
             rust["api_hands_per_sec"] / report["tournament_hands_per_sec_all_cores"]
+        )
+        # Per core: the bench runs on one core, so compare the one-thread tournament.
+        report["tournament_1_thread_vs_rust_bench"] = (
+            rust["api_hands_per_sec"] / report["tournament_hands_per_sec_1_thread"]
         )
     print(json.dumps(report, indent=2))
 
