@@ -100,9 +100,6 @@ pub trait Encode: Sized {
     fn rel(&self, s: Seat) -> usize;
     /// Writes the observation tensor into `out` (at least [`OBS_SIZE`] long).
     fn encode(&self, out: &mut [f32]);
-    /// Writes the observation tensor into `out`, which holds `prev`'s: only the entries either
-    /// sets are written, not the whole row (a game step changes a few of 563).
-    fn encode_over(&self, prev: &Self, out: &mut [f32]);
 }
 
 impl Encode for Features {
@@ -180,17 +177,10 @@ impl Encode for Features {
         out.fill(0.0);
         visit(self, |i, x| out[i] = x);
     }
-
-    fn encode_over(&self, prev: &Features, out: &mut [f32]) {
-        let out = &mut out[..OBS_SIZE];
-        // Every entry outside `prev`'s and `self`'s nonzero places is zero in both tensors.
-        visit(prev, |i, _| out[i] = 0.0);
-        visit(self, |i, x| out[i] = x);
-    }
 }
 
 /// Calls `set(index, value)` for every entry of `f`'s observation tensor that may be nonzero
-/// (every other entry is zero): the one description of the layout both writers use.
+/// (every other entry is zero): the layout, in one place.
 #[inline]
 fn visit(f: &Features, mut set: impl FnMut(usize, f32)) {
     set_cards(&mut set, 0, f.own);

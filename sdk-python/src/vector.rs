@@ -28,8 +28,6 @@ struct Slot {
     n_legal: u8,
     /// The seed the game was dealt from (a `State` copy pickles with it).
     seed: u64,
-    /// The features its observation row was last written from (`None`: write the whole row).
-    written: Option<Features>,
 }
 
 /// N self-play games stepped at once. Every step, each game's deciding seat plays the action
@@ -53,7 +51,7 @@ pub struct VectorEnv {
     /// Legal-action masks, `[N, NUM_ACTIONS]`.
     #[pyo3(get)]
     masks: Py<PyArray2<i8>>,
-    /// Rewards of the last step per seat, `[N, 4]`.
+    /// Rewards of the last step per seat, `[N, players]`.
     #[pyo3(get)]
     rewards: Py<PyArray2<f32>>,
     /// Whether the last step ended each game, `[N]`.
@@ -94,7 +92,6 @@ impl VectorEnv {
         let w = self.width;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             slot.n_legal = 0;
-            slot.written = None;
             write_slot(
                 slot,
                 &mut o[i * w..(i + 1) * w],
@@ -124,9 +121,8 @@ fn next_seed(rng: &mut GameRng) -> u64 {
 /// Writes one game's row and caches its legal actions (used to check the next step's action
 /// and by `sample_actions`).
 ///
-/// The mask row must hold the slot's previous legal actions (or be all zero) and the
-/// observation row the tensor of `slot.written`: only the entries that may change are written,
-/// not the whole rows (431 bytes and 563 floats a game a step).
+/// The mask row must hold the slot's previous legal actions (or be all zero): only those
+/// entries are cleared, not the whole row (431 bytes a game a step).
 fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [i8], player: &mut i64) {
     let decider = slot.game.decider();
     if obs.len() == INFO_SIZE {
@@ -136,13 +132,7 @@ fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [i8], player: &mut i6
             None => obs.fill(0.0),
         }
     } else {
-        let f = Features::of_game(&slot.game, decider);
-        // The row holds the last features' tensor: rewrite only what either sets.
-        match &slot.written {
-            Some(prev) => f.encode_over(prev, obs),
-            None => f.encode(obs),
-        }
-        slot.written = Some(f);
+        Features::of_game(&slot.game, decider).encode(obs);
     }
     for &id in slot.legal_ids() {
         mask[usize::from(id)] = 0;
@@ -229,7 +219,6 @@ impl VectorEnv {
                 legal: [0; MAX_LEGAL],
                 n_legal: 0,
                 seed,
-                written: None,
             });
         }
         env.write_all(py)?;
