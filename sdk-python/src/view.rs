@@ -183,7 +183,11 @@ impl View {
                 to_seat: opt_seat(e.to_seat, n)?,
                 contract: convert::contract_from_wire(e.contract)?,
                 card: e.card.as_ref().map(convert::card_from_wire).transpose()?,
-                cards: card_set(&e.cards)?,
+                // An accuso carries its cards inside it (the event's own list is empty).
+                cards: match &e.accuso {
+                    Some(a) if e.cards.is_empty() => card_set(&a.cards)?,
+                    _ => card_set(&e.cards)?,
+                },
                 number: e.number,
                 promise: match e
                     .action

@@ -210,3 +210,36 @@ def test_observe_into_matches_the_separate_calls() -> None:
             s.apply_action(legal[-1])
     with pytest.raises(cb.NotationError):
         s.observe_into(np.zeros(3, dtype=np.float32), mask)
+
+
+def test_the_information_state_records_accusi_declared() -> None:
+    # Tressette: an accuso shows cards; the information state marks them for the declarer's
+    # seat (relative to the viewer) in its `accusi` block, from every seat's view.
+    layout = {name: (at, n) for name, at, n in cb.INFORMATION_STATE_LAYOUT}
+    at, size = layout["accusi"]
+    found = 0
+    for seed in range(40):
+        s = cb.new_hand("tressette-in-due", seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        for viewer in range(s.num_players):
+            declared = [e for e in s.observation(viewer).events if " declares " in e]
+            block = s.information_state_tensor(viewer)[at : at + size]
+            assert bool(block.any()) == bool(declared), (seed, viewer, declared)
+            found += bool(declared)
+    assert found > 0, "no accuso was declared in 40 hands"
+
+
+def test_take_ids_still_name_cards_after_a_scegliete_hand() -> None:
+    # The open monte of a finished scegliete hand: an in-process observation and its pickled
+    # (wire) copy name `take` ids alike.
+    s = cb.new_hand("calabresella", seed=1)
+    s.apply_action("bid scegliete")
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    for seat in range(3):
+        o = s.observation(seat)
+        copy_ = pickle.loads(pickle.dumps(o))
+        for take in range(6, 22):
+            assert o.action_to_string(take) == copy_.action_to_string(take)

@@ -229,7 +229,9 @@ impl Game for Match {
         Match::decider(self)
     }
     fn id_monte(&self) -> Option<[Card; 4]> {
+        // The last hand once the match is over: its observation still names take actions.
         self.current()
+            .or_else(|| self.hands().last())
             .filter(|h| h.contract() == Some(Contract::Scegliete))
             .map(|h| h.deal().monte)
     }
