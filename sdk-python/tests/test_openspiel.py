@@ -4,6 +4,7 @@ chance nodes, no hidden information in a seat's view, and OpenSpiel's algorithms
 from __future__ import annotations
 
 import importlib.util
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,31 @@ def test_the_deal_is_chance_nodes_the_engine_receives(game: str) -> None:
         at += len(hand)
 
 
+def test_chance_outcomes_that_are_not_offered_are_refused() -> None:
+    state = cos.load("calabresella", players=4).new_initial_state()
+    with pytest.raises(cb.IllegalActionError, match="dealer"):
+        state.apply_action(4)
+    state.apply_action(1)
+    for bad in (40, 99):
+        with pytest.raises(cb.IllegalActionError, match="card id"):
+            state.apply_action(bad)
+    state.apply_action(3)
+    with pytest.raises(cb.IllegalActionError, match="not dealt yet"):
+        state.apply_action(3)
+    assert state.dealt == [3] and state.dealer == 1
+
+
+def test_games_and_states_pickle() -> None:
+    game = cos.load("calabresella", players=4, aperta=True)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.num_players() == 4
+    state = game.new_initial_state()
+    _deal_out(state, random.Random(1))
+    copy_ = pickle.loads(pickle.dumps(state))
+    assert copy_.history() == state.history()
+    assert copy_.information_state_string(2) == state.information_state_string(2)
+
+
 def test_a_seat_sees_only_its_own_cards() -> None:
     # Two deals where seat 0 holds the same cards and the others' cards are swapped: seat 0's
     # strings and tensors agree, seat 1's differ.
@@ -145,6 +171,15 @@ def test_options_are_checked() -> None:
         pyspiel.load_game("python_tressette", {"players": 3})
     with pytest.raises(cb.NotationError, match="unknown game"):
         cos.load("scopa")
+    # What chance decides is not an option.
+    for reserved in ("seed:3", "dealer:1", "monte:4b", "deal:x", "stock:3b"):
+        with pytest.raises(cb.NotationError, match="not a rule option"):
+            pyspiel.load_game("python_calabresella", {"options": reserved})
+    with pytest.raises(cb.NotationError, match="not a rule option"):
+        cos.load("calabresella", seed=3)
+    # Tighter bounds where an option rules points out.
+    assert cos.load("tressette", accusi=False).max_utility() == 11
+    assert cos.load("briscola-chiamata", bid_multiplier=False).max_utility() == 8
     four = cos.load("calabresella", players=4, aperta=True)
     assert four.num_players() == 4
     assert four.get_parameters() == {"players": 4, "options": "aperta:true"}

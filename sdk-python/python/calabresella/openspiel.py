@@ -61,6 +61,10 @@ GAMES = {g: "python_" + g.replace("-", "_") for g in _core.GAME_NAMES}
 _MAX_GAME_LENGTH = 400
 
 
+# Keywords of `new_hand` that are not rule options: chance decides them here.
+_RESERVED = frozenset({"seed", "dealer", "deal", "monte", "stock"})
+
+
 def _seat_range(game: str) -> list[int]:
     """The numbers of players the engine accepts for ``game``."""
     ok = []
@@ -106,17 +110,17 @@ def _utility_bounds(game: str, players: int, options: dict[str, Any]) -> tuple[f
     """The least and greatest points a seat can score in one hand, from the scoring rules."""
     if game == "calabresella":
         # Scegliete (16) times stramazzo (3) or cappotto (2); nobody loses points (C-D15).
-        return 0.0, 16.0 * (3 if options.get("stramazzo", True) else 2)
+        return 0.0, 16.0 * (2 if options.get("stramazzo") is False else 3)
     if game in ("tressette", "tressette-in-due"):
         # 11 card points, and accusi: a side can hold every ace, 2 and 3 (four napoletane, 12
         # points, and three "all four" accusi, 12) (T-D2).
-        return 0.0, 11.0 + 24.0
+        return 0.0, 11.0 + (0.0 if options.get("accusi") is False else 24.0)
     # The Chiamata payout (TC-D12, BC-D11): a lone caller 4 against four defenders (five
     # players), 1 a seat with four; cappotto doubles it, and Briscola's bid multiplier (up to
     # 5) multiplies it again.
     worst = 4.0 if players == 5 else 1.0
     worst *= 2
-    if game == "briscola-chiamata":
+    if game == "briscola-chiamata" and options.get("bid_multiplier") is not False:
         worst *= 5
     return -worst, worst
 
@@ -135,10 +139,21 @@ class CalabresellaGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, game: str, game_type: Any, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         default_players = _core.State.new_hand(game, seed=0).num_players
-        players = int(params.get("players", default_players))
+        try:
+            players = int(params.get("players", default_players))
+        except (TypeError, ValueError):
+            raise _core.NotationError(
+                f"players is a number of seats, not {params.get('players')!r}"
+            ) from None
         options = parse_options(str(params.get("options", "")))
         if "players" in options:
             raise _core.NotationError("give players as its own parameter, not in options")
+        reserved = sorted(_RESERVED & set(options))
+        if reserved:
+            raise _core.NotationError(
+                f"{', '.join(reserved)}: not a rule option (chance deals the cards and draws "
+                "the dealer)"
+            )
         self.engine_game = game
         """The engine's name of the game."""
         self.options: dict[str, Any] = {"players": players, **options}
@@ -229,9 +244,18 @@ class CalabresellaState(pyspiel.State):  # type: ignore[misc]
         if self.engine is not None:
             self.engine.apply_action(action)
             return
+        # A chance outcome that chance_outcomes() does not offer is refused, changing nothing.
         if self.dealer is None:
+            if not 0 <= action < self._g.num_players():
+                raise _core.IllegalActionError(
+                    f"dealer {action}: the dealer is a seat, 0 to {self._g.num_players() - 1}"
+                )
             self.dealer = action
             return
+        if not 0 <= action < len(DECK) or action in self.dealt:
+            raise _core.IllegalActionError(
+                f"deal {action}: a card id 0 to 39 not dealt yet is expected"
+            )
         self.dealt.append(action)
         if len(self.dealt) == len(DECK):
             self._start()
@@ -326,7 +350,9 @@ class CalabresellaObserver:
         parts = [
             f"seat {player}",
             f"phase {obs.phase}",
+            f"actor {obs.actor}",
             f"hand {' '.join(obs.hand)}",
+            *(f"seat {s} shows {' '.join(c)}" for s, c in sorted(obs.visible_hands.items())),
             f"trick {' '.join(f'{s}:{c}' for s, c in obs.trick)}",
             f"tricks {obs.tricks_done}",
         ]
@@ -368,11 +394,14 @@ def _register(game: str) -> None:
     def init(self: CalabresellaGame, params: dict[str, Any] | None = None) -> None:
         CalabresellaGame.__init__(self, game, game_type, params)
 
+    name = "Game_" + GAMES[game]
     cls = type(
-        "Game_" + GAMES[game],
+        name,
         (CalabresellaGame,),
-        {"__init__": init, "__doc__": f"{game} as an OpenSpiel game."},
+        {"__init__": init, "__doc__": f"{game} as an OpenSpiel game.", "__module__": __name__},
     )
+    # A module attribute, so that pickle finds the class by its name.
+    globals()[name] = cls
     _GAME_CLASSES[game] = cls
     pyspiel.register_game(game_type, cls)
 
@@ -394,7 +423,7 @@ def load(game: str = "calabresella", **options: Any) -> Any:
         raise _core.NotationError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
     params: dict[str, Any] = {}
     if "players" in options:
-        params["players"] = int(options.pop("players"))
+        params["players"] = options.pop("players")
     if options:
         params["options"] = format_options(options)
     return pyspiel.load_game(GAMES[game], params)
