@@ -9,5 +9,6 @@ as_root=""
 exec unshare $as_root -n bash -c '
   ip link set lo up
   cd sdk-python
-  RAY_USAGE_STATS_ENABLED=0 CALABRESELLA_REQUIRE_RAY=1 ../.venv/bin/python -m pytest -q -p no:cacheprovider tests/test_ray.py "$@"
+  # A scheduling mistake waits for ever in Ray: bound the run.
+  RAY_USAGE_STATS_ENABLED=0 CALABRESELLA_REQUIRE_RAY=1 timeout 900 ../.venv/bin/python -m pytest -q -p no:cacheprovider tests/test_ray.py "$@"
 ' bash "$@"

@@ -758,7 +758,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, Path]:
     total: int = args.pop("steps")
     cfg = Config(**args)
     if total:
-        cfg.iterations = max(1, -(-total // (cfg.envs * cfg.rollout)))
+        per_iteration = cfg.envs * cfg.rollout * max(1, cfg.ray_actors)
+        cfg.iterations = max(1, -(-total // per_iteration))
+    if cfg.envs * cfg.rollout * max(1, cfg.ray_actors) < cfg.minibatches:
+        ap.error("fewer decisions per iteration than minibatches: raise --envs or --rollout")
     return cfg, out
 
 
@@ -796,9 +799,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     }
     seats = cb.new_hand(cfg.game, seed=0).num_players
     for opp in ("heuristic", "random"):
-        for ppo_first in (True, False) if seats > 2 else (True,):
-            # With three seats, also the policy alone against two copies of the opponent.
-            key = opp if ppo_first else f"{opp}, ppo alone"
+        # With more seats than two bots, the first listed fills the extra seats: both orders
+        # when that changes the policy's share (three seats: two, or one alone).
+        held = {True: (seats + 1) // 2, False: seats // 2}
+        for ppo_first in (True, False) if held[True] != held[False] else (True,):
+            key = opp if ppo_first else f"{opp}, ppo in {held[False]} of {seats} seats"
             seed = cfg.seed + 1000
             before = evaluate(res.initial, cfg.game, opp, cfg.eval_deals, seed, ppo_first=ppo_first)
             after = evaluate(res.params, cfg.game, opp, cfg.eval_deals, seed, ppo_first=ppo_first)

@@ -103,11 +103,12 @@ def test_a_sharded_tournament_pools_into_the_local_result(
 ) -> None:
     args: dict[str, Any] = {"deals": 12, "seed": 5, "episode": episode}
     local = cb.tournament(bots, game, progress=False, threads=1, keep_records=True, **args)
-    remote = cbray.tournament(bots, game, shards=5, keep_records=True, **args)
+    remote = cbray.tournament(bots, game, shards=5, keep_records=True, progress=False, **args)
     _same(local, remote)
     assert local.records == remote.records
     # A different cut into shards changes nothing either.
-    _same(local, cbray.tournament(bots, game, shards=1, **args))
+    # A different cut into shards and the progress bar change nothing.
+    _same(local, cbray.tournament(bots, game, shards=1, threads=1, progress=True, **args))
 
 
 def test_tasks_run_on_both_nodes(cluster: Cluster) -> None:
@@ -124,6 +125,11 @@ def test_tasks_run_on_both_nodes(cluster: Cluster) -> None:
 def test_tournament_arguments_are_checked(cluster: Cluster) -> None:
     with pytest.raises(cb.NotationError, match="shards"):
         cbray.tournament(["random"], "calabresella", deals=2, shards=0)
+    with pytest.raises(cb.NotationError, match="threads"):
+        cbray.tournament(["random"], "calabresella", deals=2, threads=0)
+    # Each node has one CPU: a task of two would never start.
+    with pytest.raises(cb.NotationError, match="largest node"):
+        cbray.tournament(["random"], "calabresella", deals=2, threads=2)
     with pytest.raises(cb.NotationError, match="deals"):
         cbray.tournament(["random"], "calabresella", deals=0)
     with pytest.raises(cb.CalabresellaError):

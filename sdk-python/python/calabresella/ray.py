@@ -31,6 +31,7 @@ from calabresella.bots import BotLike
 from calabresella.tournament import (
     Plan,
     TournamentResult,
+    _progress_bar,
     plan,
     play_shard,
     pool_shards,
@@ -47,9 +48,9 @@ def _shard_bounds(total: int, shards: int) -> list[tuple[int, int]]:
 
 
 @ray.remote
-def _play(p: Plan, start: int, stop: int, records: bool) -> dict[str, Any]:
-    # One task plays one shard on one core: Ray already spreads the tasks over the cores.
-    return play_shard(p, start, stop, threads=1, records=records)
+def _play(p: Plan, start: int, stop: int, records: bool, threads: int) -> dict[str, Any]:
+    # A task plays one shard on the cores it reserved (one by default): Ray spreads the tasks.
+    return play_shard(p, start, stop, threads=threads, records=records)
 
 
 def tournament(
@@ -60,17 +61,21 @@ def tournament(
     seed: int = 0,
     duplicate: bool = True,
     episode: str = "match",
+    threads: int = 1,
+    progress: bool = True,
     shards: int | None = None,
     records: str | Path | None = None,
     keep_records: bool = False,
     ratings: bool = True,
     **options: Any,
 ) -> TournamentResult:
-    """:func:`calabresella.tournament` with its matches spread over Ray tasks, one core each.
+    """:func:`calabresella.tournament` with its matches spread over Ray tasks.
 
     ``shards`` is the number of tasks (default: four per CPU of the cluster, at most one per
-    match). The arguments and the result are :func:`calabresella.tournament`'s; Ray must be
-    initialised (``ray.init(address=...)``); otherwise Ray starts a local one-machine cluster.
+    match); each task reserves ``threads`` CPUs and plays its shard on that many threads. The
+    progress bar moves as shards finish. The other arguments and the result are
+    :func:`calabresella.tournament`'s. Ray must be initialised (``ray.init(address=...)``);
+    otherwise Ray starts a local one-machine cluster.
     """
     p = plan(bots, game, deals=deals, seed=seed, duplicate=duplicate, episode=episode, **options)
     if shards is None:
@@ -79,9 +84,31 @@ def tournament(
         shards = 4 * max(cpus, 1)
     if shards < 1:
         raise _core.NotationError("shards must be at least 1")
+    if threads < 1:
+        raise _core.NotationError("threads (CPUs per task) must be at least 1")
+    nodes = ray.nodes()  # type: ignore[no-untyped-call]
+    widest = max((n["Resources"].get("CPU", 0) for n in nodes if n["Alive"]), default=0)
+    if threads > widest:
+        # Ray would wait for ever for a node with that many CPUs.
+        raise _core.NotationError(
+            f"threads={threads} CPUs per task, but the largest node has {widest:g}"
+        )
     keep = keep_records or records is not None
     plan_ref = ray.put(p)
-    futures = [_play.remote(plan_ref, a, b, keep) for a, b in _shard_bounds(p.num_matches, shards)]
+    task = _play.options(num_cpus=threads)
+    bounds = _shard_bounds(p.num_matches, shards)
+    futures = [task.remote(plan_ref, a, b, keep, threads) for a, b in bounds]
+    bar = _progress_bar(p.num_matches, progress)
+    size = {f: b - a for f, (a, b) in zip(futures, bounds, strict=True)}
+    pending = list(futures)
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            if bar is not None:
+                bar.update(sum(size[f] for f in done))
+    finally:
+        if bar is not None:
+            bar.close()
     out = pool_shards(ray.get(futures))
     return summarise(p, out, ratings=ratings, records=records, keep_records=keep_records)
 
