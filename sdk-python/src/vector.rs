@@ -158,7 +158,7 @@ impl VectorEnv {
         num_envs: usize,
         seed: Seed,
         episode: &str,
-        threads: usize,
+        threads: i64,
         information_state: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorEnv> {
@@ -168,16 +168,15 @@ impl VectorEnv {
             OBS_SIZE
         };
         let seed = seed.0;
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            threads
+        let threads = match usize::try_from(threads) {
+            Ok(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Ok(t) if t <= 1024 => t,
+            _ => {
+                return Err(errors::notation(format!(
+                    "threads must be between 0 (every core) and 1024, not {threads}"
+                )));
+            }
         };
-        if threads > 1024 {
-            return Err(errors::notation(
-                "threads must be between 0 (every core) and 1024",
-            ));
-        }
         let pool = if threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()

@@ -419,6 +419,8 @@ def tournament(
     calabresella[tournament]``); the progress bar uses tqdm when installed.
     ``calabresella.ray.tournament`` plays the same matches over a Ray cluster.
     """
+    if threads < 0:
+        raise _core.NotationError(f"threads is 0 (every core) or more, not {threads}")
     p = plan(bots, game, deals=deals, seed=seed, duplicate=duplicate, episode=episode, **options)
     bar = _progress_bar(p.num_matches, progress)
     last = [0]
