@@ -590,11 +590,10 @@ class TrainResult:
     steps: int
 
 
-def _collect_on_actor(
-    env: EnvLike, actor: int, params: Params, it: int, cfg: Config, scale: float
+def _rollout(
+    env: EnvLike, params: Params, rng: np.random.Generator, cfg: Config, scale: float
 ) -> Batch:
-    """One Ray actor's rollout: its own random stream from the seed, iteration and actor."""
-    rng = np.random.default_rng([cfg.seed, it, actor])
+    """One iteration's rollout with the configuration's steps and discounting."""
     return collect(
         env,
         params,
@@ -604,6 +603,13 @@ def _collect_on_actor(
         gae_lambda=cfg.gae_lambda,
         reward_scale=scale,
     )
+
+
+def _collect_on_actor(
+    env: EnvLike, actor: int, params: Params, it: int, cfg: Config, scale: float
+) -> Batch:
+    """One Ray actor's rollout: its own random stream from the seed, iteration and actor."""
+    return _rollout(env, params, np.random.default_rng([cfg.seed, it, actor]), cfg, scale)
 
 
 def train(cfg: Config, log: Callable[[str], None] = print) -> TrainResult:
@@ -661,15 +667,7 @@ def train(cfg: Config, log: Callable[[str], None] = print) -> TrainResult:
             batch = Batch.join(pool.map_indexed(_collect_on_actor, params, it, cfg, scale))
             steps += cfg.rollout * cfg.envs * cfg.ray_actors
         else:
-            batch = collect(
-                env,
-                params,
-                cfg.rollout,
-                rng,
-                gamma=cfg.gamma,
-                gae_lambda=cfg.gae_lambda,
-                reward_scale=scale,
-            )
+            batch = _rollout(env, params, rng, cfg, scale)
             steps += cfg.rollout * cfg.envs
         stats = ppo_update(params, opt, batch, rng, cfg, cfg.lr * frac)
         if cfg.curve_deals and (it % cfg.eval_every == 0 or it == cfg.iterations):
