@@ -21,6 +21,18 @@ need npm "Node.js 20 or newer and npm: buf, the protobuf linter, and the TypeScr
 need go "the Go client (Go 1.26 or newer: https://go.dev/dl)"
 need java "the Java client (JDK 17 or newer)"
 need mvn "the Java client's build (Maven 3.8 or newer)"
+# The tests (--browser is the test command's set-up) run Ray in a network namespace with only
+# loopback (scripts/test-ray.sh): unshare from util-linux, ip from iproute2.
+if [ -n "$browser" ]; then
+  if ! command -v ip >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    sudo_=""
+    [ "$(id -u)" -ne 0 ] && sudo_="sudo"
+    $sudo_ apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
+  fi
+  need unshare "util-linux: the Ray tests' loopback-only network namespace"
+  need ip "iproute2: the Ray tests bring up loopback in their namespace"
+fi
 
 # rustfmt and clippy come with the toolchain; add them where rustup can, else say so.
 for component in rustfmt clippy; do
