@@ -152,9 +152,9 @@ def test_a_threaded_vector_env_steps_the_same_games(game: str) -> None:
     with pytest.raises(cb.IllegalActionError, match="game 150"):
         many.step(bad)
     assert [many.state(i) for i in range(200)] == before
-    for bad in (5000, -1):
+    for count in (5000, -1):
         with pytest.raises(cb.NotationError, match="threads"):
-            VectorEnv(game, num_envs=2, threads=bad)
+            VectorEnv(game, num_envs=2, threads=count)
 
 
 @pytest.mark.parametrize(
