@@ -21,16 +21,6 @@ from calabresella import _core
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def _params(options: dict[str, Any]) -> dict[str, Any]:
-    opts = dict(options)
-    params: dict[str, Any] = {}
-    if "players" in opts:
-        params["players"] = int(opts.pop("players"))
-    if opts:
-        params["options"] = cos.format_options(opts)
-    return params
-
-
 def _deal_out(state: Any, rng: random.Random) -> None:
     while state.is_chance_node():
         outcomes = [a for a, _ in state.chance_outcomes()]
@@ -53,7 +43,7 @@ def test_random_simulations_pass_openspiel_checks(game: str) -> None:
 
 @pytest.mark.parametrize("game, options", _core.option_sets())
 def test_random_simulation_on_every_option_set(game: str, options: dict[str, Any]) -> None:
-    loaded = pyspiel.load_game(cos.GAMES[game], _params(options))
+    loaded = cos.load(game, **options)
     pyspiel.random_sim_test(loaded, num_sims=1, serialize=False, verbose=False)
 
 

@@ -363,9 +363,6 @@ class CalabresellaObserver:
         return "; ".join(parts)
 
 
-_GAME_CLASSES: dict[str, type[CalabresellaGame]] = {}
-
-
 def _register(game: str) -> None:
     seats = _seat_range(game)
     default_players = _core.State.new_hand(game, seed=0).num_players
@@ -402,7 +399,6 @@ def _register(game: str) -> None:
     )
     # A module attribute, so that pickle finds the class by its name.
     globals()[name] = cls
-    _GAME_CLASSES[game] = cls
     pyspiel.register_game(game_type, cls)
 
 
