@@ -33,6 +33,7 @@ mod error;
 pub mod game;
 pub mod record;
 pub mod rng;
+pub mod search;
 mod seat;
 mod sink;
 pub mod tressette;

@@ -1,10 +1,11 @@
 //! `calabresella duplicate`: bots compared on the same deals in every seat permutation.
 
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use calabresella_engine::Seat;
-use calabresella_engine::bots::{self, BOT_NAMES, Bot};
+use calabresella_engine::bots::{self, Bot};
 use calabresella_engine::game::{AnyMatch, Viewer};
 use calabresella_engine::rng::GameRng;
 use serde_json::json;
@@ -19,8 +20,9 @@ pub struct DuplicateArgs {
     #[arg(long, default_value_t = 2000)]
     deals: u64,
     /// One bot per side (a seat, or a partnership), comma-separated; the first is compared
-    /// with the rest. Default: heuristic, then random for every other side.
-    #[arg(long, value_enum, value_delimiter = ',')]
+    /// with the rest. Default: heuristic, then random for every other side. Parameters follow
+    /// a colon: `pimc:ms=50`.
+    #[arg(long, value_delimiter = ',')]
     bots: Option<Vec<BotName>>,
     /// Seed for the deals and the bots.
     #[arg(long, default_value_t = 1)]
@@ -51,6 +53,7 @@ fn play_hand(
     teams: &[Vec<Seat>],
     perm: &[usize],
     bots: &mut [Box<dyn Bot + Send>],
+    thinking: &mut [(Duration, u64)],
 ) -> Vec<i64> {
     let mut m = fresh.clone();
     let bot_of = |seat: Seat| {
@@ -63,7 +66,11 @@ fn play_hand(
         let Some(obs) = m.observation(Viewer::Seat(decider)) else {
             break;
         };
-        let a = bots[bot_of(decider)].act(&obs);
+        let b = bot_of(decider);
+        let start = Instant::now();
+        let a = bots[b].act(&obs);
+        thinking[b].0 += start.elapsed();
+        thinking[b].1 += 1;
         if m.try_apply_as(decider, a).is_err() {
             m.apply_unchecked(obs.legal_actions()[0]);
         }
@@ -74,6 +81,18 @@ fn play_hand(
         per_bot[perm[i]] += team.first().map_or(0, |&s| i64::from(points[s]));
     }
     per_bot
+}
+
+/// The permutations that seat a different bot name on some side: bots of the same name are
+/// interchangeable, so one of each such set is played (a deal against four heuristic bots in a
+/// five-seat game is played 5 times, not 120). Each kept arrangement stands for the same number
+/// of permutations, so means over them equal means over all.
+fn arrangements(perms: Vec<Vec<usize>>, names: &[String]) -> Vec<Vec<usize>> {
+    let mut seen = std::collections::HashSet::new();
+    perms
+        .into_iter()
+        .filter(|p| seen.insert(p.iter().map(|&b| names[b].clone()).collect::<Vec<_>>()))
+        .collect()
 }
 
 /// Mean and 95% interval of per-deal margins.
@@ -110,13 +129,13 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     }
     let mut bots: Vec<Box<dyn Bot + Send>> = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        bots.push(
-            bots::by_name(name, args.seed.wrapping_mul(31).wrapping_add(i as u64)).with_context(
-                || format!("unknown bot {name:?}; known: {}", BOT_NAMES.join(", ")),
-            )?,
-        );
+        bots.push(bots::bot_from_spec(
+            name,
+            args.seed.wrapping_mul(31).wrapping_add(i as u64),
+        )?);
     }
-    let perms = permutations(teams.len());
+    let perms = arrangements(permutations(teams.len()), &names);
+    let mut thinking = vec![(Duration::ZERO, 0u64); bots.len()];
     let mut rng = GameRng::from_seed(args.seed);
     let mut totals = vec![0i64; bots.len()];
     let mut margins = Vec::with_capacity(args.deals as usize);
@@ -126,7 +145,7 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         fresh.start_hand_from(dealer, &mut rng)?;
         let mut per_deal = vec![0i64; bots.len()];
         for perm in &perms {
-            for (k, pts) in play_hand(&fresh, &teams, perm, &mut bots)
+            for (k, pts) in play_hand(&fresh, &teams, perm, &mut bots, &mut thinking)
                 .into_iter()
                 .enumerate()
             {
@@ -136,17 +155,35 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         for (t, p) in totals.iter_mut().zip(&per_deal) {
             *t += p;
         }
-        // Each bot sits every side equally often, so per-hand margins compare like with like.
-        let first = per_deal[0] as f64;
-        let rest = per_deal[1..].iter().sum::<i64>() as f64 / (bots.len() - 1).max(1) as f64;
-        margins.push((first - rest) / perms.len() as f64);
+        // Each bot name sits every side equally often, so per-hand margins compare like with
+        // like; the first bot's name against every other seat's.
+        let first: i64 = (0..bots.len())
+            .filter(|&k| names[k] == names[0])
+            .map(|k| per_deal[k])
+            .sum();
+        let copies = names.iter().filter(|n| **n == names[0]).count();
+        let others = bots.len() - copies;
+        let rest = (per_deal.iter().sum::<i64>() - first) as f64 / others.max(1) as f64;
+        margins.push((first as f64 / copies as f64 - rest) / perms.len() as f64);
     }
     let (mean, ci) = summary(&margins);
     let hands = args.deals * perms.len() as u64;
+    // Per name: bots of one name share their points and their thinking time.
     let per_bot: Vec<_> = names
         .iter()
-        .zip(&totals)
-        .map(|(name, t)| json!({"bot": name, "points_per_hand": *t as f64 / hands.max(1) as f64}))
+        .map(|name| {
+            let same: Vec<usize> = (0..bots.len()).filter(|&k| names[k] == *name).collect();
+            let points: i64 = same.iter().map(|&k| totals[k]).sum();
+            let (time, decisions) = same.iter().fold((Duration::ZERO, 0u64), |(t, d), &k| {
+                (t + thinking[k].0, d + thinking[k].1)
+            });
+            json!({
+                "bot": name,
+                "points_per_hand": points as f64 / (hands.max(1) * same.len() as u64) as f64,
+                "decisions": decisions,
+                "ms_per_decision": time.as_secs_f64() * 1000.0 / decisions.max(1) as f64,
+            })
+        })
         .collect();
     let out = json!({
         "game": rules.game_name(),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use calabresella_engine::bots::{self, BOT_NAMES, Bot};
+use calabresella_engine::bots::{self, Bot};
 use calabresella_engine::game::AnyMatch;
 use calabresella_engine::record::Record;
 use serde_json::json;
@@ -21,7 +21,7 @@ pub struct PlayArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Bots by seat, comma-separated; one name fills every seat.
-    #[arg(long, value_enum, default_value = "heuristic", value_delimiter = ',')]
+    #[arg(long, default_value = "heuristic", value_delimiter = ',')]
     bots: Vec<BotName>,
     /// Where to write the game record (default: calabresella-SEED.json).
     #[arg(long)]
@@ -55,11 +55,11 @@ fn seat_bots(names: &[String], seed: u64) -> Result<Vec<Box<dyn Bot + Send>>> {
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            bots::by_name(
+            bots::bot_from_spec(
                 name,
                 seed.wrapping_add(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)),
             )
-            .with_context(|| format!("unknown bot {name:?}; known: {}", BOT_NAMES.join(", ")))
+            .map_err(anyhow::Error::from)
         })
         .collect()
 }

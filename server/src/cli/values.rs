@@ -22,22 +22,24 @@ pub fn table_state(name: &str) -> Result<v1::TableState, requests::NameError> {
     requests::table_state(Some(name))
 }
 
-/// A built-in bot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BotName {
-    /// Uniformly random legal actions.
-    Random,
-    /// The rule-based player.
-    Heuristic,
-}
+/// A built-in bot by name, with its parameters where it takes them: `random`, `heuristic`,
+/// `pimc` or `pimc:ms=50:worlds=64`. Checked when the command line is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotName(String);
 
 impl BotName {
-    /// The engine's name of the bot.
-    pub fn name(self) -> &'static str {
-        match self {
-            BotName::Random => "random",
-            BotName::Heuristic => "heuristic",
-        }
+    /// The engine's name of the bot, parameters included.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for BotName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<BotName, String> {
+        calabresella_engine::bots::bot_from_spec(s, 0)
+            .map(|_| BotName(s.trim().to_ascii_lowercase()))
+            .map_err(|e| e.to_string())
     }
 }
 

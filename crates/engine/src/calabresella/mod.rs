@@ -11,6 +11,7 @@ mod impl_game;
 mod observation;
 mod options;
 mod score;
+mod world;
 
 pub use deal::{Deal, DealError, HAND_SIZE, active_seats};
 pub use event::Event;

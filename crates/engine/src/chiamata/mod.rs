@@ -27,6 +27,7 @@ mod impl_game;
 mod observation;
 mod options;
 mod score;
+mod world;
 
 pub use cards::{briscola_order, briscola_points, briscola_points_of, briscola_strength};
 pub use deal::Deal;

@@ -24,6 +24,7 @@ mod impl_game;
 mod observation;
 mod options;
 mod score;
+mod world;
 
 pub use accusi::{Accuso, declare};
 pub use deal::{Deal, HAND_SIZE};

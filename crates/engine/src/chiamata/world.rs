@@ -1,0 +1,147 @@
+//! Search support for the calling games: the worlds a seat cannot tell apart
+//! ([`Observation::world_sampler`]) and the full-information facts of a hand ([`Searchable`]).
+//!
+//! What a seat knows: its own cards, the auction and the call, every card played and by whom,
+//! and, in Tressette con la Chiamata, voids (a seat that did not follow the led suit holds none
+//! of it). The called card is in another seat's hand until it is played, and not in the
+//! caller's where he may not call his own card. A sampled world fixes the partner, which is
+//! exactly what the seat does not know.
+
+use crate::action::Action;
+use crate::cardset::CardSet;
+use crate::game::{Phase, Viewer};
+use crate::search::world::{Build, all_but};
+use crate::search::{Layout, Searchable, WorldError, WorldSampler, places_key};
+use crate::seat::{PerSeat, Seat};
+
+use super::deal::Deal;
+use super::event::Event;
+use super::hand::Hand;
+use super::observation::Observation;
+use super::options::Variant;
+
+impl Searchable for Hand {
+    fn to_move(&self) -> Option<Seat> {
+        self.actor()
+    }
+    fn side(&self, seat: Seat) -> u8 {
+        match self.caller() {
+            Some(c) if c == seat || self.partner() == Some(seat) => 0,
+            Some(_) => 1,
+            None => 2,
+        }
+    }
+    fn value(&self, seat: Seat) -> i32 {
+        self.outcome().map_or(0, |o| o.award[seat])
+    }
+    fn in_play(&self) -> bool {
+        self.phase() == Phase::Play
+    }
+    fn tricks_left(&self) -> u32 {
+        (40 / u32::from(self.players()).max(1)).saturating_sub(u32::from(self.tricks_done()))
+    }
+    fn key(&self) -> u64 {
+        places_key(&crate::game::GameHand::card_places(self), self.actor())
+    }
+}
+
+impl Observation {
+    /// A sampler of the worlds this seat's view allows, uniformly among the consistent ones.
+    pub fn world_sampler(&self) -> Result<WorldSampler<Hand>, WorldError> {
+        let v = self.viewer.seat().ok_or(WorldError::Spectator)?;
+        if self.outcome.is_some() {
+            return Err(WorldError::HandOver);
+        }
+        let opts = self.options;
+        let n = opts.players;
+        let mut played = PerSeat::splat(CardSet::EMPTY);
+        let mut voids = PerSeat::splat(CardSet::EMPTY);
+        let mut led: Option<crate::card::Card> = None;
+        let mut actions: Vec<Action> = Vec::new();
+        let mut caller = None;
+        let mut called = None;
+        for e in &self.events {
+            match e {
+                Event::Spoke { action, .. } => actions.push(*action),
+                Event::Called { seat, card } => {
+                    actions.push(Action::Call(*card));
+                    caller = Some(*seat);
+                    called = Some(*card);
+                }
+                Event::Played { seat, card, signal } => {
+                    match led {
+                        // TC-D7: follow suit binds; BC-D9: it does not.
+                        Some(l)
+                            if opts.variant == Variant::Tressette && l.suit() != card.suit() =>
+                        {
+                            voids[*seat] |= CardSet::suit(l.suit());
+                        }
+                        None => led = Some(*card),
+                        _ => {}
+                    }
+                    played[*seat].insert(*card);
+                    actions.push(Action::Play(*card, *signal));
+                }
+                Event::TrickWon { .. } => led = None,
+                _ => {}
+            }
+        }
+        let others: Vec<Seat> = Seat::first_n(n).filter(|&s| s != v).collect();
+        let all_played = others.iter().fold(played[v], |a, &s| a | played[s]);
+        let unseen = CardSet::ALL - self.hand - all_played;
+        let sizes: Vec<u8> = others.iter().map(|&s| self.hand_sizes[s]).collect();
+        let places = sizes.len();
+        let allowed = unseen
+            .iter()
+            .map(|c| {
+                let mut barred: Vec<usize> = others
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| voids[**s].contains(c))
+                    .map(|(i, _)| i)
+                    .collect();
+                if Some(c) == called && !opts.own_card_allowed()
+                    && let Some(i) = others.iter().position(|&s| Some(s) == caller) {
+                        barred.push(i);
+                    }
+                (c, all_but(places, &barred))
+            })
+            .collect();
+        let layout = Layout { sizes, allowed };
+        let obs = self.clone();
+        let build: Build<Hand> = Box::new(move |placed, _rng| {
+            let mut hands = PerSeat::splat(CardSet::EMPTY);
+            for (i, &s) in others.iter().enumerate() {
+                hands[s] = placed[i];
+            }
+            hands[v] = obs.hand;
+            let dealt = PerSeat::from_fn(n, |s| hands[s] | played[s]);
+            let mut hand = Hand::new(opts, obs.dealer, Deal { hands: dealt }).ok()?;
+            for &a in &actions {
+                hand.try_apply(a).ok()?;
+            }
+            (hand.observation(Viewer::Seat(v)).events == obs.events).then_some(hand)
+        });
+        WorldSampler::new(&layout, build)
+    }
+}
+
+impl crate::search::pimc::Determinize for super::Match {
+    type Hand = Hand;
+    type Obs = Observation;
+    fn sampler(obs: &Observation) -> Result<WorldSampler<Hand>, WorldError> {
+        obs.world_sampler()
+    }
+    fn seat(obs: &Observation) -> Option<Seat> {
+        obs.viewer.seat()
+    }
+    fn decider(hand: &Hand) -> Option<Seat> {
+        hand.actor()
+    }
+    fn view(hand: &Hand, seat: Seat) -> Observation {
+        hand.observation(Viewer::Seat(seat))
+    }
+    fn solve_tricks(hand: &Hand) -> u32 {
+        if hand.players() == 4 { 4 } else { 3 }
+    }
+}

@@ -1,0 +1,58 @@
+//! Search for hidden-card games: sample the worlds a seat cannot tell apart ([`world`]), solve
+//! one world's remaining play exactly ([`solver`]), and decide by the average over worlds
+//! ([`pimc`], perfect-information Monte Carlo).
+//!
+//! Every game takes part through two per-game pieces, kept in its own module (`world.rs`): a
+//! [`WorldSampler`] built from one seat's observation, never from the hand, and the
+//! [`Searchable`] facts a full-information search needs (sides, the hand's value, a position
+//! key).
+
+mod assign;
+pub mod pimc;
+pub mod solver;
+pub mod world;
+
+pub use assign::{Assigner, Layout, LayoutError, MAX_PLACES};
+pub use pimc::{Budget, PimcBot, PimcError};
+pub use solver::Solver;
+pub use world::{WorldError, WorldSampler};
+
+use crate::game::Rollout;
+use crate::seat::Seat;
+
+/// What a full-information search needs of a hand beyond [`Rollout`]: who moves, the sides
+/// (known in a sampled world), the value of a finished hand, and a key for the position.
+pub trait Searchable: Rollout + Clone {
+    /// The seat whose decision it is now (a dummy's seat counts as its own: it is on a side).
+    fn to_move(&self) -> Option<Seat>;
+    /// The side of `seat`: 0 or 1 once the sides are known (the soloist's or caller's side is
+    /// 0), 2 for a seat out of the hand or while the sides are not formed yet.
+    fn side(&self, seat: Seat) -> u8;
+    /// Once the hand is over: what it was worth to `seat`'s side, as a zero-sum figure (its
+    /// award less the other side's, or the seat's own award where awards are zero-sum).
+    fn value(&self, seat: Seat) -> i32;
+    /// Whether the hand is in its card play (the solver's domain).
+    fn in_play(&self) -> bool;
+    /// Tricks still to be completed, the current one included.
+    fn tricks_left(&self) -> u32;
+    /// A key for the position: equal for positions with the same cards in the same places, the
+    /// same trick and the same seat to move (the transposition table's key within one world).
+    fn key(&self) -> u64;
+}
+
+/// Mixes `x` into the running key `h` (a 64-bit multiply-xorshift step).
+pub(crate) fn mix(h: u64, x: u64) -> u64 {
+    let v = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    v ^ (v >> 29)
+}
+
+/// The key of a position from where every card is, the trick's cards and who moves.
+pub(crate) fn places_key(places: &crate::game::CardPlaces, mover: Option<Seat>) -> u64 {
+    let mut h = mix(0, mover.map_or(7, |s| s.index() as u64));
+    for s in Seat::ALL {
+        h = mix(h, places.hands[s].bits());
+    }
+    h = mix(h, places.trick.bits());
+    h = mix(h, places.won[0].bits());
+    mix(h, places.won[1].bits())
+}

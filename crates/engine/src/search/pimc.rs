@@ -1,0 +1,247 @@
+//! [`PimcBot`]: perfect-information Monte Carlo. For each decision it samples worlds
+//! consistent with its observation, scores every legal action in each world (exactly with the
+//! [`Solver`] once few tricks are left, by heuristic play-outs before that, auction and monte
+//! decisions included), and takes the action with the best total.
+//!
+//! Deterministic for a given seed and a budget in worlds; a budget in milliseconds stops
+//! sampling when the time is spent, so its choices depend on the machine's speed.
+
+use std::time::{Duration, Instant};
+
+use crate::action::Action;
+use crate::bots::{Bot, HeuristicBot, View};
+use crate::game::{AnyObservation, Rollout};
+use crate::rng::GameRng;
+use crate::seat::Seat;
+
+use super::{Searchable, Solver, WorldError, WorldSampler};
+
+/// How much a [`PimcBot`] may think per decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Worlds sampled per decision (at most).
+    pub worlds: u32,
+    /// Milliseconds per decision (at most), when set.
+    pub ms: Option<u32>,
+    /// Solve exactly once this many tricks or fewer are left (`None`: the game's default).
+    pub solve: Option<u32>,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            worlds: 24,
+            ms: None,
+            solve: None,
+        }
+    }
+}
+
+/// A bad `pimc` parameter.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PimcError {
+    /// A parameter the bot does not have.
+    #[error("unknown pimc parameter {0:?}; known: worlds, ms, solve")]
+    Unknown(String),
+    /// A value that is not a number in range.
+    #[error("pimc parameter {key}: bad value {value:?} ({expected})")]
+    BadValue {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The range.
+        expected: &'static str,
+    },
+}
+
+impl Budget {
+    /// Parses `key=value` pairs separated by colons or commas (`worlds=64:ms=50:solve=5`;
+    /// colons fit inside comma-separated bot lists); empty text
+    /// is the default budget.
+    pub fn parse(spec: &str) -> Result<Budget, PimcError> {
+        let mut b = Budget::default();
+        for pair in spec
+            .split([',', ':'])
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (key, value) = (key.trim(), value.trim());
+            let num = |lo: u32, hi: u32, expected: &'static str| {
+                value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| (lo..=hi).contains(v))
+                    .ok_or_else(|| PimcError::BadValue {
+                        key: key.to_owned(),
+                        value: value.to_owned(),
+                        expected,
+                    })
+            };
+            match key {
+                "worlds" => b.worlds = num(1, 100_000, "1 to 100000")?,
+                "ms" => {
+                    b.ms = Some(num(1, 600_000, "1 to 600000")?);
+                    // A time budget alone samples until the time is spent.
+                    if !spec.contains("worlds") {
+                        b.worlds = 100_000;
+                    }
+                }
+                "solve" => b.solve = Some(num(0, 20, "0 to 20")?),
+                _ => return Err(PimcError::Unknown(key.to_owned())),
+            }
+        }
+        Ok(b)
+    }
+}
+
+/// What PIMC needs of a game beyond [`Searchable`] hands: worlds from an observation, and an
+/// observation of a world for the heuristic's play-outs. Each game implements it in its
+/// `world.rs`.
+pub trait Determinize {
+    /// The game's hand.
+    type Hand: Searchable;
+    /// The game's observation.
+    type Obs: View;
+    /// The worlds `obs` allows.
+    fn sampler(obs: &Self::Obs) -> Result<WorldSampler<Self::Hand>, WorldError>;
+    /// The seat whose view `obs` is.
+    fn seat(obs: &Self::Obs) -> Option<Seat>;
+    /// Who decides in `hand` now (the actor, or who plays a dummy for it).
+    fn decider(hand: &Self::Hand) -> Option<Seat>;
+    /// `seat`'s view of a world, for the heuristic.
+    fn view(hand: &Self::Hand, seat: Seat) -> Self::Obs;
+    /// Tricks left from which the solver replaces play-outs by default.
+    fn solve_tricks(hand: &Self::Hand) -> u32;
+}
+
+/// The perfect-information Monte Carlo bot; plays every registered game.
+#[derive(Debug, Clone)]
+pub struct PimcBot {
+    name: String,
+    rng: GameRng,
+    budget: Budget,
+    heuristic: HeuristicBot,
+    worlds_seen: u64,
+}
+
+impl PimcBot {
+    /// A bot seeded with `seed` that thinks within `budget`.
+    pub fn new(seed: u64, budget: Budget) -> PimcBot {
+        PimcBot {
+            name: "pimc".to_owned(),
+            rng: GameRng::from_seed(seed),
+            budget,
+            heuristic: HeuristicBot::new(seed),
+            worlds_seen: 0,
+        }
+    }
+
+    /// Worlds sampled over the bot's life (for speed figures).
+    pub fn worlds_seen(&self) -> u64 {
+        self.worlds_seen
+    }
+
+    /// Every legal action of `obs` with its mean value over the sampled worlds, in legal
+    /// order; empty when no world could be sampled.
+    pub fn evaluate<D: Determinize>(&mut self, obs: &D::Obs) -> Vec<(Action, f64)>
+    where
+        HeuristicBot: Bot<D::Obs>,
+    {
+        let legal = obs.legal_actions().to_vec();
+        let (Some(seat), Ok(sampler)) = (D::seat(obs), D::sampler(obs)) else {
+            return Vec::new();
+        };
+        let start = Instant::now();
+        let limit = self
+            .budget
+            .ms
+            .map(|ms| Duration::from_millis(u64::from(ms)));
+        let mut totals = vec![0.0f64; legal.len()];
+        let mut worlds = 0u32;
+        let mut solver = Solver::new();
+        while worlds < self.budget.worlds {
+            if limit.is_some_and(|l| worlds > 0 && start.elapsed() >= l) {
+                break;
+            }
+            let Ok(world) = sampler.sample(&mut self.rng) else {
+                break;
+            };
+            worlds += 1;
+            solver.clear();
+            let solve_from = self.budget.solve.unwrap_or_else(|| D::solve_tricks(&world));
+            for (i, &a) in legal.iter().enumerate() {
+                let mut child = world.clone();
+                child.apply_unchecked(a);
+                let v = if child.in_play() && child.tricks_left() <= solve_from {
+                    solver.solve(&child, seat)
+                } else {
+                    self.playout::<D>(child, seat)
+                };
+                totals[i] += f64::from(v);
+            }
+        }
+        self.worlds_seen += u64::from(worlds);
+        if worlds == 0 {
+            return Vec::new();
+        }
+        legal
+            .into_iter()
+            .zip(totals)
+            .map(|(a, t)| (a, t / f64::from(worlds)))
+            .collect()
+    }
+
+    /// Plays `hand` out with the heuristic in every seat; its value for `seat`'s side.
+    fn playout<D: Determinize>(&mut self, mut hand: D::Hand, seat: Seat) -> i32
+    where
+        HeuristicBot: Bot<D::Obs>,
+    {
+        while !hand.is_over() {
+            let Some(d) = D::decider(&hand) else {
+                break;
+            };
+            let a = self.heuristic.act(&D::view(&hand, d));
+            hand.apply_unchecked(a);
+        }
+        hand.value(seat)
+    }
+
+    fn decide<D: Determinize>(&mut self, obs: &D::Obs) -> Action
+    where
+        HeuristicBot: Bot<D::Obs>,
+    {
+        let legal = obs.legal_actions();
+        if legal.len() <= 1 {
+            return legal.first().copied().unwrap_or(Action::Pass);
+        }
+        let scored = self.evaluate::<D>(obs);
+        // Ties keep the earlier action; no world at all falls back on the heuristic.
+        match scored
+            .iter()
+            .fold(None::<(Action, f64)>, |best, &(a, v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((a, v)),
+            }) {
+            Some((a, _)) => a,
+            None => self.heuristic.act(obs),
+        }
+    }
+}
+
+macro_rules! pimc_for_any_game {
+    ($($V:ident => $m:ident),* $(,)?) => {
+        impl Bot<AnyObservation> for PimcBot {
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn act(&mut self, obs: &AnyObservation) -> Action {
+                match obs {
+                    $(AnyObservation::$V(o) => self.decide::<crate::$m::Match>(o),)*
+                }
+            }
+        }
+    };
+}
+crate::for_each_game!(pimc_for_any_game);

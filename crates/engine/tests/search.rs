@@ -1,0 +1,443 @@
+//! Search for every game: the world sampler, the exact solver and the PIMC bot.
+//!
+//! - Every world sampled from a seat's observation, at many points of random matches of every
+//!   option set, looks to that seat exactly like the real hand, and the worlds vary.
+//! - On small positions the sampler's distribution matches an exhaustive enumeration of the
+//!   consistent worlds (chi-square), the enumeration made without the sampler: every placement
+//!   of the unseen cards is dealt and replayed through the public match interface.
+//! - The solver's value equals plain minimax on small endgames of every game.
+//! - The PIMC bot is deterministic for a seed and a budget in worlds, and always legal.
+#![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
+
+use std::collections::HashMap;
+
+use calabresella_engine::bots::{Bot, RandomBot, bot_from_spec};
+use calabresella_engine::game::{AnyMatch, Rules, Viewer, every_option_set};
+use calabresella_engine::search::{Searchable, Solver};
+use calabresella_engine::{Action, Card, CardSet, Contract, PerSeat, Seat};
+
+/// Plays `m` with random bots for `steps` decisions (or to the end of its current hand).
+fn advance(m: &mut AnyMatch, steps: usize, rng_seed: u64) {
+    let mut bot = RandomBot::new(rng_seed);
+    let start = m.hands_dealt();
+    for _ in 0..steps {
+        let Some(d) = m.decider() else { break };
+        let obs = m.observation(Viewer::Seat(d)).unwrap();
+        m.try_apply_as(d, bot.act(&obs)).unwrap();
+        if m.hands_dealt() != start {
+            break;
+        }
+    }
+}
+
+fn current(m: &AnyMatch) -> usize {
+    m.hands_dealt() - 1
+}
+
+#[test]
+fn sampled_worlds_look_like_the_real_hand_to_the_seat() {
+    for (k, rules) in every_option_set().into_iter().enumerate() {
+        let mut varied = 0usize;
+        let mut checked = 0usize;
+        for seed in 0..3u64 {
+            let mut m = AnyMatch::seeded(rules, seed * 97 + k as u64, None).unwrap();
+            let mut step = 0u64;
+            while m.decider().is_some() && step < 60 {
+                let i = current(&m);
+                for s in Seat::first_n(rules.seats()) {
+                    let v = Viewer::Seat(s);
+                    let obs = m.hand_observation(i, v).unwrap();
+                    let worlds = obs.sample_worlds(2, seed ^ step).unwrap_or_else(|e| {
+                        panic!("{rules}: seed {seed} step {step} seat {s}: {e}")
+                    });
+                    for w in &worlds {
+                        assert_eq!(
+                            w.hand_observation(0, v),
+                            Some(obs.clone()),
+                            "{rules}: a world the seat can tell apart"
+                        );
+                        checked += 1;
+                        if w.card_places(0) != m.card_places(i) {
+                            varied += 1;
+                        }
+                    }
+                }
+                assert!(
+                    m.hand_observation(i, Viewer::Spectator)
+                        .unwrap()
+                        .sample_worlds(1, 0)
+                        .is_err(),
+                    "a spectator has no worlds"
+                );
+                advance(&mut m, 7, step);
+                step += 7;
+            }
+        }
+        assert!(
+            varied * 4 > checked,
+            "{rules}: worlds hardly vary ({varied} of {checked})"
+        );
+    }
+}
+
+/// The consistent worlds of `obs` (seat `v`, hand `i` of `m`) by brute force: every placement
+/// of the unseen cards into the other seats' hands (and, with `aside` cards face down, the
+/// monte) is dealt and replayed with the real actions; those that replay and look the same to
+/// the seat are kept. Keyed by each seat's cards now and the cards apart.
+fn enumerate(m: &AnyMatch, i: usize, v: Seat) -> Vec<Vec<CardSet>> {
+    let rules = m.rules();
+    let real = m.card_places(i).unwrap();
+    let n = rules.seats();
+    let obs = m.hand_observation(i, Viewer::Seat(v)).unwrap();
+    let played: PerSeat<CardSet> = played_by(m, i);
+    let others: Vec<Seat> = Seat::first_n(n).filter(|&s| s != v).collect();
+    let mut places: Vec<u8> = others.iter().map(|&s| real.hands[s].len() as u8).collect();
+    places.push(real.aside.len() as u8);
+    let unseen: Vec<Card> = others
+        .iter()
+        .fold(real.aside, |a, &s| a | real.hands[s])
+        .iter()
+        .collect();
+    let dealer = m.dealer(i).unwrap();
+    let actions = m.hand_actions(i);
+    let mut out = Vec::new();
+    let mut assign = vec![CardSet::EMPTY; places.len()];
+    fn go(
+        k: usize,
+        unseen: &[Card],
+        caps: &mut Vec<u8>,
+        assign: &mut Vec<CardSet>,
+        f: &mut dyn FnMut(&[CardSet]),
+    ) {
+        if k == unseen.len() {
+            f(assign);
+            return;
+        }
+        for p in 0..caps.len() {
+            if caps[p] > 0 {
+                caps[p] -= 1;
+                assign[p].insert(unseen[k]);
+                go(k + 1, unseen, caps, assign, f);
+                assign[p].remove(unseen[k]);
+                caps[p] += 1;
+            }
+        }
+    }
+    go(
+        0,
+        &unseen,
+        &mut places,
+        &mut assign,
+        &mut |a: &[CardSet]| {
+            let mut hands = PerSeat::splat(CardSet::EMPTY);
+            for (j, &s) in others.iter().enumerate() {
+                hands[s] = a[j] | played[s];
+            }
+            hands[v] = real.hands[v] | played[v];
+            let rest: Vec<Card> = a[others.len()].iter().collect();
+            let Ok(mut w) = AnyMatch::new(rules, dealer) else {
+                return;
+            };
+            if w.start_hand_cards(dealer, hands, &rest).is_err() {
+                return;
+            }
+            for &act in &actions {
+                let Some(d) = w.decider() else { return };
+                if w.try_apply_as(d, act).is_err() {
+                    return;
+                }
+            }
+            if w.hand_observation(0, Viewer::Seat(v)).as_ref() == Some(&obs) {
+                out.push(a.to_vec());
+            }
+        },
+    );
+    out
+}
+
+/// The cards each seat has played in hand `i` (replayed from its deal).
+fn played_by(m: &AnyMatch, i: usize) -> PerSeat<CardSet> {
+    let rules = m.rules();
+    let dealer = m.dealer(i).unwrap();
+    let dealt = m.dealt(i).unwrap();
+    let rest: Vec<Card> = dealt.monte.iter().chain(&dealt.stock).copied().collect();
+    let mut w = AnyMatch::new(rules, dealer).unwrap();
+    w.start_hand_cards(dealer, dealt.hands, &rest).unwrap();
+    let mut played = PerSeat::splat(CardSet::EMPTY);
+    for a in m.hand_actions(i) {
+        let actor = w.actor().unwrap();
+        if let Action::Play(c, _) = a {
+            played[actor].insert(c);
+        }
+        w.try_apply_as(w.decider().unwrap(), a).unwrap();
+    }
+    played
+}
+
+/// Whether hand `i` is a Solissimo (its monte stays whole and face down).
+fn solissimo(m: &AnyMatch, i: usize) -> bool {
+    let acts = m.hand_actions(i);
+    acts.contains(&Action::Bid(Contract::Solissimo))
+        && !acts
+            .iter()
+            .any(|a| matches!(a, Action::Bid(Contract::Dividete | Contract::Scegliete)))
+}
+
+/// A sampled world's placement in the enumeration's terms.
+fn placement(w: &AnyMatch, v: Seat, n: u8) -> Vec<CardSet> {
+    let p = w.card_places(0).unwrap();
+    let mut key: Vec<CardSet> = Seat::first_n(n)
+        .filter(|&s| s != v)
+        .map(|s| p.hands[s])
+        .collect();
+    key.push(p.aside);
+    key
+}
+
+/// The number of placements of `unseen` cards into places of `sizes`.
+fn multinomial(sizes: &[usize]) -> f64 {
+    let fact = |n: usize| (1..=n).map(|k| k as f64).product::<f64>();
+    fact(sizes.iter().sum()) / sizes.iter().map(|&k| fact(k)).product::<f64>()
+}
+
+#[test]
+fn late_positions_sample_uniformly_among_the_consistent_worlds() {
+    let games = [
+        "tressette",
+        "tressette-chiamata",
+        "briscola-chiamata",
+        "calabresella",
+    ];
+    for game in games {
+        let rules = Rules::parse(game, []).unwrap();
+        let mut done = false;
+        'seeds: for seed in 0..200u64 {
+            let mut full = AnyMatch::seeded(rules, seed, None).unwrap();
+            advance(&mut full, 400, seed);
+            let actions = full.hand_actions(0);
+            if game == "calabresella" && !solissimo(&full, 0) {
+                continue;
+            }
+            // Walk the first hand until a position small enough to enumerate.
+            let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+            for &a in &actions {
+                let d = m.decider().unwrap();
+                m.try_apply_as(d, a).unwrap();
+                if m.hands_dealt() > 1 {
+                    continue 'seeds;
+                }
+                let Some(v) = m.decider() else {
+                    continue 'seeds;
+                };
+                let real = m.card_places(0).unwrap();
+                let mut sizes: Vec<usize> = Seat::first_n(rules.seats())
+                    .filter(|&s| s != v)
+                    .map(|s| real.hands[s].len())
+                    .collect();
+                sizes.push(real.aside.len());
+                let size = multinomial(&sizes);
+                if !(20.0..=3000.0).contains(&size) {
+                    continue;
+                }
+                let all = enumerate(&m, 0, v);
+                assert!(!all.is_empty());
+                let mut key: Vec<CardSet> = Seat::first_n(rules.seats())
+                    .filter(|&s| s != v)
+                    .map(|s| real.hands[s])
+                    .collect();
+                key.push(real.aside);
+                assert!(
+                    all.contains(&key),
+                    "{game}: the real world is not among the consistent ones"
+                );
+                if all.len() < 10 {
+                    continue;
+                }
+                let obs = m.hand_observation(0, Viewer::Seat(v)).unwrap();
+                let draws = 40 * all.len();
+                let worlds = obs.sample_worlds(draws, seed).unwrap();
+                let mut counts: HashMap<Vec<CardSet>, u32> = HashMap::new();
+                for w in &worlds {
+                    let key = placement(w, v, rules.seats());
+                    assert!(
+                        all.contains(&key),
+                        "{game}: a world outside the enumeration"
+                    );
+                    *counts.entry(key).or_default() += 1;
+                }
+                let expected = draws as f64 / all.len() as f64;
+                let chi: f64 = all
+                    .iter()
+                    .map(|k| {
+                        let o = f64::from(*counts.get(k).unwrap_or(&0));
+                        (o - expected).powi(2) / expected
+                    })
+                    .sum();
+                let dof = (all.len() - 1) as f64;
+                assert!(
+                    chi < dof + 5.0 * (2.0 * dof).sqrt(),
+                    "{game}: chi2 {chi:.0} for {dof} degrees of freedom"
+                );
+                done = true;
+                break 'seeds;
+            }
+        }
+        assert!(done, "{game}: no small position found");
+    }
+}
+
+/// Plain minimax, no pruning and no table.
+fn minimax<H: Searchable>(h: &H, seat: Seat) -> i32 {
+    if h.is_over() {
+        return h.value(seat);
+    }
+    let side = h.side(seat);
+    let max = h.to_move().is_some_and(|m| h.side(m) == side);
+    let vals = (0..h.num_legal_actions()).map(|i| {
+        let mut c = h.clone();
+        c.apply_unchecked(h.legal_action(i).unwrap());
+        minimax(&c, seat)
+    });
+    if max {
+        vals.max().unwrap()
+    } else {
+        vals.min().unwrap()
+    }
+}
+
+fn check_solver<H: Searchable>(h: &H, tricks: u32) -> bool {
+    if !h.in_play() || h.tricks_left() > tricks || h.is_over() {
+        return false;
+    }
+    let mover = h.to_move().unwrap();
+    let mut solver = Solver::new();
+    {
+        let seat = mover;
+        let exact = minimax(h, seat);
+        assert_eq!(solver.solve(h, seat), exact);
+        // Again with the table filled: the same value.
+        assert_eq!(solver.solve(h, seat), exact);
+        let per_action = solver.solve_actions(h, seat);
+        let best = per_action.iter().map(|&(_, v)| v).max().unwrap();
+        assert_eq!(best, exact, "the best action's value is the position's");
+    }
+    true
+}
+
+#[test]
+fn the_solver_agrees_with_minimax_on_small_endgames() {
+    for rules in every_option_set() {
+        let mut solved = 0;
+        for seed in 0..40u64 {
+            let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+            advance(&mut m, 400, seed);
+            // Back up to a position with two or three tricks left: replay a prefix of the
+            // first hand (a seeded match deals it again as it was).
+            let i = 0;
+            let actions = m.hand_actions(i);
+            let n = usize::from(rules.seats());
+            for back in [2 * n + 1, 3 * n - 1] {
+                if actions.len() <= back {
+                    continue;
+                }
+                let mut p = AnyMatch::seeded(rules, seed, None).unwrap();
+                for &a in &actions[..actions.len() - back] {
+                    let d = p.decider().unwrap();
+                    p.try_apply_as(d, a).unwrap();
+                }
+                let ok = match &p {
+                    AnyMatch::Calabresella(g) => check_solver(g.hands().last().unwrap(), 3),
+                    AnyMatch::Tressette(g) => check_solver(g.hands().last().unwrap(), 3),
+                    AnyMatch::Chiamata(g) => check_solver(g.hands().last().unwrap(), 3),
+                };
+                solved += usize::from(ok);
+            }
+        }
+        assert!(solved >= 5, "{rules}: only {solved} endgames solved");
+    }
+}
+
+#[test]
+fn pimc_is_deterministic_for_a_seed_and_always_legal() {
+    for name in [
+        "calabresella",
+        "tressette",
+        "tressette-in-due",
+        "tressette-chiamata",
+        "briscola-chiamata",
+    ] {
+        let rules = Rules::parse(name, []).unwrap();
+        let mut runs = Vec::new();
+        for _ in 0..2 {
+            let mut m = AnyMatch::seeded(rules, 5, None).unwrap();
+            let mut bot = bot_from_spec("pimc:worlds=4:solve=2", 9).unwrap();
+            let mut taken = Vec::new();
+            while let Some(d) = m.decider() {
+                if m.hands_dealt() > 1 {
+                    break;
+                }
+                let obs = m.observation(Viewer::Seat(d)).unwrap();
+                let a = bot.act(&obs);
+                assert!(obs.legal_actions().contains(&a), "{name}: illegal {a}");
+                m.try_apply_as(d, a).unwrap();
+                taken.push(a);
+            }
+            runs.push(taken);
+        }
+        assert_eq!(
+            runs[0], runs[1],
+            "{name}: the same seed and budget, other choices"
+        );
+    }
+    assert!(bot_from_spec("pimc:worlds=0", 1).is_err());
+    assert!(bot_from_spec("pimc:depth=3", 1).is_err());
+    assert!(bot_from_spec("heuristic:ms=3", 1).is_err());
+    assert!(bot_from_spec("pimc:ms=20", 1).is_ok());
+}
+
+#[test]
+fn every_game_hand_is_searchable_through_the_trait() {
+    // The trait facts agree with the match: sides are formed in play, a finished hand's values
+    // are zero-sum between the sides.
+    for rules in every_option_set() {
+        let mut m = AnyMatch::seeded(rules, 3, None).unwrap();
+        advance(&mut m, 1000, 3);
+        let check = |over: bool, vals: Vec<(u8, i32)>| {
+            if over {
+                let a: Vec<i32> = vals.iter().filter(|(s, _)| *s == 0).map(|v| v.1).collect();
+                let b: Vec<i32> = vals.iter().filter(|(s, _)| *s == 1).map(|v| v.1).collect();
+                if let (Some(x), Some(y)) = (a.first(), b.first()) {
+                    assert!(
+                        *x == -*y || rules.game_name().contains("chiamata"),
+                        "{rules}"
+                    );
+                }
+            }
+        };
+        match &m {
+            AnyMatch::Calabresella(g) => {
+                let h = g.hands().last().unwrap();
+                check(
+                    h.is_over(),
+                    Seat::first_n(3).map(|s| (h.side(s), h.value(s))).collect(),
+                );
+            }
+            AnyMatch::Tressette(g) => {
+                let h = g.hands().last().unwrap();
+                let n = rules.seats();
+                check(
+                    h.is_over(),
+                    Seat::first_n(n).map(|s| (h.side(s), h.value(s))).collect(),
+                );
+            }
+            AnyMatch::Chiamata(g) => {
+                let h = g.hands().last().unwrap();
+                let n = rules.seats();
+                let total: i32 = Seat::first_n(n).map(|s| h.value(s)).sum();
+                if h.is_over() {
+                    assert_eq!(total, 0, "{rules}: the calling games' awards are zero-sum");
+                }
+            }
+        }
+    }
+}
