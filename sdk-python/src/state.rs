@@ -1,6 +1,7 @@
 //! The Python `State`: a match or a single hand in-process, OpenSpiel style.
 
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -449,14 +450,50 @@ impl State {
                 viewer.index()
             )));
         }
-        let unknown =
-            || errors::notation(format!("unknown built-in bot {bot:?}: random or heuristic"));
         let obs = self
             .game
             .observation(Some(viewer))
             .ok_or_else(|| errors::illegal("no hand has been dealt yet"))?;
-        let action = bots::by_name(bot, seed).ok_or_else(unknown)?.act(&obs);
+        let action = bots::bot_from_spec(bot, seed)
+            .map_err(|e| errors::notation(e.to_string()))?
+            .act(&obs);
         self.game.action_id(action).map_err(errors::notation)
+    }
+
+    /// `count` worlds that `seat` (default: the seat that decides) cannot tell apart from
+    /// this state, drawn uniformly among the consistent ones with the generator seeded by
+    /// `seed`. Each is a one-hand `State` at this point of the current hand, with every card
+    /// placed: the unseen cards dealt as the seat's knowledge allows (voids shown, the called
+    /// card, what it saw of the monte and the discards, accusi, cards drawn). Built from the
+    /// seat's observation alone, so a world never uses what the seat cannot see.
+    #[pyo3(signature = (seat = None, count = 1, seed = Seed(0)), text_signature = "($self, seat=None, count=1, seed=0)")]
+    fn sample_worlds(&self, seat: Option<i64>, count: usize, seed: Seed) -> PyResult<Vec<State>> {
+        const MOST: usize = 100_000;
+        if count > MOST {
+            return Err(PyValueError::new_err(format!(
+                "count is at most {MOST}, got {count}"
+            )));
+        }
+        let viewer = self
+            .viewer(seat)?
+            .ok_or_else(|| errors::illegal("nobody decides now: name the seat"))?;
+        let obs = self
+            .game
+            .observation(Some(viewer))
+            .ok_or_else(|| errors::illegal("no hand has been dealt yet"))?;
+        let worlds = obs
+            .sample_worlds(count, seed.0)
+            .map_err(|e| errors::illegal(e.to_string()))?;
+        Ok(worlds
+            .into_iter()
+            .map(|inner| State {
+                game: Game {
+                    inner,
+                    single: true,
+                },
+                seed: None,
+            })
+            .collect())
     }
 
     /// The actions of the current (or last) hand so far, as action strings.

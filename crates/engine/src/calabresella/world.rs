@@ -165,9 +165,11 @@ impl Observation {
             known_in[s] = cards;
         }
         if let (Some(s), Some(h), Some(Some(r))) = (soloist, st.holder, st.returned)
-            && v == s && !played_all.contains(r) {
-                known_in[h].insert(r);
-            }
+            && v == s
+            && !played_all.contains(r)
+        {
+            known_in[h].insert(r);
+        }
         let own_discards: CardSet = st.discards[v.index()].iter().flatten().copied().collect();
         // The monte while it lies face up and untaken (scegliete before the split).
         let shown_aside = match (contract, st.split, st.monte_known) {
@@ -239,9 +241,11 @@ impl Observation {
                     .collect();
                 let mut mask = all_but(places, &barred);
                 if let (Some(s), Some(called)) = (soloist, st.called)
-                    && called == c && (st.holder.is_some() || st.called_in_monte) {
-                        mask &= with(s);
-                    }
+                    && called == c
+                    && (st.holder.is_some() || st.called_in_monte)
+                {
+                    mask &= with(s);
+                }
                 if let Some(split) = st.split {
                     for (taker, set) in split {
                         if set.contains(c) {

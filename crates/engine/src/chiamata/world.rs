@@ -100,10 +100,12 @@ impl Observation {
                     .filter(|(_, s)| voids[**s].contains(c))
                     .map(|(i, _)| i)
                     .collect();
-                if Some(c) == called && !opts.own_card_allowed()
-                    && let Some(i) = others.iter().position(|&s| Some(s) == caller) {
-                        barred.push(i);
-                    }
+                if Some(c) == called
+                    && !opts.own_card_allowed()
+                    && let Some(i) = others.iter().position(|&s| Some(s) == caller)
+                {
+                    barred.push(i);
+                }
                 (c, all_but(places, &barred))
             })
             .collect();
