@@ -182,8 +182,8 @@ func WithRules(rules map[string]string) TableOption {
 	return func(c *tableConfig) { c.rules = rules }
 }
 
-// WithSeats names who fills each seat, in order: "open", "random" or "heuristic". Without it
-// every seat is open.
+// WithSeats names who fills each seat, in order: "open", "random", "heuristic" or the search
+// bot "pimc" (with a budget: "pimc:ms=50"). Without it every seat is open.
 func WithSeats(kinds ...string) TableOption {
 	return func(c *tableConfig) { c.seats = kinds }
 }
@@ -225,12 +225,13 @@ func (c *Client) CreateTable(ctx context.Context, game string, opts ...TableOpti
 	if err != nil {
 		return nil, err
 	}
-	seats, err := SeatKinds(cfg.seats...)
+	seats, bots, err := SeatChoices(cfg.seats...)
 	if err != nil {
 		return nil, err
 	}
 	cfg.req.Options = options
 	cfg.req.Seats = seats
+	cfg.req.SeatBots = bots
 	r, err := call(ctx, c, func(ctx context.Context) (*pb.CreateTableResponse, error) {
 		return c.rpc.CreateTable(ctx, cfg.req)
 	})

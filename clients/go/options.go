@@ -227,15 +227,37 @@ var SeatKindNames = map[string]pb.SeatKind{
 }
 
 // SeatKinds turns seat kind names ("open", "random", "heuristic", any case) into wire values;
-// an unknown name is an *OptionError.
+// an unknown name is an *OptionError. The search bot ("pimc", "pimc:ms=50") is a seat of kind
+// SEAT_KIND_BOT_NAMED whose name goes along: see SeatChoices.
 func SeatKinds(names ...string) ([]pb.SeatKind, error) {
-	out := make([]pb.SeatKind, 0, len(names))
+	kinds, _, err := SeatChoices(names...)
+	return kinds, err
+}
+
+// SeatChoices turns seat names into wire values and, for each seat, the named bot that fills
+// it: the search bot "pimc", with optional parameters after a colon ("pimc:worlds=64:ms=50"),
+// which the server checks; empty for the other kinds. bots is nil when no seat names a bot.
+func SeatChoices(names ...string) (kinds []pb.SeatKind, bots []string, err error) {
+	kinds = make([]pb.SeatKind, 0, len(names))
+	named := make([]string, 0, len(names))
+	anyNamed := false
 	for _, n := range names {
-		k, ok := SeatKindNames[strings.ToLower(strings.TrimSpace(n))]
-		if !ok {
-			return nil, &OptionError{Key: "seat", Value: n, Expected: "open, random or heuristic"}
+		key := strings.ToLower(strings.TrimSpace(n))
+		if key == "pimc" || strings.HasPrefix(key, "pimc:") {
+			kinds = append(kinds, pb.SeatKind_SEAT_KIND_BOT_NAMED)
+			named = append(named, key)
+			anyNamed = true
+			continue
 		}
-		out = append(out, k)
+		k, ok := SeatKindNames[key]
+		if !ok {
+			return nil, nil, &OptionError{Key: "seat", Value: n, Expected: "open, random, heuristic or pimc"}
+		}
+		kinds = append(kinds, k)
+		named = append(named, "")
 	}
-	return out, nil
+	if anyNamed {
+		bots = named
+	}
+	return kinds, bots, nil
 }

@@ -68,4 +68,11 @@ func TestSeatKinds(t *testing.T) {
 	if _, err := SeatKinds("human?"); err == nil {
 		t.Fatal("an unknown kind is rejected")
 	}
+	kinds, bots, err := SeatChoices("heuristic", " PIMC:ms=50 ")
+	if err != nil || kinds[1] != pb.SeatKind_SEAT_KIND_BOT_NAMED || len(bots) != 2 || bots[0] != "" || bots[1] != "pimc:ms=50" {
+		t.Fatalf("%v %v %v", kinds, bots, err)
+	}
+	if _, bots, _ := SeatChoices("open", "random"); bots != nil {
+		t.Fatalf("no named bot, no names: %v", bots)
+	}
 }

@@ -176,7 +176,7 @@ impl Client {
         let kinds = seats
             .unwrap_or_default()
             .iter()
-            .map(|s| requests::seat_kind(s).map_err(|e| errors::notation(e.to_string())))
+            .map(|s| requests::seat(s).map_err(|e| errors::notation(e.to_string())))
             .collect::<PyResult<Vec<_>>>()?;
         let clock =
             (move_ms.is_some() || bank_ms.is_some() || forfeit_on_timeout).then(|| v1::Clock {

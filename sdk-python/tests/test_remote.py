@@ -266,3 +266,15 @@ def test_a_spectator_sees_every_hand_revealed_and_no_hidden_card(server: str) ->
     assert kinds[0] == "snapshot" and kinds[-1] == "match_ended"
     hands = client.get_table(table["table_id"])["hands_completed"]
     assert sorted(revealed) == list(range(hands))
+
+
+def test_a_python_bot_plays_against_the_servers_search_bot(server: str) -> None:
+    client = cb.connect(server)
+    table = client.create_table("tressette-in-due", seats=["open", "pimc:worlds=4"], target=3)
+    info = client.get_table(table["table_id"])
+    # The server caps the bot's thinking time; the seat shows the bot with its budget.
+    assert info["seats"][1][2].startswith("pimc:worlds=4:ms=")
+    result = cb.play(lambda obs: obs.legal_action_strings[0], client, table["table_id"], seat=0)
+    assert result["reason"] == "completed" and result["faults"] == 0
+    with pytest.raises(cb.CalabresellaError, match="unknown pimc parameter"):
+        client.create_table("tressette-in-due", seats=["open", "pimc:depth=3"])

@@ -48,6 +48,9 @@ pub struct ServerConfig {
     pub max_open_tables_per_client: usize,
     /// Names this server run: stream sequence numbers are only resumable within one epoch.
     pub epoch: String,
+    /// Longest time a named built-in bot (`pimc`) may think per decision, in milliseconds: a
+    /// table's bot without a time budget gets this one, and a larger budget is refused.
+    pub max_bot_ms: u32,
 }
 
 impl Default for ServerConfig {
@@ -71,6 +74,7 @@ impl Default for ServerConfig {
             max_actions_per_table: 20_000,
             max_open_tables_per_client: 5_000,
             epoch: String::new(),
+            max_bot_ms: 100,
         }
     }
 }

@@ -104,20 +104,10 @@ async fn a_restart_keeps_tables_seats_tokens_and_streams() {
     let dir = tempfile::tempdir().expect("dir");
     for (kind, store) in common::backends(dir.path(), "restart") {
         let server = TestServer::start_on(store.clone()).await;
-        let seats = vec![
-            v1::SeatKind::Open,
-            v1::SeatKind::BotHeuristic,
-            v1::SeatKind::BotRandom,
-        ];
+        // Every kind of bot: the random and heuristic bots are asked again on restore (their
+        // streams), the search bot is not (it seeds each decision from the position).
         let mut client = server.client.clone();
-        let table = create(
-            &mut client,
-            options(v1::Game::Calabresella, 21),
-            seats.clone(),
-            77,
-            clock(),
-        )
-        .await;
+        let table = table_of_every_bot(&mut client).await;
         let mut seat = join_all(&client, &table).await.remove(0);
         let mut stream = seat.observe().await.expect("observe");
         let first = stream.next().await.expect("update").expect("ok");
@@ -193,14 +183,7 @@ async fn a_restart_keeps_tables_seats_tokens_and_streams() {
         assert!(stopped_record.match_over);
 
         // The same table (seed, bots, first-legal player) with no stop.
-        let t2 = create(
-            &mut server.client.clone(),
-            options(v1::Game::Calabresella, 21),
-            seats,
-            77,
-            clock(),
-        )
-        .await;
+        let t2 = table_of_every_bot(&mut server.client.clone()).await;
         let mut s2 = join_all(&server.client, &t2).await.remove(0);
         play_first_legal(&mut s2).await;
         let straight = record_of(&server, &t2.table_id).await;
@@ -211,6 +194,37 @@ async fn a_restart_keeps_tables_seats_tokens_and_streams() {
         );
         server.shut_down().await;
     }
+}
+
+/// A Tressette table: seat 0 open, then a heuristic, a random and a search bot (PIMC with a
+/// budget in worlds, so its choices are the same in every run).
+async fn table_of_every_bot(
+    client: &mut calabresella_proto::v1::table_service_client::TableServiceClient<
+        tonic::transport::Channel,
+    >,
+) -> v1::Table {
+    client
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::Tressette, 21)),
+            seats: [
+                v1::SeatKind::Open,
+                v1::SeatKind::BotHeuristic,
+                v1::SeatKind::BotRandom,
+                v1::SeatKind::BotNamed,
+            ]
+            .into_iter()
+            .map(|k| k as i32)
+            .collect(),
+            seat_bots: ["", "", "", "pimc:worlds=4"].map(str::to_owned).to_vec(),
+            seed: Some(77),
+            clock: clock(),
+            ..Default::default()
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table")
 }
 
 /// Seat 0 of a new Calabresella table against two heuristic bots.

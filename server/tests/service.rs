@@ -1616,3 +1616,60 @@ async fn simultaneous_creations_cannot_pass_the_per_client_caps() {
     }
     assert_eq!(created, 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
+    let config = ServerConfig {
+        max_bot_ms: 40,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    let request = |seats: Vec<v1::SeatKind>, bots: Vec<&str>| v1::CreateTableRequest {
+        name: "search".into(),
+        options: Some(options(v1::Game::TressetteInDue, 11)),
+        seats: seats.into_iter().map(|s| s as i32).collect(),
+        seat_bots: bots.into_iter().map(str::to_owned).collect(),
+        seed: Some(5),
+        ..Default::default()
+    };
+    let named = v1::SeatKind::BotNamed;
+    let heuristic = v1::SeatKind::BotHeuristic;
+    // Refused, and nothing created.
+    let before = table_count(&mut c).await;
+    for (seats, bots) in [
+        (vec![named, heuristic], vec!["alphazero", ""]),
+        (vec![named, heuristic], vec!["pimc:ms=5000", ""]),
+        (vec![named, heuristic], vec!["pimc:depth=3", ""]),
+        (vec![named, heuristic], vec!["", ""]),
+        (vec![named, heuristic], vec!["pimc"]),
+        (vec![heuristic, heuristic], vec!["", "pimc"]),
+        (vec![named, heuristic], vec!["pimc\u{202e}", ""]),
+    ] {
+        expect_code(
+            c.create_table(request(seats, bots)).await,
+            Code::InvalidArgument,
+            "BAD_SEATS",
+        )
+        .await;
+    }
+    assert_eq!(
+        table_count(&mut c).await,
+        before,
+        "a refused table is not created"
+    );
+    // A PIMC seat without a budget thinks within the server's cap, and plays to the end.
+    let t = c
+        .create_table(request(vec![named, heuristic], vec!["PIMC:worlds=6", ""]))
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table");
+    assert_eq!(t.seats[0].kind, named as i32);
+    assert_eq!(t.seats[0].player_name, "pimc:worlds=6:ms=40 bot");
+    assert_eq!(t.seats[1].player_name, "heuristic bot");
+    until_finished(&mut c, &t.table_id).await;
+    let t = table_of(&mut c, &t.table_id).await;
+    assert!(t.decisions > 20, "{t:?}");
+}

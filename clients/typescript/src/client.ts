@@ -25,7 +25,7 @@ import {
   type ListRecordsRequest,
   type ListRecordsResponse,
   type ListTablesResponse,
-  type SeatKind,
+  SeatKind,
   type Table,
   type Update,
 } from "./gen/calabresella/v1/table_service_pb.js";
@@ -33,7 +33,7 @@ import { ClientClosedError, toCalabresellaError } from "./errors.js";
 import {
   gameByName,
   gameOptions,
-  seatKind,
+  seatChoice,
   type OptionsInput,
 } from "./options.js";
 import { Seat } from "./seat.js";
@@ -72,7 +72,8 @@ export interface TableSpec {
   game: string | GameOptions;
   /** Rule options in the `key=value` notation (only with a game name). */
   options?: OptionsInput;
-  /** Each seat's kind in order (`open`, `random`, `heuristic`); empty or absent: all open. */
+  /** Each seat's kind in order (`open`, `random`, `heuristic`, or the search bot `pimc`,
+   * `pimc:ms=50`); empty or absent: all open. */
   seats?: readonly (string | SeatKind)[];
   /** Seed of the deals, for a reproducible match; absent: a fresh random seed. */
   seed?: bigint | number;
@@ -160,7 +161,11 @@ export class Client {
       typeof spec.game === "string"
         ? gameOptions(spec.game, spec.options)
         : spec.game;
-    const seats = (spec.seats ?? []).map(seatKind);
+    const choices = (spec.seats ?? []).map(seatChoice);
+    const seats = choices.map((c) => c.kind);
+    const seatBots = choices.some((c) => c.kind === SeatKind.BOT_NAMED)
+      ? choices.map((c) => c.bot)
+      : [];
     const r = await this.call(
       (o) =>
         this.rpc.createTable(
@@ -168,6 +173,7 @@ export class Client {
             name: spec.name ?? "",
             options,
             seats,
+            seatBots,
             clock: spec.clock ? create(ClockSchema, spec.clock) : undefined,
             metadata: spec.metadata ?? {},
             seed: spec.seed === undefined ? undefined : BigInt(spec.seed),

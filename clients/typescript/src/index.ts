@@ -28,9 +28,10 @@ export {
   SEAT_KINDS,
   gameByName,
   gameOptions,
+  seatChoice,
   seatKind,
 } from "./options.js";
-export type { GameName, OptionsInput } from "./options.js";
+export type { GameName, OptionsInput, SeatChoice } from "./options.js";
 export {
   MAX_REFUSALS,
   Outage,

@@ -46,6 +46,28 @@ export const SEAT_KINDS: Readonly<Record<string, SeatKind>> = {
   heuristic: SeatKind.BOT_HEURISTIC,
 };
 
+/** A seat as named: its kind, and for the search bot (`pimc`, `pimc:ms=50`) its name with
+ * parameters, which the server checks. */
+export interface SeatChoice {
+  /** The seat kind. */
+  kind: SeatKind;
+  /** The named bot (`SeatKind.BOT_NAMED`), else empty. */
+  bot: string;
+}
+
+/** The seat of a name: a seat kind (`open`, `random`, `heuristic`) or the search bot `pimc`
+ * with optional parameters after a colon (`pimc:worlds=64:ms=50`); throws
+ * {@link OptionsError} for anything else. */
+export function seatChoice(name: string | SeatKind): SeatChoice {
+  if (typeof name === "string") {
+    const key = name.trim().toLowerCase();
+    if (key === "pimc" || key.startsWith("pimc:")) {
+      return { kind: SeatKind.BOT_NAMED, bot: key };
+    }
+  }
+  return { kind: seatKind(name), bot: "" };
+}
+
 /** Rule options: `{target: "5"}`, or `["target=5", "aperta=true"]` as on a command line. */
 export type OptionsInput =
   Readonly<Record<string, string>> | readonly string[] | undefined;
@@ -67,7 +89,7 @@ export function seatKind(name: string | SeatKind): SeatKind {
   const k = SEAT_KINDS[name.trim().toLowerCase()];
   if (k === undefined) {
     throw new OptionsError(
-      `unknown seat kind "${name}" (known: ${Object.keys(SEAT_KINDS).join(", ")})`,
+      `unknown seat kind "${name}" (known: ${Object.keys(SEAT_KINDS).join(", ")}, pimc)`,
     );
   }
   return k;

@@ -8,6 +8,7 @@ import {
   OptionsError,
   SeatKind,
   gameOptions,
+  seatChoice,
   seatKind,
 } from "../src/index.js";
 
@@ -114,4 +115,13 @@ test("seat kinds by name", () => {
   assert.equal(seatKind("heuristic"), SeatKind.BOT_HEURISTIC);
   assert.equal(seatKind(SeatKind.OPEN), SeatKind.OPEN);
   assert.throws(() => seatKind("human"), /unknown seat kind "human"/);
+  assert.deepEqual(seatChoice(" PIMC:ms=50 "), {
+    kind: SeatKind.BOT_NAMED,
+    bot: "pimc:ms=50",
+  });
+  assert.deepEqual(seatChoice("heuristic"), {
+    kind: SeatKind.BOT_HEURISTIC,
+    bot: "",
+  });
+  assert.throws(() => seatChoice("pimcx"), /unknown seat kind "pimcx"/);
 });

@@ -272,6 +272,7 @@ function CreateForm(props: {
                     <option value="open">{t("kind.open")}</option>
                     <option value="random">{t("kind.random")}</option>
                     <option value="heuristic">{t("kind.heuristic")}</option>
+                    <option value="pimc">{t("kind.pimc")}</option>
                   </select>
                 )}
               </label>

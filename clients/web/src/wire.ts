@@ -56,8 +56,9 @@ export function stateName(s: TableState | undefined): StateName {
   }
 }
 
-/** A seat kind's word: `open`, `random`, `heuristic`, or `dummy` (the a due dummy). */
-export type KindName = "open" | "random" | "heuristic" | "dummy";
+/** A seat kind's word: `open`, `random`, `heuristic`, `pimc` (a named bot: the search bot),
+ * or `dummy` (the a due dummy). */
+export type KindName = "open" | "random" | "heuristic" | "pimc" | "dummy";
 
 /** The word of a seat kind. */
 export function kindName(k: SeatKind): KindName {
@@ -68,6 +69,8 @@ export function kindName(k: SeatKind): KindName {
       return "random";
     case SeatKind.BOT_HEURISTIC:
       return "heuristic";
+    case SeatKind.BOT_NAMED:
+      return "pimc";
     default:
       return "dummy";
   }

@@ -6,6 +6,7 @@ import {
   EventKind,
   EventSchema,
   HandResultSchema,
+  SeatKind,
   Signal,
 } from "@calabresella/client";
 import assert from "node:assert/strict";
@@ -16,6 +17,7 @@ import { optionPairs, seatCount, dealtCards } from "../src/games.js";
 import { translator } from "../src/i18n/index.js";
 import { href, parseRoute } from "../src/routes.js";
 import { forgetSeat, loadSeat, saveSeat, seatKey } from "../src/session.js";
+import { kindName } from "../src/wire.js";
 
 test("routes parse and print", () => {
   assert.deepEqual(parseRoute(""), { page: "lobby" });
@@ -230,4 +232,10 @@ test("events and results read as sentences, names as plain text", () => {
     ),
     "points 7–4",
   );
+});
+
+test("every seat kind has a word, the search bot's included", () => {
+  assert.equal(kindName(SeatKind.BOT_NAMED), "pimc");
+  assert.equal(kindName(SeatKind.BOT_HEURISTIC), "heuristic");
+  assert.equal(kindName(SeatKind.UNSPECIFIED), "dummy");
 });

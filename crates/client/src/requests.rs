@@ -12,8 +12,14 @@ use tonic::transport::Channel;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
     /// Not a seat kind.
-    #[error("unknown seat kind {0:?}: open (or human, player), random (or bot) or heuristic")]
+    #[error(
+        "unknown seat kind {0:?}: open (or human, player), random (or bot), heuristic or pimc \
+         (pimc:ms=50, the search bot)"
+    )]
     SeatKind(String),
+    /// A named bot with bad parameters.
+    #[error("{0}")]
+    Bot(String),
     /// Not a registered game.
     #[error(transparent)]
     Game(#[from] RulesError),
@@ -43,6 +49,40 @@ pub fn seat_kind(name: &str) -> Result<v1::SeatKind, NameError> {
         .find(|(n, _)| *n == key)
         .map(|&(_, k)| k)
         .ok_or_else(|| NameError::SeatKind(name.to_owned()))
+}
+
+/// A seat as people name it: its kind, and for a named built-in bot (`pimc`, `pimc:ms=50`)
+/// the bot's name with its parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatChoice {
+    /// The seat kind.
+    pub kind: v1::SeatKind,
+    /// The named bot (`SEAT_KIND_BOT_NAMED`), else empty.
+    pub bot: String,
+}
+
+impl From<v1::SeatKind> for SeatChoice {
+    fn from(kind: v1::SeatKind) -> SeatChoice {
+        SeatChoice {
+            kind,
+            bot: String::new(),
+        }
+    }
+}
+
+/// The seat named `name`: a seat kind (as [`seat_kind`]), or a named built-in bot with its
+/// parameters (`pimc`, `pimc:worlds=64:ms=50`), checked here.
+pub fn seat(name: &str) -> Result<SeatChoice, NameError> {
+    let key = name.trim().to_ascii_lowercase();
+    if key == "pimc" || key.starts_with("pimc:") {
+        calabresella_engine::bots::bot_from_spec(&key, 0)
+            .map_err(|e| NameError::Bot(e.to_string()))?;
+        return Ok(SeatChoice {
+            kind: v1::SeatKind::BotNamed,
+            bot: key,
+        });
+    }
+    seat_kind(name).map(SeatChoice::from)
 }
 
 /// The wire game named `name` (a registered game name, any case); `None` is no filter.
@@ -83,9 +123,9 @@ pub fn table_state(name: Option<&str>) -> Result<v1::TableState, NameError> {
 pub struct NewTable {
     /// The game and its options.
     pub rules: Rules,
-    /// Who fills each seat: none (every seat open), one kind (for every seat), or one per
-    /// seat. Seats that are dummies are left open whatever is given, as the server wants them.
-    pub seats: Vec<v1::SeatKind>,
+    /// Who fills each seat: none (every seat open), one (for every seat), or one per seat.
+    /// Seats that are dummies are left open whatever is given, as the server wants them.
+    pub seats: Vec<SeatChoice>,
     /// The table's name.
     pub name: String,
     /// A chosen seed (default: the server draws one).
@@ -101,19 +141,25 @@ impl NewTable {
     pub fn request(&self) -> v1::CreateTableRequest {
         let n = usize::from(self.rules.seats());
         let mut seats = match self.seats.as_slice() {
-            [] => vec![v1::SeatKind::Open; n],
-            [one] => vec![*one; n],
+            [] => vec![SeatChoice::from(v1::SeatKind::Open); n],
+            [one] => vec![one.clone(); n],
             many => many.to_vec(),
         };
         if seats.len() == n {
             for dummy in self.rules.dummy_seats() {
-                seats[dummy.index()] = v1::SeatKind::Open;
+                seats[dummy.index()] = v1::SeatKind::Open.into();
             }
         }
+        let named = seats.iter().any(|s| s.kind == v1::SeatKind::BotNamed);
         v1::CreateTableRequest {
             name: self.name.clone(),
             options: Some(convert::rules(&self.rules)),
-            seats: seats.into_iter().map(|k| k as i32).collect(),
+            seat_bots: if named {
+                seats.iter().map(|s| s.bot.clone()).collect()
+            } else {
+                Vec::new()
+            },
+            seats: seats.into_iter().map(|s| s.kind as i32).collect(),
             clock: self.clock,
             seed: self.seed,
             bot_delay_ms: self.bot_delay_ms,
@@ -231,7 +277,7 @@ mod tests {
         let rules = Rules::parse("calabresella", [("a_due", "true")]).unwrap();
         let t = NewTable {
             rules,
-            seats: vec![v1::SeatKind::BotHeuristic],
+            seats: vec![v1::SeatKind::BotHeuristic.into()],
             name: "t".into(),
             seed: Some(3),
             clock: None,
@@ -255,6 +301,17 @@ mod tests {
             ..t
         };
         assert_eq!(open.request().seats, [v1::SeatKind::Open as i32; 4]);
+        assert!(open.request().seat_bots.is_empty());
+        let pimc = NewTable {
+            seats: vec![seat("heuristic").unwrap(), seat(" PIMC:ms=40 ").unwrap()],
+            rules: Rules::parse("tressette-in-due", []).unwrap(),
+            ..open
+        };
+        let r = pimc.request();
+        assert_eq!(r.seats, [h, v1::SeatKind::BotNamed as i32]);
+        assert_eq!(r.seat_bots, ["", "pimc:ms=40"]);
+        assert!(matches!(seat("pimc:depth=3"), Err(NameError::Bot(_))));
+        assert!(matches!(seat("alphazero"), Err(NameError::SeatKind(_))));
     }
 
     #[test]

@@ -46,9 +46,9 @@ pub struct CreateArgs {
     #[command(flatten)]
     game: GameArgs,
     /// Who fills each seat, comma-separated: open (or human, player), random (or bot),
-    /// heuristic; one name fills every seat.
+    /// heuristic, pimc (the search bot; `pimc:ms=50` with a budget); one name fills every seat.
     #[arg(long, default_value = "open", value_delimiter = ',', value_parser = values::seat_kind)]
-    seats: Vec<v1::SeatKind>,
+    seats: Vec<calabresella_client::requests::SeatChoice>,
     /// A name for the table.
     #[arg(long, default_value = "")]
     name: String,

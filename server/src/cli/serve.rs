@@ -29,6 +29,10 @@ pub struct ServeArgs {
     /// Longest time per decision a table may ask for, in milliseconds.
     #[arg(long, env = "CALABRESELLA_MAX_MOVE_MS", default_value_t = 3_600_000)]
     max_move_ms: u64,
+    /// Longest time a named built-in bot (`pimc`) may think per decision, in milliseconds:
+    /// bots without a time budget get it, larger budgets are refused.
+    #[arg(long, env = "CALABRESELLA_MAX_BOT_MS", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
+    max_bot_ms: u32,
     /// Largest time bank a table may ask for, in milliseconds.
     #[arg(long, env = "CALABRESELLA_MAX_BANK_MS", default_value_t = 10_800_000)]
     max_bank_ms: u64,
@@ -362,6 +366,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         default_move: Duration::from_millis(args.move_ms),
         max_move: Duration::from_millis(args.max_move_ms),
         max_bank: Duration::from_millis(args.max_bank_ms),
+        max_bot_ms: args.max_bot_ms,
         max_tables: args.max_tables,
         max_finished_tables: args.max_finished_tables,
         max_creates_per_client_per_minute: args.max_creates_per_client_per_minute,

@@ -12,9 +12,9 @@ pub fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(calabresella_engine::game::game_names())
 }
 
-/// A seat kind by name: open (or human, player), random (or bot), heuristic.
-pub fn seat_kind(name: &str) -> Result<v1::SeatKind, requests::NameError> {
-    requests::seat_kind(name)
+/// A seat by name: open (or human, player), random (or bot), heuristic, pimc[:budget].
+pub fn seat_kind(name: &str) -> Result<requests::SeatChoice, requests::NameError> {
+    requests::seat(name)
 }
 
 /// A table state by name: waiting, playing, finished, abandoned.

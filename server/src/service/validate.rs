@@ -71,6 +71,77 @@ pub fn player_name(name: &str) -> Result<String, ServiceError> {
     Ok(n.to_owned())
 }
 
+/// The longest bot name with its parameters.
+const MAX_BOT_NAME: usize = 64;
+
+/// The bot of each `BotNamed` seat, checked and with the server's cap on thinking time: a
+/// `pimc` bot without a time budget gets `max_bot_ms`, one with a larger budget is refused.
+fn seat_bots(
+    r: &v1::CreateTableRequest,
+    seats: &[v1::SeatKind],
+    config: &ServerConfig,
+) -> Result<Vec<String>, ServiceError> {
+    let bad = |why: String| ServiceError::Invalid(Reason::BadSeats, why);
+    if !r.seat_bots.is_empty() && r.seat_bots.len() != seats.len() {
+        return Err(bad(format!(
+            "{} seat bots given; give none or one per seat ({})",
+            r.seat_bots.len(),
+            seats.len()
+        )));
+    }
+    seats
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| {
+            let given = r.seat_bots.get(i).map_or("", |s| s.trim());
+            if *kind != v1::SeatKind::BotNamed {
+                return if given.is_empty() {
+                    Ok(String::new())
+                } else {
+                    Err(bad(format!(
+                        "seat {i} names a bot but is not SEAT_KIND_BOT_NAMED"
+                    )))
+                };
+            }
+            if given.is_empty() {
+                return Err(bad(format!(
+                    "seat {i} is SEAT_KIND_BOT_NAMED but names no bot"
+                )));
+            }
+            if given.chars().count() > MAX_BOT_NAME || !printable(given) {
+                return Err(bad(format!(
+                    "seat {i}: a bot name is at most {MAX_BOT_NAME} printable characters"
+                )));
+            }
+            let name = given.to_ascii_lowercase();
+            calabresella_engine::bots::bot_from_spec(&name, 0)
+                .map_err(|e| bad(format!("seat {i}: {e}")))?;
+            let Some(params) = name.strip_prefix("pimc") else {
+                return Ok(name);
+            };
+            let params = params.strip_prefix(':').unwrap_or(params);
+            let budget = calabresella_engine::search::Budget::parse(params)
+                .map_err(|e| bad(format!("seat {i}: {e}")))?;
+            match budget.ms {
+                None => Ok(format!(
+                    "pimc:{}ms={}",
+                    if params.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{params}:")
+                    },
+                    config.max_bot_ms
+                )),
+                Some(ms) if ms > config.max_bot_ms => Err(bad(format!(
+                    "seat {i}: pimc thinks at most {} ms per decision on this server, asked {ms}",
+                    config.max_bot_ms
+                ))),
+                Some(_) => Ok(name),
+            }
+        })
+        .collect()
+}
+
 /// The table a `CreateTable` request asks for, with defaults filled and every limit checked.
 pub fn table_spec(
     r: &v1::CreateTableRequest,
@@ -137,6 +208,7 @@ pub fn table_spec(
         }
         seats[dummy] = v1::SeatKind::Unspecified;
     }
+    let bots = seat_bots(r, &seats, config)?;
     let clock = r.clock.unwrap_or_default();
     let move_ms = match clock.move_ms {
         0 => config.default_move.as_millis() as u32,
@@ -188,6 +260,7 @@ pub fn table_spec(
         metadata: r.metadata.clone(),
         rules,
         seats,
+        bots,
         clock: v1::Clock {
             move_ms,
             bank_ms: clock.bank_ms,

@@ -42,6 +42,8 @@ pub struct TableSpec {
     pub rules: Rules,
     /// Who fills each seat.
     pub seats: Vec<v1::SeatKind>,
+    /// The bot of each `BotNamed` seat, with its parameters (empty for other seats).
+    pub bots: Vec<String>,
     /// The clock (effective values).
     pub clock: v1::Clock,
     /// The deal seed.
@@ -50,6 +52,11 @@ pub struct TableSpec {
     pub first_dealer: Option<Seat>,
     /// Pause before each bot decision.
     pub bot_delay: Duration,
+}
+
+/// The bot named for seat `i` (empty when the seat has none).
+fn bot_name(spec: &TableSpec, i: usize) -> &str {
+    spec.bots.get(i).map_or("", String::as_str)
 }
 
 /// A request to a table's task. Each carries where to send the answer.
@@ -132,6 +139,10 @@ struct SeatState {
     token: Option<[u8; 32]>,
     clock: SeatClock,
     bot: Option<SeatBot>,
+    /// A bot that thinks (a named search bot): it decides on a blocking thread, off the
+    /// async workers, and is not asked again when the table is restored (each of its
+    /// decisions is seeded from the position, so it keeps no stream to restore).
+    thinks: bool,
 }
 
 impl SeatState {
@@ -217,6 +228,7 @@ impl Table {
                 name: match kind {
                     v1::SeatKind::BotRandom => "random bot".into(),
                     v1::SeatKind::BotHeuristic => "heuristic bot".into(),
+                    v1::SeatKind::BotNamed => format!("{} bot", bot_name(&spec, i)),
                     v1::SeatKind::Unspecified => "dummy".into(),
                     _ => String::new(),
                 },
@@ -224,8 +236,11 @@ impl Table {
                 clock: SeatClock::new(spec.clock.bank_ms),
                 bot: seat_bot(
                     kind,
+                    bot_name(&spec, i),
                     spec.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)),
                 ),
+                thinks: kind == v1::SeatKind::BotNamed
+                    && !matches!(bot_name(&spec, i), "random" | "heuristic"),
             })
             .collect();
         let feeds = (0..n).map(|_| Feed::new(config.seat_buffer)).collect();

@@ -56,7 +56,28 @@ impl Table {
         };
         let seat = p.seat;
         let mut bot = self.seats[seat.index()].bot.take();
-        let action = bot.as_mut().and_then(|b| self.session.bot_action(seat, b));
+        let action = if self.seats[seat.index()].thinks {
+            // A search bot thinks for up to its budget: on a blocking thread, so the async
+            // workers keep serving every other table meanwhile.
+            match (bot, self.session.decision_view(seat)) {
+                (Some(mut b), Some(obs)) => {
+                    let (b, a) = tokio::task::spawn_blocking(move || {
+                        let a = b.act(&obs);
+                        (b, a)
+                    })
+                    .await
+                    .map_or((None, None), |(b, a)| (Some(b), Some(a)));
+                    bot = b;
+                    a
+                }
+                (b, _) => {
+                    bot = b;
+                    None
+                }
+            }
+        } else {
+            bot.as_mut().and_then(|b| self.session.bot_action(seat, b))
+        };
         self.seats[seat.index()].bot = bot;
         match action {
             Some(a) => match self.take(seat, a, false).await {

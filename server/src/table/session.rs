@@ -15,11 +15,13 @@ pub type RawEvent = AnyEvent;
 /// A built-in bot in a seat: it plays every registered game.
 pub type SeatBot = Box<dyn Bot + Send>;
 
-/// A bot by its wire seat kind, seeded (`None` for kinds that are not bots).
-pub fn seat_bot(kind: v1::SeatKind, seed: u64) -> Option<SeatBot> {
+/// A bot by its wire seat kind (and, for a named bot, its name with parameters), seeded
+/// (`None` for kinds that are not bots).
+pub fn seat_bot(kind: v1::SeatKind, named: &str, seed: u64) -> Option<SeatBot> {
     let name = match kind {
         v1::SeatKind::BotRandom => "random",
         v1::SeatKind::BotHeuristic => "heuristic",
+        v1::SeatKind::BotNamed => named,
         _ => return None,
     };
     bots::by_name(name, seed)
@@ -122,6 +124,14 @@ impl Session {
         self.0
             .hand_observation(i, Viewer::of(viewer))
             .map(|o| convert::observation(&o))
+    }
+
+    /// The observation `seat` decides from now, when it has something to decide (what a bot
+    /// thinking on another thread takes with it).
+    pub fn decision_view(&self, seat: Seat) -> Option<calabresella_engine::game::AnyObservation> {
+        self.0
+            .observation(Viewer::Seat(seat))
+            .filter(|o| !o.legal_actions().is_empty())
     }
 
     /// The action `bot` chooses for `seat`, from that seat's observation only.

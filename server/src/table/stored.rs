@@ -23,6 +23,7 @@ pub fn spec_json(spec: &TableSpec) -> String {
         "metadata": spec.metadata,
         "options": hex(&convert::rules(&spec.rules).encode_to_vec()),
         "seats": spec.seats.iter().map(|k| k.as_str_name()).collect::<Vec<_>>(),
+        "bots": spec.bots,
         "move_ms": spec.clock.move_ms,
         "bank_ms": spec.clock.bank_ms,
         "on_timeout": spec.clock.on_timeout,
@@ -110,6 +111,25 @@ pub fn spec_from_json(text: &str) -> Result<TableSpec, DamagedTable> {
             format!("{} seats for {} players", seats.len(), rules.seats()),
         ));
     }
+    // Tables stored before named bots have no `bots`: none of their seats is one.
+    let bots: Vec<String> = match v.get("bots") {
+        None => vec![String::new(); seats.len()],
+        Some(b) => {
+            serde_json::from_value(b.clone()).map_err(|e| field_error("bots", e.to_string()))?
+        }
+    };
+    if bots.len() != seats.len() {
+        return Err(field_error(
+            "bots",
+            format!("{} bots for {} seats", bots.len(), seats.len()),
+        ));
+    }
+    for (kind, bot) in seats.iter().zip(&bots) {
+        if *kind == v1::SeatKind::BotNamed {
+            calabresella_engine::bots::bot_from_spec(bot, 0)
+                .map_err(|e| field_error("bots", e.to_string()))?;
+        }
+    }
     let metadata: HashMap<String, String> = serde_json::from_value(field("metadata")?.clone())
         .map_err(|e| field_error("metadata", e.to_string()))?;
     let first_dealer = match field("first_dealer")? {
@@ -126,6 +146,7 @@ pub fn spec_from_json(text: &str) -> Result<TableSpec, DamagedTable> {
         metadata,
         rules,
         seats,
+        bots,
         clock: v1::Clock {
             move_ms: small("move_ms")?,
             bank_ms: small("bank_ms")?,
@@ -187,8 +208,10 @@ pub fn restore(
         if table.session.decider() != Some(seat) {
             return Err(damaged(format!("seat {seat} was not to act")));
         }
-        // Built-in bots are asked again so their random streams stay where they were.
+        // Built-in bots are asked again so their random streams stay where they were (a
+        // thinking bot seeds each decision from the position: nothing to catch up).
         if !a.timeout
+            && !table.seats[seat.index()].thinks
             && let Some(mut bot) = table.seats[seat.index()].bot.take()
         {
             let _ = table.session.bot_action(seat, &mut bot);
@@ -231,10 +254,20 @@ mod tests {
                 metadata: [("league".to_owned(), format!("round {i}"))].into(),
                 rules,
                 seats: (0..n)
-                    .map(|s| match s % 3 {
-                        0 => v1::SeatKind::Open,
-                        1 => v1::SeatKind::BotRandom,
+                    .map(|s| match (s, s % 3) {
+                        (4, _) => v1::SeatKind::BotNamed,
+                        (_, 0) => v1::SeatKind::Open,
+                        (_, 1) => v1::SeatKind::BotRandom,
                         _ => v1::SeatKind::BotHeuristic,
+                    })
+                    .collect(),
+                bots: (0..n)
+                    .map(|s| {
+                        if s == 4 {
+                            "pimc:worlds=3:ms=50".to_owned()
+                        } else {
+                            String::new()
+                        }
                     })
                     .collect(),
                 clock: v1::Clock {

@@ -28,6 +28,7 @@ export const de: Messages = {
   "kind.open": "freier Platz",
   "kind.random": "Zufallsbot",
   "kind.heuristic": "heuristischer Bot",
+  "kind.pimc": "Suchbot (PIMC)",
   "kind.dummy": "Strohmann",
   "kind.player": "Spieler",
 

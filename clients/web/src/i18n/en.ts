@@ -30,6 +30,7 @@ export const en = {
   "kind.open": "open seat",
   "kind.random": "random bot",
   "kind.heuristic": "heuristic bot",
+  "kind.pimc": "search bot (PIMC)",
   "kind.dummy": "dummy",
   "kind.player": "player",
 

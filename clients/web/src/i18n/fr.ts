@@ -28,6 +28,7 @@ export const fr: Messages = {
   "kind.open": "place libre",
   "kind.random": "bot aléatoire",
   "kind.heuristic": "bot heuristique",
+  "kind.pimc": "bot de recherche (PIMC)",
   "kind.dummy": "mort",
   "kind.player": "joueur",
 

@@ -28,6 +28,7 @@ export const it: Messages = {
   "kind.open": "posto libero",
   "kind.random": "bot casuale",
   "kind.heuristic": "bot euristico",
+  "kind.pimc": "bot di ricerca (PIMC)",
   "kind.dummy": "morto",
   "kind.player": "giocatore",
 

@@ -28,6 +28,7 @@ export const nl: Messages = {
   "kind.open": "vrije plaats",
   "kind.random": "willekeurige bot",
   "kind.heuristic": "heuristische bot",
+  "kind.pimc": "zoekbot (PIMC)",
   "kind.dummy": "blinde",
   "kind.player": "speler",
 

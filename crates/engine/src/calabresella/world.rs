@@ -428,4 +428,7 @@ impl crate::search::pimc::Determinize for super::Match {
     fn solve_tricks(_hand: &Hand) -> u32 {
         5
     }
+    fn position(obs: &Observation) -> u64 {
+        (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
+    }
 }

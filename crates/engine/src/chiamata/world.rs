@@ -146,4 +146,7 @@ impl crate::search::pimc::Determinize for super::Match {
     fn solve_tricks(hand: &Hand) -> u32 {
         if hand.players() == 4 { 4 } else { 3 }
     }
+    fn position(obs: &Observation) -> u64 {
+        (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
+    }
 }

@@ -3,7 +3,9 @@
 //! [`Solver`] once few tricks are left, by heuristic play-outs before that, auction and monte
 //! decisions included), and takes the action with the best total.
 //!
-//! Deterministic for a given seed and a budget in worlds; a budget in milliseconds stops
+//! Each decision draws its worlds from a generator seeded by the bot's seed and the position
+//! (the hand and how far into it), so the bot keeps no stream between decisions: the same
+//! observation gets the same answer for a budget in worlds. A budget in milliseconds stops
 //! sampling when the time is spent, so its choices depend on the machine's speed.
 
 use std::time::{Duration, Instant};
@@ -114,13 +116,15 @@ pub trait Determinize {
     fn view(hand: &Self::Hand, seat: Seat) -> Self::Obs;
     /// Tricks left from which the solver replaces play-outs by default.
     fn solve_tricks(hand: &Self::Hand) -> u32;
+    /// Where in the match `obs` is: the hand number and how many events it has seen.
+    fn position(obs: &Self::Obs) -> u64;
 }
 
 /// The perfect-information Monte Carlo bot; plays every registered game.
 #[derive(Debug, Clone)]
 pub struct PimcBot {
     name: String,
-    rng: GameRng,
+    seed: u64,
     budget: Budget,
     heuristic: HeuristicBot,
     worlds_seen: u64,
@@ -131,7 +135,7 @@ impl PimcBot {
     pub fn new(seed: u64, budget: Budget) -> PimcBot {
         PimcBot {
             name: "pimc".to_owned(),
-            rng: GameRng::from_seed(seed),
+            seed,
             budget,
             heuristic: HeuristicBot::new(seed),
             worlds_seen: 0,
@@ -154,6 +158,7 @@ impl PimcBot {
             return Vec::new();
         };
         let start = Instant::now();
+        let mut rng = GameRng::from_seed(super::mix(self.seed, D::position(obs)));
         let limit = self
             .budget
             .ms
@@ -165,7 +170,7 @@ impl PimcBot {
             if limit.is_some_and(|l| worlds > 0 && start.elapsed() >= l) {
                 break;
             }
-            let Ok(world) = sampler.sample(&mut self.rng) else {
+            let Ok(world) = sampler.sample(&mut rng) else {
                 break;
             };
             worlds += 1;

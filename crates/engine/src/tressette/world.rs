@@ -181,4 +181,7 @@ impl crate::search::pimc::Determinize for super::Match {
             4
         }
     }
+    fn position(obs: &Observation) -> u64 {
+        (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
+    }
 }

@@ -218,7 +218,7 @@ async fn create(
         .as_array()
         .ok_or("the scenario has no seats")?
         .iter()
-        .map(|k| requests::seat_kind(k.as_str().unwrap_or_default()).map_err(|e| e.to_string()))
+        .map(|k| requests::seat(k.as_str().unwrap_or_default()).map_err(|e| e.to_string()))
         .collect::<Check<Vec<_>>>()?;
     let request = requests::NewTable {
         rules,

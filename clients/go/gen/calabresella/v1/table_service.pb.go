@@ -52,6 +52,10 @@ const (
 	SeatKind_SEAT_KIND_BOT_RANDOM SeatKind = 2
 	// The engine's heuristic bot.
 	SeatKind_SEAT_KIND_BOT_HEURISTIC SeatKind = 3
+	// A built-in bot named, with its parameters, in `CreateTableRequest.seat_bots` (for example
+	// `pimc` or `pimc:ms=50`, the search bot). The server caps a bot's thinking time per
+	// decision (`--max-bot-ms`); a name without a time budget gets that cap.
+	SeatKind_SEAT_KIND_BOT_NAMED SeatKind = 4
 )
 
 // Enum value maps for SeatKind.
@@ -61,12 +65,14 @@ var (
 		1: "SEAT_KIND_OPEN",
 		2: "SEAT_KIND_BOT_RANDOM",
 		3: "SEAT_KIND_BOT_HEURISTIC",
+		4: "SEAT_KIND_BOT_NAMED",
 	}
 	SeatKind_value = map[string]int32{
 		"SEAT_KIND_UNSPECIFIED":   0,
 		"SEAT_KIND_OPEN":          1,
 		"SEAT_KIND_BOT_RANDOM":    2,
 		"SEAT_KIND_BOT_HEURISTIC": 3,
+		"SEAT_KIND_BOT_NAMED":     4,
 	}
 )
 
@@ -681,7 +687,12 @@ type CreateTableRequest struct {
 	FirstDealer *uint32 `protobuf:"varint,7,opt,name=first_dealer,json=firstDealer,proto3,oneof" json:"first_dealer,omitempty"`
 	// Pause before each built-in bot decision in milliseconds (at most 10000), so people can
 	// follow a bot table; 0: bots play at server speed.
-	BotDelayMs    uint32 `protobuf:"varint,8,opt,name=bot_delay_ms,json=botDelayMs,proto3" json:"bot_delay_ms,omitempty"`
+	BotDelayMs uint32 `protobuf:"varint,8,opt,name=bot_delay_ms,json=botDelayMs,proto3" json:"bot_delay_ms,omitempty"`
+	// The bot of each `SEAT_KIND_BOT_NAMED` seat, by seat: empty, or one entry per seat (entries
+	// of other kinds must be empty). Names: `random`, `heuristic`, `pimc` with optional
+	// parameters after a colon (`pimc:worlds=64:ms=50`). Errors: INVALID_ARGUMENT (BAD_SEATS) for
+	// an unknown name, bad parameters or a time budget above the server's cap.
+	SeatBots      []string `protobuf:"bytes,9,rep,name=seat_bots,json=seatBots,proto3" json:"seat_bots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -770,6 +781,13 @@ func (x *CreateTableRequest) GetBotDelayMs() uint32 {
 		return x.BotDelayMs
 	}
 	return 0
+}
+
+func (x *CreateTableRequest) GetSeatBots() []string {
+	if x != nil {
+		return x.SeatBots
+	}
+	return nil
 }
 
 // The created table.
@@ -3199,7 +3217,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\rsigned_totals\x18\x0e \x03(\x11R\fsignedTotals\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc8\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe5\x03\n" +
 	"\x12CreateTableRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x126\n" +
 	"\aoptions\x18\x02 \x01(\v2\x1c.calabresella.v1.GameOptionsR\aoptions\x12/\n" +
@@ -3209,7 +3227,8 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x04seed\x18\x06 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12&\n" +
 	"\ffirst_dealer\x18\a \x01(\rH\x01R\vfirstDealer\x88\x01\x01\x12 \n" +
 	"\fbot_delay_ms\x18\b \x01(\rR\n" +
-	"botDelayMs\x1a;\n" +
+	"botDelayMs\x12\x1b\n" +
+	"\tseat_bots\x18\t \x03(\tR\bseatBots\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
@@ -3399,12 +3418,13 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\fplayer_names\x18\f \x03(\tR\vplayerNames\x12\x1d\n" +
 	"\n" +
 	"match_over\x18\r \x01(\bR\tmatchOverB\a\n" +
-	"\x05_seat*p\n" +
+	"\x05_seat*\x89\x01\n" +
 	"\bSeatKind\x12\x19\n" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x18\n" +
 	"\x14SEAT_KIND_BOT_RANDOM\x10\x02\x12\x1b\n" +
-	"\x17SEAT_KIND_BOT_HEURISTIC\x10\x03*c\n" +
+	"\x17SEAT_KIND_BOT_HEURISTIC\x10\x03\x12\x17\n" +
+	"\x13SEAT_KIND_BOT_NAMED\x10\x04*c\n" +
 	"\rTimeoutPolicy\x12\x1e\n" +
 	"\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12TIMEOUT_POLICY_BOT\x10\x01\x12\x1a\n" +

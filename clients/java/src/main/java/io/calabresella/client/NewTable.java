@@ -158,9 +158,13 @@ public final class NewTable {
                 .setOptions(Rules.gameOptions(game, options))
                 .setBotDelayMs(botDelayMs)
                 .putAllMetadata(metadata);
+        boolean named = seats.stream().anyMatch(Rules::isNamedBot);
         for (String s : seats) {
             SeatKind k = Rules.seatKind(s);
             r.addSeats(k);
+            if (named) {
+                r.addSeatBots(Rules.isNamedBot(s) ? s.strip().toLowerCase(java.util.Locale.ROOT) : "");
+            }
         }
         if (seed != null) {
             r.setSeed(seed);

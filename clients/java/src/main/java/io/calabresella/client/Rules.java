@@ -53,8 +53,22 @@ public final class Rules {
     }
 
     /**
+     * Whether {@code name} names the search bot: {@code pimc}, or {@code pimc:} with its budget
+     * ({@code pimc:ms=50}), any letter case. Such a seat is {@code SEAT_KIND_BOT_NAMED} and its
+     * name goes in {@code seat_bots}; the server checks the parameters.
+     *
+     * @param name a seat's name
+     * @return whether it names the search bot
+     */
+    public static boolean isNamedBot(String name) {
+        String k = key(name);
+        return k.equals("pimc") || k.startsWith("pimc:");
+    }
+
+    /**
      * The seat kind named {@code name}: {@code open} (or {@code human}, {@code player}),
-     * {@code random} (or {@code bot}) or {@code heuristic}, any letter case.
+     * {@code random} (or {@code bot}), {@code heuristic}, or the search bot {@code pimc}
+     * ({@link #isNamedBot(String)}), any letter case.
      *
      * @param name the kind's name
      * @return the wire enum
@@ -65,8 +79,13 @@ public final class Rules {
             case "open", "human", "player" -> SeatKind.SEAT_KIND_OPEN;
             case "random", "bot" -> SeatKind.SEAT_KIND_BOT_RANDOM;
             case "heuristic" -> SeatKind.SEAT_KIND_BOT_HEURISTIC;
-            default -> throw new IllegalArgumentException(
-                    "unknown seat kind \"" + name + "\": open (or human, player), random (or bot) or heuristic");
+            default -> {
+                if (isNamedBot(name)) {
+                    yield SeatKind.SEAT_KIND_BOT_NAMED;
+                }
+                throw new IllegalArgumentException("unknown seat kind \"" + name
+                        + "\": open (or human, player), random (or bot), heuristic or pimc (pimc:ms=50)");
+            }
         };
     }
 

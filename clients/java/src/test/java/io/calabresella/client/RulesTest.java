@@ -13,6 +13,7 @@ import io.calabresella.v1.GameOptions;
 import io.calabresella.v1.MatchEnd;
 import io.calabresella.v1.SeatKind;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,15 @@ class RulesTest {
         assertThrows(IllegalArgumentException.class,
                 () -> Rules.gameOptions("briscola-chiamata", Map.of("auction", "dutch")));
         assertThrows(IllegalArgumentException.class, () -> Rules.seatKind("robot"));
+        assertThrows(IllegalArgumentException.class, () -> Rules.seatKind("pimcx"));
+    }
+
+    @Test
+    void theSearchBotIsANamedSeatWithItsName() {
+        var r = NewTable.of("tressette-in-due").seats("heuristic", " PIMC:ms=50 ").request();
+        assertEquals(List.of(SeatKind.SEAT_KIND_BOT_HEURISTIC, SeatKind.SEAT_KIND_BOT_NAMED), r.getSeatsList());
+        assertEquals(List.of("", "pimc:ms=50"), r.getSeatBotsList());
+        assertEquals(0, NewTable.of("tressette-in-due").seats("open", "random").request().getSeatBotsCount());
     }
 
     @Test
