@@ -1658,7 +1658,17 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         before,
         "a refused table is not created"
     );
-    // A PIMC seat without a budget thinks within the server's cap, and plays to the end.
+    // A bare `pimc` gets the default budget in worlds under the server's cap.
+    let bare = c
+        .create_table(request(vec![heuristic, named], vec!["", "pimc"]))
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table");
+    assert_eq!(bare.seats[1].player_name, "pimc:worlds=64:ms=40 bot");
+    // A PIMC seat with a budget in worlds thinks within the server's cap, and plays to the
+    // end.
     let t = c
         .create_table(request(vec![named, heuristic], vec!["PIMC:worlds=6", ""]))
         .await

@@ -368,9 +368,13 @@ fn pimc_is_deterministic_for_a_seed_and_always_legal() {
     ] {
         let rules = Rules::parse(name, []).unwrap();
         let mut runs = Vec::new();
-        for _ in 0..2 {
+        for spec in [
+            "pimc:worlds=4:solve=2",
+            "pimc:worlds=4:solve=2",
+            "pimc:worlds=3:infer=30",
+        ] {
             let mut m = AnyMatch::seeded(rules, 5, None).unwrap();
-            let mut bot = bot_from_spec("pimc:worlds=4:solve=2", 9).unwrap();
+            let mut bot = bot_from_spec(spec, 9).unwrap();
             let mut taken = Vec::new();
             while let Some(d) = m.decider() {
                 if m.hands_dealt() > 1 {
@@ -393,6 +397,7 @@ fn pimc_is_deterministic_for_a_seed_and_always_legal() {
     assert!(bot_from_spec("pimc:depth=3", 1).is_err());
     assert!(bot_from_spec("heuristic:ms=3", 1).is_err());
     assert!(bot_from_spec("pimc:ms=20", 1).is_ok());
+    assert!(bot_from_spec("pimc:infer=100", 1).is_err());
 }
 
 #[test]

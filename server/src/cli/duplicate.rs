@@ -53,7 +53,7 @@ fn play_hand(
     teams: &[Vec<Seat>],
     perm: &[usize],
     bots: &mut [Box<dyn Bot + Send>],
-    thinking: &mut [(Duration, u64)],
+    thinking: &mut [(Duration, u64, Duration)],
 ) -> Vec<i64> {
     let mut m = fresh.clone();
     let bot_of = |seat: Seat| {
@@ -69,8 +69,10 @@ fn play_hand(
         let b = bot_of(decider);
         let start = Instant::now();
         let a = bots[b].act(&obs);
-        thinking[b].0 += start.elapsed();
+        let spent = start.elapsed();
+        thinking[b].0 += spent;
         thinking[b].1 += 1;
+        thinking[b].2 = thinking[b].2.max(spent);
         if m.try_apply_as(decider, a).is_err() {
             m.apply_unchecked(obs.legal_actions()[0]);
         }
@@ -135,7 +137,7 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         )?);
     }
     let perms = arrangements(permutations(teams.len()), &names);
-    let mut thinking = vec![(Duration::ZERO, 0u64); bots.len()];
+    let mut thinking = vec![(Duration::ZERO, 0u64, Duration::ZERO); bots.len()];
     let mut rng = GameRng::from_seed(args.seed);
     let mut totals = vec![0i64; bots.len()];
     let mut margins = Vec::with_capacity(args.deals as usize);
@@ -174,14 +176,17 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         .map(|name| {
             let same: Vec<usize> = (0..bots.len()).filter(|&k| names[k] == *name).collect();
             let points: i64 = same.iter().map(|&k| totals[k]).sum();
-            let (time, decisions) = same.iter().fold((Duration::ZERO, 0u64), |(t, d), &k| {
-                (t + thinking[k].0, d + thinking[k].1)
-            });
+            let (time, decisions, longest) = same
+                .iter()
+                .fold((Duration::ZERO, 0u64, Duration::ZERO), |(t, d, m), &k| {
+                    (t + thinking[k].0, d + thinking[k].1, m.max(thinking[k].2))
+                });
             json!({
                 "bot": name,
                 "points_per_hand": points as f64 / (hands.max(1) * same.len() as u64) as f64,
                 "decisions": decisions,
                 "ms_per_decision": time.as_secs_f64() * 1000.0 / decisions.max(1) as f64,
+                "ms_longest_decision": longest.as_secs_f64() * 1000.0,
             })
         })
         .collect();

@@ -1,6 +1,7 @@
 //! Command-line arguments and the subcommands they run.
 
 mod bench;
+mod bench_search;
 mod bench_store;
 mod client;
 mod db;
@@ -60,6 +61,9 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Random full hands on one thread through the engine's fast path; prints JSON.
     Bench(bench::BenchArgs),
+    /// The search bot's parts on positions from heuristic play: the exact solver's time and
+    /// nodes per position, the world sampler's rate; prints JSON.
+    BenchSearch(bench_search::BenchSearchArgs),
     /// Measure the write-ahead log: actions stored per second and the cost of each; prints JSON.
     BenchStore(bench_store::BenchStoreArgs),
     /// Compare bots in the duplicate format: every deal in every seat permutation; prints JSON.
@@ -87,6 +91,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::BenchSearch(a) => bench_search::run(a),
         Command::BenchStore(a) => bench_store::run(a),
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),

@@ -123,15 +123,21 @@ fn seat_bots(
             let budget = calabresella_engine::search::Budget::parse(params)
                 .map_err(|e| bad(format!("seat {i}: {e}")))?;
             match budget.ms {
-                None => Ok(format!(
-                    "pimc:{}ms={}",
-                    if params.is_empty() {
+                // The default budget in worlds, with the server's cap on time as a ceiling (a
+                // time budget alone would think for the whole cap every decision).
+                None => {
+                    let worlds = if params.contains("worlds") {
+                        String::new()
+                    } else {
+                        format!("worlds={}:", budget.worlds)
+                    };
+                    let rest = if params.is_empty() {
                         String::new()
                     } else {
                         format!("{params}:")
-                    },
-                    config.max_bot_ms
-                )),
+                    };
+                    Ok(format!("pimc:{worlds}{rest}ms={}", config.max_bot_ms))
+                }
                 Some(ms) if ms > config.max_bot_ms => Err(bad(format!(
                     "seat {i}: pimc thinks at most {} ms per decision on this server, asked {ms}",
                     config.max_bot_ms

@@ -6,6 +6,13 @@ use super::*;
 /// Commands a table serves before each move it makes by itself (a bot's, a timeout's).
 const COMMANDS_PER_MOVE: usize = 8;
 
+/// Turns to think for search bots: as many at once as the cores less one (at least one), the
+/// others wait in order of arrival.
+static THINKERS: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1))
+});
+
 impl Table {
     /// The clock of the pending decision ran out.
     pub(super) async fn timeout(&mut self) {
@@ -61,6 +68,10 @@ impl Table {
             // workers keep serving every other table meanwhile.
             match (bot, self.session.decision_view(seat)) {
                 (Some(mut b), Some(obs)) => {
+                    // Thinking bots take turns for the cores the async workers leave (in
+                    // order of arrival), so many search tables queue instead of crowding out
+                    // every other table's work.
+                    let _turn = THINKERS.acquire().await;
                     let (b, a) = tokio::task::spawn_blocking(move || {
                         let a = b.act(&obs);
                         (b, a)

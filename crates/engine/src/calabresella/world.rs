@@ -431,4 +431,7 @@ impl crate::search::pimc::Determinize for super::Match {
     fn position(obs: &Observation) -> u64 {
         (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
     }
+    fn dealt(hand: &Hand) -> Hand {
+        Hand::new_unchecked(*hand.options(), hand.dealer(), *hand.deal())
+    }
 }

@@ -8,11 +8,13 @@
 //! key).
 
 mod assign;
+mod figures;
 pub mod pimc;
 pub mod solver;
 pub mod world;
 
 pub use assign::{Assigner, Layout, LayoutError, MAX_PLACES};
+pub use figures::{SearchFigures, search_figures};
 pub use pimc::{Budget, PimcBot, PimcError};
 pub use solver::Solver;
 pub use world::{WorldError, WorldSampler};

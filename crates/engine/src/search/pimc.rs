@@ -23,18 +23,32 @@ use super::{Searchable, Solver, WorldError, WorldSampler};
 pub struct Budget {
     /// Worlds sampled per decision (at most).
     pub worlds: u32,
+    /// Evaluations per decision (at most): worlds times legal actions. A decision with many
+    /// actions (a long bidding ladder) samples fewer worlds, at least [`MIN_WORLDS`], which
+    /// bounds its time without a clock.
+    pub evals: u32,
     /// Milliseconds per decision (at most), when set.
     pub ms: Option<u32>,
     /// Solve exactly once this many tricks or fewer are left (`None`: the game's default).
     pub solve: Option<u32>,
+    /// Inference: weight each world by how likely the other players' actions so far were in
+    /// it, as the heuristic would have played: each action it would not have taken multiplies
+    /// the world's weight by this many hundredths (1 to 99; `None`: every world counts alike).
+    pub infer: Option<u32>,
 }
+
+/// The fewest worlds a decision samples whatever its number of actions (unless `worlds` is
+/// lower).
+pub const MIN_WORLDS: u32 = 8;
 
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
-            worlds: 24,
+            worlds: 64,
+            evals: 2048,
             ms: None,
             solve: None,
+            infer: None,
         }
     }
 }
@@ -43,7 +57,7 @@ impl Default for Budget {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PimcError {
     /// A parameter the bot does not have.
-    #[error("unknown pimc parameter {0:?}; known: worlds, ms, solve")]
+    #[error("unknown pimc parameter {0:?}; known: worlds, evals, ms, solve, infer")]
     Unknown(String),
     /// A value that is not a number in range.
     #[error("pimc parameter {key}: bad value {value:?} ({expected})")]
@@ -83,14 +97,19 @@ impl Budget {
             };
             match key {
                 "worlds" => b.worlds = num(1, 100_000, "1 to 100000")?,
+                "evals" => b.evals = num(1, 10_000_000, "1 to 10000000")?,
                 "ms" => {
                     b.ms = Some(num(1, 600_000, "1 to 600000")?);
                     // A time budget alone samples until the time is spent.
                     if !spec.contains("worlds") {
                         b.worlds = 100_000;
                     }
+                    if !spec.contains("evals") {
+                        b.evals = 10_000_000;
+                    }
                 }
                 "solve" => b.solve = Some(num(0, 20, "0 to 20")?),
+                "infer" => b.infer = Some(num(0, 99, "0 (off) to 99")?).filter(|&w| w > 0),
                 _ => return Err(PimcError::Unknown(key.to_owned())),
             }
         }
@@ -103,7 +122,7 @@ impl Budget {
 /// `world.rs`.
 pub trait Determinize {
     /// The game's hand.
-    type Hand: Searchable;
+    type Hand: Searchable + crate::game::GameHand;
     /// The game's observation.
     type Obs: View;
     /// The worlds `obs` allows.
@@ -118,6 +137,8 @@ pub trait Determinize {
     fn solve_tricks(hand: &Self::Hand) -> u32;
     /// Where in the match `obs` is: the hand number and how many events it has seen.
     fn position(obs: &Self::Obs) -> u64;
+    /// The hand as it was dealt, before any action.
+    fn dealt(hand: &Self::Hand) -> Self::Hand;
 }
 
 /// The perfect-information Monte Carlo bot; plays every registered game.
@@ -164,9 +185,14 @@ impl PimcBot {
             .ms
             .map(|ms| Duration::from_millis(u64::from(ms)));
         let mut totals = vec![0.0f64; legal.len()];
+        let mut weights = 0.0f64;
         let mut worlds = 0u32;
         let mut solver = Solver::new();
-        while worlds < self.budget.worlds {
+        let most = self
+            .budget
+            .worlds
+            .min((self.budget.evals / legal.len().max(1) as u32).max(MIN_WORLDS));
+        while worlds < most {
             if limit.is_some_and(|l| worlds > 0 && start.elapsed() >= l) {
                 break;
             }
@@ -174,6 +200,11 @@ impl PimcBot {
                 break;
             };
             worlds += 1;
+            let weight = match self.budget.infer {
+                Some(miss) => self.likelihood::<D>(&world, seat, f64::from(miss) / 100.0),
+                None => 1.0,
+            };
+            weights += weight;
             solver.clear();
             let solve_from = self.budget.solve.unwrap_or_else(|| D::solve_tricks(&world));
             for (i, &a) in legal.iter().enumerate() {
@@ -184,18 +215,41 @@ impl PimcBot {
                 } else {
                     self.playout::<D>(child, seat)
                 };
-                totals[i] += f64::from(v);
+                totals[i] += weight * f64::from(v);
             }
         }
         self.worlds_seen += u64::from(worlds);
-        if worlds == 0 {
+        if worlds == 0 || weights <= 0.0 {
             return Vec::new();
         }
         legal
             .into_iter()
             .zip(totals)
-            .map(|(a, t)| (a, t / f64::from(worlds)))
+            .map(|(a, t)| (a, t / weights))
             .collect()
+    }
+
+    /// How likely the other seats' actions so far are in `world` if they played as the
+    /// heuristic does: a factor `miss` for each decision where it would have chosen otherwise.
+    fn likelihood<D: Determinize>(&mut self, world: &D::Hand, seat: Seat, miss: f64) -> f64
+    where
+        HeuristicBot: Bot<D::Obs>,
+    {
+        let mut hand = D::dealt(world);
+        let mut weight = 1.0;
+        for a in crate::game::GameHand::action_list(world) {
+            let Some(d) = D::decider(&hand) else {
+                break;
+            };
+            if d != seat && hand.num_legal_actions() > 1 {
+                let guess = self.heuristic.act(&D::view(&hand, d));
+                if guess != a {
+                    weight *= miss;
+                }
+            }
+            hand.apply_unchecked(a);
+        }
+        weight
     }
 
     /// Plays `hand` out with the heuristic in every seat; its value for `seat`'s side.
