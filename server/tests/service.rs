@@ -1627,7 +1627,7 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
     let mut c = server.client.clone();
     let request = |seats: Vec<v1::SeatKind>, bots: Vec<&str>| v1::CreateTableRequest {
         name: "search".into(),
-        options: Some(options(v1::Game::TressetteInDue, 11)),
+        options: Some(options(v1::Game::TressetteInDue, 3)),
         seats: seats.into_iter().map(|s| s as i32).collect(),
         seat_bots: bots.into_iter().map(str::to_owned).collect(),
         seed: Some(5),
@@ -1668,7 +1668,9 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         .expect("table");
     assert_eq!(bare.seats[1].player_name, "pimc:worlds=64:ms=40 bot");
     // A PIMC seat with a budget in worlds thinks within the server's cap, and plays to the
-    // end.
+    // end, answering every decision at the pace of its time budget (its timing says nothing
+    // of its cards).
+    let started = std::time::Instant::now();
     let t = c
         .create_table(request(vec![named, heuristic], vec!["PIMC:worlds=6", ""]))
         .await
@@ -1680,6 +1682,23 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
     assert_eq!(t.seats[0].player_name, "pimc:worlds=6:ms=40 bot");
     assert_eq!(t.seats[1].player_name, "heuristic bot");
     until_finished(&mut c, &t.table_id).await;
+    let elapsed = started.elapsed();
     let t = table_of(&mut c, &t.table_id).await;
     assert!(t.decisions > 20, "{t:?}");
+    let record = c
+        .get_record(v1::GetRecordRequest {
+            table_id: t.table_id.clone(),
+        })
+        .await
+        .expect("record")
+        .into_inner();
+    let record = Record::parse(&record.record_json).expect("record");
+    let searched = record_actions(&record)
+        .iter()
+        .filter(|(s, _)| s.index() == 0)
+        .count() as u32;
+    assert!(
+        elapsed >= Duration::from_millis(40) * searched,
+        "{searched} decisions at 40 ms each took {elapsed:?}"
+    );
 }

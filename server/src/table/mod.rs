@@ -54,6 +54,15 @@ pub struct TableSpec {
     pub bot_delay: Duration,
 }
 
+/// The time budget in a search bot's name (`pimc:...:ms=100`), which the server always sets.
+fn think_time(name: &str) -> Option<Duration> {
+    let params = name.strip_prefix("pimc")?.trim_start_matches(':');
+    let ms = calabresella_engine::search::Budget::parse(params)
+        .ok()?
+        .ms?;
+    Some(Duration::from_millis(u64::from(ms)))
+}
+
 /// The bot named for seat `i` (empty when the seat has none).
 fn bot_name(spec: &TableSpec, i: usize) -> &str {
     spec.bots.get(i).map_or("", String::as_str)
@@ -143,6 +152,10 @@ struct SeatState {
     /// async workers, and is not asked again when the table is restored (each of its
     /// decisions is seeded from the position, so it keeps no stream to restore).
     thinks: bool,
+    /// A thinking bot's answer time: every decision takes this long, however long it thought,
+    /// so its timing cannot tell the other players anything about its cards (how many it may
+    /// play, how hard the position is).
+    pace: Option<Duration>,
 }
 
 impl SeatState {
@@ -241,6 +254,9 @@ impl Table {
                 ),
                 thinks: kind == v1::SeatKind::BotNamed
                     && !matches!(bot_name(&spec, i), "random" | "heuristic"),
+                pace: (kind == v1::SeatKind::BotNamed)
+                    .then(|| think_time(bot_name(&spec, i)))
+                    .flatten(),
             })
             .collect();
         let feeds = (0..n).map(|_| Feed::new(config.seat_buffer)).collect();

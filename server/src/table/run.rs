@@ -71,13 +71,21 @@ impl Table {
                     // Thinking bots take turns for the cores the async workers leave (in
                     // order of arrival), so many search tables queue instead of crowding out
                     // every other table's work.
-                    let _turn = THINKERS.acquire().await;
+                    let turn = THINKERS.acquire().await;
+                    let started = tokio::time::Instant::now();
+                    let pace = self.seats[seat.index()].pace;
                     let (b, a) = tokio::task::spawn_blocking(move || {
                         let a = b.act(&obs);
                         (b, a)
                     })
                     .await
                     .map_or((None, None), |(b, a)| (Some(b), Some(a)));
+                    // Answer at the bot's pace, not when it happened to finish (the turn to
+                    // think is over: another bot may use the core meanwhile).
+                    drop(turn);
+                    if let Some(p) = pace {
+                        tokio::time::sleep_until(started + p).await;
+                    }
                     bot = b;
                     a
                 }
