@@ -275,7 +275,7 @@ def test_a_python_bot_plays_against_the_servers_search_bot(server: str) -> None:
     # The server caps the bot's thinking time; the seat shows the bot with its budget.
     assert info["seats"][1][2].startswith("pimc:worlds=4:ms=")
     bare = client.create_table("tressette-in-due", seats=["open", "pimc"])
-    assert client.get_table(bare["table_id"])["seats"][1][2].startswith("pimc:worlds=64:ms=")
+    assert client.get_table(bare["table_id"])["seats"][1][2] == "pimc bot"
     result = cb.play(lambda obs: obs.legal_action_strings[0], client, table["table_id"], seat=0)
     assert result["reason"] == "completed" and result["faults"] == 0
     with pytest.raises(cb.CalabresellaError, match="unknown pimc parameter"):

@@ -1666,7 +1666,10 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         .into_inner()
         .table
         .expect("table");
-    assert_eq!(bare.seats[1].player_name, "pimc:worlds=64:ms=40 bot");
+    assert_eq!(
+        bare.seats[1].player_name, "pimc bot",
+        "the default budget's name"
+    );
     // A PIMC seat with a budget in worlds thinks within the server's cap, and plays to the
     // end, answering every decision at the pace of its time budget (its timing says nothing
     // of its cards).

@@ -152,6 +152,17 @@ test("a person plays a whole Tressette in due match against a bot", async (s) =>
   });
 });
 
+test("a person plays a whole Tressette in due match against the search bot", async (s) => {
+  await wholeMatch(s, {
+    game: "tressette-in-due",
+    options: { target: 3 },
+    seats: ["open", "pimc"],
+    name: "Pia E2E",
+    prefix: "tressette-in-due-pimc",
+    seed: SEED + 7,
+  });
+});
+
 test("a person plays a whole one-hand Tressette con la Chiamata match against four bots", async (s) => {
   await wholeMatch(s, {
     game: "tressette-chiamata",

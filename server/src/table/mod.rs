@@ -54,6 +54,25 @@ pub struct TableSpec {
     pub bot_delay: Duration,
 }
 
+/// How a named bot is shown: `pimc bot` with the default budget (whatever the server's time
+/// cap), else its name with its parameters (`pimc:worlds=8:ms=100 bot`): bots of different
+/// strength are different players in the results table.
+fn named_bot_name(name: &str) -> String {
+    let default = name
+        .strip_prefix("pimc")
+        .map(|p| p.trim_start_matches(':'))
+        .and_then(|p| calabresella_engine::search::Budget::parse(p).ok())
+        .is_some_and(|b| {
+            calabresella_engine::search::Budget { ms: None, ..b }
+                == calabresella_engine::search::Budget::default()
+        });
+    if default {
+        "pimc bot".to_owned()
+    } else {
+        format!("{name} bot")
+    }
+}
+
 /// The time budget in a search bot's name (`pimc:...:ms=100`), which the server always sets.
 fn think_time(name: &str) -> Option<Duration> {
     let params = name.strip_prefix("pimc")?.trim_start_matches(':');
@@ -241,7 +260,7 @@ impl Table {
                 name: match kind {
                     v1::SeatKind::BotRandom => "random bot".into(),
                     v1::SeatKind::BotHeuristic => "heuristic bot".into(),
-                    v1::SeatKind::BotNamed => format!("{} bot", bot_name(&spec, i)),
+                    v1::SeatKind::BotNamed => named_bot_name(bot_name(&spec, i)),
                     v1::SeatKind::Unspecified => "dummy".into(),
                     _ => String::new(),
                 },

@@ -23,10 +23,12 @@ use super::{Searchable, Solver, WorldError, WorldSampler};
 pub struct Budget {
     /// Worlds sampled per decision (at most).
     pub worlds: u32,
-    /// Evaluations per decision (at most): worlds times legal actions. A decision with many
-    /// actions (a long bidding ladder) samples fewer worlds, at least [`MIN_WORLDS`], which
-    /// bounds its time without a clock.
-    pub evals: u32,
+    /// Work per decision (at most), counted, not timed: each action a play-out takes is one
+    /// unit, and [`NODES_PER_UNIT`] solver positions are one. Sampling stops once a world
+    /// brings the total to it (after at least [`MIN_WORLDS`] worlds), so a decision with many
+    /// actions to score, or long play-outs (the call, the discards), samples fewer worlds: its
+    /// time stays bounded and the bot stays deterministic.
+    pub work: u32,
     /// Milliseconds per decision (at most), when set.
     pub ms: Option<u32>,
     /// Solve exactly once this many tricks or fewer are left (`None`: the game's default).
@@ -41,11 +43,15 @@ pub struct Budget {
 /// lower).
 pub const MIN_WORLDS: u32 = 8;
 
+/// Solver positions that count as one unit of [`Budget::work`] (a position costs about a
+/// hundredth of a play-out action).
+pub const NODES_PER_UNIT: u64 = 64;
+
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
             worlds: 64,
-            evals: 2048,
+            work: 12_000,
             ms: None,
             solve: None,
             infer: None,
@@ -57,7 +63,7 @@ impl Default for Budget {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PimcError {
     /// A parameter the bot does not have.
-    #[error("unknown pimc parameter {0:?}; known: worlds, evals, ms, solve, infer")]
+    #[error("unknown pimc parameter {0:?}; known: worlds, work, ms, solve, infer")]
     Unknown(String),
     /// A value that is not a number in range.
     #[error("pimc parameter {key}: bad value {value:?} ({expected})")]
@@ -97,15 +103,14 @@ impl Budget {
             };
             match key {
                 "worlds" => b.worlds = num(1, 100_000, "1 to 100000")?,
-                "evals" => b.evals = num(1, 10_000_000, "1 to 10000000")?,
+                "work" => b.work = num(1, 100_000_000, "1 to 100000000")?,
                 "ms" => {
                     b.ms = Some(num(1, 600_000, "1 to 600000")?);
-                    // A time budget alone samples until the time is spent.
-                    if !spec.contains("worlds") {
+                    // A time budget alone (no worlds, no work) samples until the time is spent;
+                    // with either, the time is a ceiling on the budget they set.
+                    if !spec.contains("worlds") && !spec.contains("work") {
                         b.worlds = 100_000;
-                    }
-                    if !spec.contains("evals") {
-                        b.evals = 10_000_000;
+                        b.work = 100_000_000;
                     }
                 }
                 "solve" => b.solve = Some(num(0, 20, "0 to 20")?),
@@ -188,12 +193,12 @@ impl PimcBot {
         let mut weights = 0.0f64;
         let mut worlds = 0u32;
         let mut solver = Solver::new();
-        let most = self
-            .budget
-            .worlds
-            .min((self.budget.evals / legal.len().max(1) as u32).max(MIN_WORLDS));
-        while worlds < most {
+        let mut work = 0u64;
+        while worlds < self.budget.worlds {
             if limit.is_some_and(|l| worlds > 0 && start.elapsed() >= l) {
+                break;
+            }
+            if worlds >= MIN_WORLDS && work >= u64::from(self.budget.work) {
                 break;
             }
             let Ok(world) = sampler.sample(&mut rng) else {
@@ -206,6 +211,7 @@ impl PimcBot {
             };
             weights += weight;
             solver.clear();
+            let nodes = solver.nodes();
             let solve_from = self.budget.solve.unwrap_or_else(|| D::solve_tricks(&world));
             for (i, &a) in legal.iter().enumerate() {
                 let mut child = world.clone();
@@ -213,10 +219,13 @@ impl PimcBot {
                 let v = if child.in_play() && child.tricks_left() <= solve_from {
                     solver.solve(&child, seat)
                 } else {
-                    self.playout::<D>(child, seat)
+                    let (v, steps) = self.playout::<D>(child, seat);
+                    work += steps;
+                    v
                 };
                 totals[i] += weight * f64::from(v);
             }
+            work += (solver.nodes() - nodes) / NODES_PER_UNIT;
         }
         self.worlds_seen += u64::from(worlds);
         if worlds == 0 || weights <= 0.0 {
@@ -252,19 +261,22 @@ impl PimcBot {
         weight
     }
 
-    /// Plays `hand` out with the heuristic in every seat; its value for `seat`'s side.
-    fn playout<D: Determinize>(&mut self, mut hand: D::Hand, seat: Seat) -> i32
+    /// Plays `hand` out with the heuristic in every seat: its value for `seat`'s side, and the
+    /// actions it took.
+    fn playout<D: Determinize>(&mut self, mut hand: D::Hand, seat: Seat) -> (i32, u64)
     where
         HeuristicBot: Bot<D::Obs>,
     {
+        let mut steps = 0;
         while !hand.is_over() {
             let Some(d) = D::decider(&hand) else {
                 break;
             };
             let a = self.heuristic.act(&D::view(&hand, d));
             hand.apply_unchecked(a);
+            steps += 1;
         }
-        hand.value(seat)
+        (hand.value(seat), steps)
     }
 
     fn decide<D: Determinize>(&mut self, obs: &D::Obs) -> Action
@@ -304,3 +316,34 @@ macro_rules! pimc_for_any_game {
     };
 }
 crate::for_each_game!(pimc_for_any_game);
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // In tests a panic is the failure report.
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_parse_with_their_defaults_and_refuse_bad_parameters() {
+        assert_eq!(Budget::parse("").unwrap(), Budget::default());
+        let b = Budget::parse("worlds=8:solve=3").unwrap();
+        assert_eq!((b.worlds, b.work, b.solve), (8, 12_000, Some(3)));
+        // A time budget alone thinks until the time is spent...
+        let t = Budget::parse("ms=50").unwrap();
+        assert_eq!((t.ms, t.worlds, t.work), (Some(50), 100_000, 100_000_000));
+        // ...and with worlds or work it is a ceiling on their budget.
+        let c = Budget::parse("worlds=64,ms=100").unwrap();
+        assert_eq!((c.ms, c.worlds, c.work), (Some(100), 64, 12_000));
+        assert_eq!(Budget::parse("infer=30").unwrap().infer, Some(30));
+        assert_eq!(Budget::parse("infer=0").unwrap().infer, None);
+        for bad in [
+            "worlds=0",
+            "worlds=x",
+            "ms=0",
+            "infer=100",
+            "depth=3",
+            "solve=99",
+        ] {
+            assert!(Budget::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
