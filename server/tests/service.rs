@@ -1641,6 +1641,8 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         (vec![named, heuristic], vec!["alphazero", ""]),
         (vec![named, heuristic], vec!["pimc:ms=5000", ""]),
         (vec![named, heuristic], vec!["pimc:depth=3", ""]),
+        (vec![named, heuristic], vec!["pimc:solve=12", ""]),
+        (vec![named, heuristic], vec!["pimc:work=99999999", ""]),
         (vec![named, heuristic], vec!["", ""]),
         (vec![named, heuristic], vec!["pimc"]),
         (vec![heuristic, heuristic], vec!["", "pimc"]),

@@ -12,7 +12,7 @@ pub fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(calabresella_engine::game::game_names())
 }
 
-/// A seat by name: open (or human, player), random (or bot), heuristic, pimc[:budget].
+/// A seat by name: open (or human, player), random (or bot), heuristic, `pimc` or `pimc:<budget>`.
 pub fn seat_kind(name: &str) -> Result<requests::SeatChoice, requests::NameError> {
     requests::seat(name)
 }

@@ -71,6 +71,13 @@ pub fn player_name(name: &str) -> Result<String, ServiceError> {
     Ok(n.to_owned())
 }
 
+/// The most tricks a server's search bot may solve exactly.
+const MAX_SOLVE_TRICKS: u32 = 6;
+/// The most work per decision a server's search bot may ask for.
+const MAX_WORK: u32 = 48_000;
+/// The most worlds per decision a server's search bot may ask for.
+const MAX_WORLDS: u32 = 1_000;
+
 /// The longest bot name with its parameters.
 const MAX_BOT_NAME: usize = 64;
 
@@ -122,6 +129,18 @@ fn seat_bots(
             let params = params.strip_prefix(':').unwrap_or(params);
             let budget = calabresella_engine::search::Budget::parse(params)
                 .map_err(|e| bad(format!("seat {i}: {e}")))?;
+            // Beyond these a decision's work is out of proportion to its time cap (the solver
+            // grows about tenfold per trick); the cap stops the solver too, but a budget that
+            // can only ever be cut short is refused with a reason.
+            if budget.solve.is_some_and(|s| s > MAX_SOLVE_TRICKS)
+                || (params.contains("work") && budget.work > MAX_WORK)
+                || (params.contains("worlds") && budget.worlds > MAX_WORLDS)
+            {
+                return Err(bad(format!(
+                    "seat {i}: pimc on this server takes solve at most {MAX_SOLVE_TRICKS}, \
+                     work at most {MAX_WORK} and worlds at most {MAX_WORLDS}"
+                )));
+            }
             match budget.ms {
                 // The default budget in worlds, with the server's cap on time as a ceiling (a
                 // time budget alone would think for the whole cap every decision).
@@ -214,7 +233,19 @@ pub fn table_spec(
         }
         seats[dummy] = v1::SeatKind::Unspecified;
     }
-    let bots = seat_bots(r, &seats, config)?;
+    let mut bots = seat_bots(r, &seats, config)?;
+    // A named `random` or `heuristic` is that bot's own kind: one name per bot on the wire.
+    for (kind, bot) in seats.iter_mut().zip(bots.iter_mut()) {
+        let plain = match bot.as_str() {
+            "random" => Some(v1::SeatKind::BotRandom),
+            "heuristic" => Some(v1::SeatKind::BotHeuristic),
+            _ => None,
+        };
+        if let Some(k) = plain {
+            *kind = k;
+            bot.clear();
+        }
+    }
     let clock = r.clock.unwrap_or_default();
     let move_ms = match clock.move_ms {
         0 => config.default_move.as_millis() as u32,

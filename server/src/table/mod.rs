@@ -270,12 +270,14 @@ impl Table {
                     kind,
                     bot_name(&spec, i),
                     spec.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)),
+                    config.max_bot_ms,
                 ),
                 thinks: kind == v1::SeatKind::BotNamed
                     && !matches!(bot_name(&spec, i), "random" | "heuristic"),
                 pace: (kind == v1::SeatKind::BotNamed)
                     .then(|| think_time(bot_name(&spec, i)))
-                    .flatten(),
+                    .flatten()
+                    .map(|p| p.min(Duration::from_millis(u64::from(config.max_bot_ms)))),
             })
             .collect();
         let feeds = (0..n).map(|_| Feed::new(config.seat_buffer)).collect();

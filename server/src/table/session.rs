@@ -16,14 +16,23 @@ pub type RawEvent = AnyEvent;
 pub type SeatBot = Box<dyn Bot + Send>;
 
 /// A bot by its wire seat kind (and, for a named bot, its name with parameters), seeded
-/// (`None` for kinds that are not bots).
-pub fn seat_bot(kind: v1::SeatKind, named: &str, seed: u64) -> Option<SeatBot> {
+/// (`None` for kinds that are not bots). A search bot's time budget is held to `max_ms`, the
+/// server's cap now (a table stored under a larger cap is held to the new one).
+pub fn seat_bot(kind: v1::SeatKind, named: &str, seed: u64, max_ms: u32) -> Option<SeatBot> {
     let name = match kind {
         v1::SeatKind::BotRandom => "random",
         v1::SeatKind::BotHeuristic => "heuristic",
         v1::SeatKind::BotNamed => named,
         _ => return None,
     };
+    if let Some(params) = name.strip_prefix("pimc") {
+        let mut budget =
+            calabresella_engine::search::Budget::parse(params.trim_start_matches(':')).ok()?;
+        budget.ms = Some(budget.ms.map_or(max_ms, |ms| ms.min(max_ms)));
+        return Some(Box::new(calabresella_engine::search::PimcBot::new(
+            seed, budget,
+        )));
+    }
     bots::by_name(name, seed)
 }
 

@@ -7,9 +7,11 @@
 //! knows fixes or limits cards: its own hand and discards, the exposed dummy, the aperta
 //! partner's hand, the return card (soloist and holder), the called card (with the soloist
 //! from the hand-over on), the scegliete monte and split, and voids. The builder then
-//! reconstructs a deal that leads to the placement through the observed history (choosing the
-//! hidden steps, such as which of the soloist's cards were the monte, among those that fit)
-//! and replays it; the replay check refuses anything the layout missed.
+//! reconstructs a deal that leads to the placement through the observed history (drawing the
+//! hidden steps, such as which of the soloist's cards were the monte, at random) and replays
+//! it; the replay check refuses anything the layout missed. A placement thus counts in
+//! proportion to the hidden histories that fit it. Known gap: in a due, what the dummy's
+//! exposed hand shows of its later discards is not used yet, so those positions find no world.
 
 use crate::action::{Action, Contract};
 use crate::card::Card;

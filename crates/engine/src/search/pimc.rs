@@ -193,6 +193,7 @@ impl PimcBot {
         let mut weights = 0.0f64;
         let mut worlds = 0u32;
         let mut solver = Solver::new();
+        solver.set_deadline(limit.map(|l| start + l));
         let mut work = 0u64;
         while worlds < self.budget.worlds {
             if limit.is_some_and(|l| worlds > 0 && start.elapsed() >= l) {
@@ -204,14 +205,13 @@ impl PimcBot {
             let Ok(world) = sampler.sample(&mut rng) else {
                 break;
             };
-            worlds += 1;
             let weight = match self.budget.infer {
                 Some(miss) => self.likelihood::<D>(&world, seat, f64::from(miss) / 100.0),
                 None => 1.0,
             };
-            weights += weight;
             solver.clear();
             let nodes = solver.nodes();
+            let mut values = Vec::with_capacity(legal.len());
             let solve_from = self.budget.solve.unwrap_or_else(|| D::solve_tricks(&world));
             for (i, &a) in legal.iter().enumerate() {
                 let mut child = world.clone();
@@ -223,9 +223,18 @@ impl PimcBot {
                     work += steps;
                     v
                 };
-                totals[i] += weight * f64::from(v);
+                values.push((i, v));
             }
             work += (solver.nodes() - nodes) / NODES_PER_UNIT;
+            // A world the solver could not finish in time does not count.
+            if solver.aborted() {
+                break;
+            }
+            worlds += 1;
+            weights += weight;
+            for (i, v) in values {
+                totals[i] += weight * f64::from(v);
+            }
         }
         self.worlds_seen += u64::from(worlds);
         if worlds == 0 || weights <= 0.0 {

@@ -26,6 +26,9 @@ struct Entry {
 pub struct Solver {
     table: HashMap<u64, Entry>,
     nodes: u64,
+    /// When set, the search gives up at this instant (checked every 1,024 positions).
+    deadline: Option<std::time::Instant>,
+    aborted: bool,
 }
 
 impl Solver {
@@ -42,6 +45,17 @@ impl Solver {
     /// Forgets the table (before a search in another world or for another side).
     pub fn clear(&mut self) {
         self.table.clear();
+    }
+
+    /// Gives up searching at `deadline`: values found after it are meaningless, and
+    /// [`Solver::aborted`] says so.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Whether a search ran past the deadline (its values are not to be used).
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     /// The exact value of `hand` for `seat`'s side, both sides playing perfectly with every
@@ -78,7 +92,17 @@ impl Solver {
         if hand.is_over() {
             return hand.value(seat);
         }
+        if self.aborted {
+            return 0;
+        }
         self.nodes += 1;
+        if self.nodes.is_multiple_of(1024)
+            && let Some(d) = self.deadline
+            && std::time::Instant::now() >= d
+        {
+            self.aborted = true;
+            return 0;
+        }
         let n = hand.num_legal_actions();
         let maximise = hand.to_move().is_some_and(|m| hand.side(m) == side);
         if n == 1 {

@@ -7,8 +7,9 @@
 //! replaying the observed history on a deal that leads to it. The builder checks the replayed
 //! hand's view against the observation and refuses a world that differs, so a sampled world
 //! is always consistent; constraints the layout leaves out (an accuso not declared, a card the
-//! caller could not call) are enforced by that check, which keeps the draw uniform among the
-//! consistent worlds (rejection from a uniform draw over a superset).
+//! caller could not call) are enforced by that check: rejection from a uniform draw over a
+//! superset keeps the draw uniform among the consistent ones (where a builder draws hidden
+//! steps at random, over consistent deals with their hidden steps).
 
 use crate::cardset::CardSet;
 use crate::rng::GameRng;
