@@ -155,7 +155,7 @@ test("the lobby shows the create form and the table list; first load's JavaScrip
     .evaluateAll((els) => els.map((e) => e.value));
   assert.deepEqual(
     seatKinds.sort(),
-    ["heuristic", "open", "random"],
+    ["heuristic", "open", "pimc", "random"],
     'select[name="seat-0"]',
   );
   await shot(page, "lobby.png");
