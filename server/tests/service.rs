@@ -1707,3 +1707,40 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         "{searched} decisions at 40 ms each took {elapsed:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_whose_search_bot_is_thinking_still_answers_its_callers() {
+    let config = ServerConfig {
+        max_bot_ms: 3000,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    let named = v1::SeatKind::BotNamed as i32;
+    let t = c
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::TressetteInDue, 3)),
+            seats: vec![named, named],
+            seat_bots: vec!["pimc:worlds=4:ms=3000".into(); 2],
+            seed: Some(9),
+            ..Default::default()
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table");
+    // Every decision is answered at the pace of three seconds; meanwhile the table's own
+    // calls are served at once, so they still see the first decision pending.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for _ in 0..3 {
+        let now = table_of(&mut c, &t.table_id).await;
+        assert_eq!(now.state, v1::TableState::Playing as i32);
+        assert_eq!(now.decisions, 0, "the call waited for the bot: {now:?}");
+        c.get_record(v1::GetRecordRequest {
+            table_id: t.table_id.clone(),
+        })
+        .await
+        .expect("record while the bot thinks");
+    }
+}

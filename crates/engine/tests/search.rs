@@ -446,3 +446,56 @@ fn every_game_hand_is_searchable_through_the_trait() {
         }
     }
 }
+
+/// Calabresella a due: once the dummy has taken monte cards and discarded (dividete, or
+/// scegliete with the dummy a taker), both people still find worlds, and every one of them looks
+/// to its seat like the real hand. The soloist knows the dummy's discards in part from the hand
+/// exposed after the auction; the defending person sees them.
+#[test]
+fn a_due_positions_after_the_dummy_discards_have_worlds() {
+    let rules = Rules::parse("calabresella", [("a_due", "true")]).unwrap();
+    let mut after_discards = 0usize;
+    let mut contracts: HashMap<&str, usize> = HashMap::new();
+    for seed in 0..400u64 {
+        let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+        let mut bot = RandomBot::new(seed);
+        while m.hands_dealt() == 1 {
+            let Some(d) = m.decider() else { break };
+            let events = m.hand_events(0);
+            let dummy_discarded = events
+                .iter()
+                .any(|e| e.to_string().starts_with("seat 2 discards"));
+            if dummy_discarded {
+                after_discards += 1;
+                let contract = events.iter().find_map(|e| {
+                    let e = e.to_string();
+                    ["dividete", "scegliete"]
+                        .into_iter()
+                        .find(|c| e.contains("is the soloist in") && e.contains(c))
+                });
+                *contracts.entry(contract.unwrap_or("other")).or_default() += 1;
+                for s in [Seat::ALL[0], Seat::ALL[1]] {
+                    let v = Viewer::Seat(s);
+                    let obs = m.hand_observation(0, v).unwrap();
+                    let worlds = obs
+                        .sample_worlds(3, seed)
+                        .unwrap_or_else(|e| panic!("seed {seed} seat {s}: {e}\n{events:#?}"));
+                    for w in &worlds {
+                        assert_eq!(w.hand_observation(0, v), Some(obs.clone()));
+                    }
+                }
+            }
+            let obs = m.observation(Viewer::Seat(d)).unwrap();
+            m.try_apply_as(d, bot.act(&obs)).unwrap();
+        }
+        if after_discards > 400 {
+            break;
+        }
+    }
+    for c in ["dividete", "scegliete"] {
+        assert!(
+            contracts.get(c).copied().unwrap_or(0) > 10,
+            "too few {c} positions: {contracts:?}"
+        );
+    }
+}

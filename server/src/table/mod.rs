@@ -195,6 +195,14 @@ struct Pending {
     bot_at: Option<Instant>,
 }
 
+/// A search bot thinking apart from the table's task, which keeps serving its callers.
+struct Thinking {
+    decision: u64,
+    seat: Seat,
+    /// The bot back with its answer (`None` when thinking failed).
+    answer: oneshot::Receiver<(SeatBot, Option<Action>)>,
+}
+
 /// A table's whole state, owned by its task.
 pub struct Table {
     id: String,
@@ -211,6 +219,8 @@ pub struct Table {
     public: Feed,
     taken: Vec<Taken>,
     pending: Option<Pending>,
+    /// The search bot thinking about the pending decision, if one is.
+    thinking: Option<Thinking>,
     timeout_bot: Option<SeatBot>,
     /// When a waiting table is abandoned, or a finished one expires.
     expires: Instant,
@@ -298,6 +308,7 @@ impl Table {
             public,
             taken: Vec::new(),
             pending: None,
+            thinking: None,
             timeout_bot: None,
             store,
             creator,

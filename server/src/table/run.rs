@@ -62,42 +62,92 @@ impl Table {
             return;
         };
         let seat = p.seat;
+        if self.seats[seat.index()].thinks {
+            self.start_thinking(seat);
+            return;
+        }
         let mut bot = self.seats[seat.index()].bot.take();
-        let action = if self.seats[seat.index()].thinks {
-            // A search bot thinks for up to its budget: on a blocking thread, so the async
-            // workers keep serving every other table meanwhile.
-            match (bot, self.session.decision_view(seat)) {
-                (Some(mut b), Some(obs)) => {
-                    // Thinking bots take turns for the cores the async workers leave (in
-                    // order of arrival), so many search tables queue instead of crowding out
-                    // every other table's work.
-                    let turn = THINKERS.acquire().await;
-                    let started = tokio::time::Instant::now();
-                    let pace = self.seats[seat.index()].pace;
-                    let (b, a) = tokio::task::spawn_blocking(move || {
-                        let a = b.act(&obs);
-                        (b, a)
-                    })
-                    .await
-                    .map_or((None, None), |(b, a)| (Some(b), Some(a)));
-                    // Answer at the bot's pace, not when it happened to finish (the turn to
-                    // think is over: another bot may use the core meanwhile).
-                    drop(turn);
-                    if let Some(p) = pace {
-                        tokio::time::sleep_until(started + p).await;
-                    }
-                    bot = b;
-                    a
-                }
-                (b, _) => {
-                    bot = b;
-                    None
-                }
+        let action = bot.as_mut().and_then(|b| self.session.bot_action(seat, b));
+        self.seats[seat.index()].bot = bot;
+        self.bot_moves(seat, action).await;
+    }
+
+    /// A search bot starts thinking for up to its budget, apart from the table's task: its
+    /// callers are served meanwhile, and the answer comes back through [`Table::bot_answered`].
+    fn start_thinking(&mut self, seat: Seat) {
+        let (Some(bot), Some(obs)) = (
+            self.seats[seat.index()].bot.take(),
+            self.session.decision_view(seat),
+        ) else {
+            tracing::error!(table = %self.id, seat = seat.index(), "search bot has nothing to think about");
+            self.finish(v1::EndReason::Forfeit, Some(seat));
+            return;
+        };
+        let Some(p) = self.pending.as_mut() else {
+            return;
+        };
+        p.bot_at = None;
+        let (tx, answer) = oneshot::channel();
+        self.thinking = Some(Thinking {
+            decision: p.decision,
+            seat,
+            answer,
+        });
+        let pace = self.seats[seat.index()].pace;
+        tokio::spawn(async move {
+            // Thinking bots take turns for the cores the async workers leave (in order of
+            // arrival), so many search tables queue instead of crowding out every other
+            // table's work; the thinking itself runs on a blocking thread.
+            let turn = THINKERS.acquire().await;
+            let started = tokio::time::Instant::now();
+            let mut bot = bot;
+            let result = tokio::task::spawn_blocking(move || {
+                let a = bot.act(&obs);
+                (bot, a)
+            })
+            .await;
+            // Answer at the bot's pace, not when it happened to finish (the turn to think is
+            // over: another bot may use the core meanwhile).
+            drop(turn);
+            if let Some(p) = pace {
+                tokio::time::sleep_until(started + p).await;
             }
-        } else {
-            bot.as_mut().and_then(|b| self.session.bot_action(seat, b))
+            if let Ok((bot, a)) = result {
+                let _ = tx.send((bot, Some(a)));
+            }
+            // A thinking thread that panicked drops `tx`: the table hears of it as a failure.
+        });
+    }
+
+    /// A search bot's answer came back (`None`: its thinking failed).
+    pub(super) async fn bot_answered(
+        &mut self,
+        decision: u64,
+        seat: Seat,
+        answer: Option<(SeatBot, Option<Action>)>,
+    ) {
+        let (bot, action) = match answer {
+            Some((bot, action)) => (Some(bot), action),
+            None => (None, None),
         };
         self.seats[seat.index()].bot = bot;
+        let due = self
+            .pending
+            .as_mut()
+            .filter(|p| p.decision == decision && p.seat == seat);
+        let Some(p) = due else {
+            return;
+        };
+        if self.suspended || self.end.is_some() {
+            return;
+        }
+        // Due now, so a store that refuses the move has the bot try again later.
+        p.bot_at = Some(Instant::now());
+        self.bot_moves(seat, action).await;
+    }
+
+    /// A bot's chosen action is taken (`None`: the bot had none, and the seat forfeits).
+    async fn bot_moves(&mut self, seat: Seat, action: Option<Action>) {
         match action {
             Some(a) => match self.take(seat, a, false).await {
                 Ok(_) => {}
@@ -255,11 +305,26 @@ impl Table {
             streak = 0;
             // Idle until the next command or deadline: the listing shows the table as it is.
             self.publish(false);
+            let thinking = self.thinking.as_mut().map(|t| (t.decision, t.seat));
+            let answer = async {
+                match self.thinking.as_mut() {
+                    Some(t) => (&mut t.answer).await.ok(),
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
+                answer = answer => {
+                    self.thinking = None;
+                    if let Some((decision, seat)) = thinking {
+                        self.bot_answered(decision, seat, answer).await;
+                        self.publish(true);
+                        self.flush_all();
+                    }
+                }
                 () = tokio::time::sleep_until(wake) => {}
             }
         }

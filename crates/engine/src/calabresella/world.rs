@@ -10,8 +10,9 @@
 //! reconstructs a deal that leads to the placement through the observed history (drawing the
 //! hidden steps, such as which of the soloist's cards were the monte, at random) and replays
 //! it; the replay check refuses anything the layout missed. A placement thus counts in
-//! proportion to the hidden histories that fit it. Known gap: in a due, what the dummy's
-//! exposed hand shows of its later discards is not used yet, so those positions find no world.
+//! proportion to the hidden histories that fit it. In a due the dummy's hand exposed after the
+//! auction is its dealt hand: what has since left its visible hand unplayed was discarded, and
+//! the rest of what it holds came from the monte.
 
 use crate::action::{Action, Contract};
 use crate::card::Card;
@@ -71,6 +72,8 @@ impl Searchable for Hand {
 #[derive(Debug, Clone, Default)]
 struct Story {
     contract: Option<(Seat, Contract)>,
+    /// A due: the dummy and the cards it was dealt, exposed after the auction.
+    exposed: Option<(Seat, CardSet)>,
     called: Option<Card>,
     holder: Option<Seat>,
     called_in_monte: bool,
@@ -95,6 +98,7 @@ fn story(obs: &Observation) -> Story {
                     .push(Some(contract.map_or(Action::Pass, Action::Bid)));
             }
             Event::AuctionWon { soloist, contract } => st.contract = Some((*soloist, *contract)),
+            Event::DummyExposed { seat, cards } => st.exposed = Some((*seat, *cards)),
             Event::Called { card } => {
                 st.called = Some(*card);
                 st.actions.push(Some(Action::Call(*card)));
@@ -172,15 +176,36 @@ impl Observation {
         {
             known_in[h].insert(r);
         }
-        let own_discards: CardSet = st.discards[v.index()].iter().flatten().copied().collect();
+        // Discards whose cards the seat knows: those it saw (its own, and the dummy's when it
+        // plays the dummy), and the exposed dummy's cards that have left its visible hand
+        // without being played or handed over (the soloist's view).
+        let mut known_disc = PerSeat::from_fn(n, |s| own_discards_of(&st, s));
+        if let Some((d, exposed)) = st.exposed
+            && !st.discards[d.index()].is_empty()
+        {
+            let mut went = exposed;
+            if let Some(split) = st.split {
+                for (taker, set) in split {
+                    if taker == d {
+                        went |= set;
+                    }
+                }
+            }
+            for &(s, cards) in &st.monte_received {
+                if s == d {
+                    went |= cards.unwrap_or(CardSet::EMPTY);
+                }
+            }
+            known_disc[d] |= went - known_in[d] - st.played[d];
+        }
         // The monte while it lies face up and untaken (scegliete before the split).
         let shown_aside = match (contract, st.split, st.monte_known) {
             (Some(Contract::Scegliete), None, Some(m)) => m.into_iter().collect(),
             _ => CardSet::EMPTY,
         };
-        let mut seen = self.hand | played_all | own_discards | shown_aside;
+        let mut seen = self.hand | played_all | shown_aside;
         for &s in &active {
-            seen |= known_in[s];
+            seen |= known_in[s] | known_disc[s];
         }
         let unseen = CardSet::ALL - seen;
 
@@ -203,10 +228,15 @@ impl Observation {
             sizes.push(monte_untouched);
             sizes.len() - 1
         });
+        let hidden_discards = |s: Seat| {
+            st.discards[s.index()]
+                .len()
+                .saturating_sub(known_disc[s].len()) as u8
+        };
         let discarders: Vec<Seat> = active
             .iter()
             .copied()
-            .filter(|&s| s != v && !st.discards[s.index()].is_empty())
+            .filter(|&s| s != v && hidden_discards(s) > 0)
             .collect();
         let first_discard = hand_seats.len() + usize::from(monte_place.is_some());
         let disc_place: [Option<usize>; Seat::MAX] = std::array::from_fn(|i| {
@@ -217,7 +247,7 @@ impl Observation {
         });
         let discard_place = move |s: Seat| disc_place[s.index()];
         for &s in &discarders {
-            sizes.push(st.discards[s.index()].len() as u8);
+            sizes.push(hidden_discards(s));
         }
         let places = sizes.len();
         let hand_place = |s: Seat| hand_seats.iter().position(|&h| h == s);
@@ -269,11 +299,9 @@ impl Observation {
             if Some(v) != idle {
                 cur[v] = obs.hand;
             }
-            let mut disc = PerSeat::splat(CardSet::EMPTY);
-            disc[v] = own_discards;
-            for &s in &discarders {
-                disc[s] = discard_place(s).map_or(CardSet::EMPTY, |i| placed[i]);
-            }
+            let disc = PerSeat::from_fn(n, |s| {
+                known_disc[s] | discard_place(s).map_or(CardSet::EMPTY, |i| placed[i])
+            });
             let orig = PerSeat::from_fn(n, |s| cur[s] | st.played[s]);
             let untouched = monte_place.map_or(CardSet::EMPTY, |i| placed[i]);
             let mut dealt = orig;
@@ -350,9 +378,11 @@ impl Observation {
                 }
                 (Some(_), Some(Contract::Dividete)) => {
                     for &(d, cards) in &st.monte_received {
-                        let got = match cards {
-                            Some(c) => c,
-                            None => choose(orig[d] | disc[d], 2, rng)?,
+                        let got = match (cards, st.exposed) {
+                            (Some(c), _) => c,
+                            // The dummy was dealt what was exposed; the rest it received.
+                            (None, Some((x, exposed))) if x == d => (orig[d] | disc[d]) - exposed,
+                            (None, _) => choose(orig[d] | disc[d], 2, rng)?,
                         };
                         dealt[d] = (orig[d] | disc[d]) - got;
                         monte.extend(random_order(got, rng));
@@ -407,33 +437,13 @@ impl Observation {
     }
 }
 
-/// The discards of `s` whose cards the events show (the seat's own).
+/// The discards of `s` whose cards the events show (the seat's own, or the dummy's to the
+/// person playing it).
 fn own_discards_of(st: &Story, s: Seat) -> CardSet {
     st.discards[s.index()].iter().flatten().copied().collect()
 }
 
-impl crate::search::pimc::Determinize for super::Match {
-    type Hand = Hand;
-    type Obs = Observation;
-    fn sampler(obs: &Observation) -> Result<WorldSampler<Hand>, WorldError> {
-        obs.world_sampler()
-    }
-    fn seat(obs: &Observation) -> Option<Seat> {
-        obs.viewer.seat()
-    }
-    fn decider(hand: &Hand) -> Option<Seat> {
-        hand.actor().map(|a| hand.controller(a))
-    }
-    fn view(hand: &Hand, seat: Seat) -> Observation {
-        hand.observation(Viewer::Seat(seat))
-    }
-    fn solve_tricks(_hand: &Hand) -> u32 {
-        5
-    }
-    fn position(obs: &Observation) -> u64 {
-        (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
-    }
-    fn dealt(hand: &Hand) -> Hand {
-        Hand::new_unchecked(*hand.options(), hand.dealer(), *hand.deal())
-    }
+crate::search::pimc::determinize! {
+    decider: |hand| hand.actor().map(|a| hand.controller(a)),
+    solve_tricks: |_hand| 5,
 }

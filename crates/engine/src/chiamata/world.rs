@@ -128,28 +128,7 @@ impl Observation {
     }
 }
 
-impl crate::search::pimc::Determinize for super::Match {
-    type Hand = Hand;
-    type Obs = Observation;
-    fn sampler(obs: &Observation) -> Result<WorldSampler<Hand>, WorldError> {
-        obs.world_sampler()
-    }
-    fn seat(obs: &Observation) -> Option<Seat> {
-        obs.viewer.seat()
-    }
-    fn decider(hand: &Hand) -> Option<Seat> {
-        hand.actor()
-    }
-    fn view(hand: &Hand, seat: Seat) -> Observation {
-        hand.observation(Viewer::Seat(seat))
-    }
-    fn solve_tricks(hand: &Hand) -> u32 {
-        if hand.players() == 4 { 4 } else { 3 }
-    }
-    fn position(obs: &Observation) -> u64 {
-        (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
-    }
-    fn dealt(hand: &Hand) -> Hand {
-        Hand::new_unchecked(*hand.options(), hand.dealer(), *hand.deal())
-    }
+crate::search::pimc::determinize! {
+    decider: |hand| hand.actor(),
+    solve_tricks: |hand| if hand.players() == 4 { 4 } else { 3 },
 }

@@ -146,6 +146,41 @@ pub trait Determinize {
     fn dealt(hand: &Self::Hand) -> Self::Hand;
 }
 
+/// Implements [`Determinize`] for the game module it is called in: `super::Match` with the
+/// `Hand` and `Observation` in scope. Only who decides and when to solve differ between games.
+macro_rules! determinize {
+    (decider: |$d:ident| $decider:expr, solve_tricks: |$t:ident| $solve:expr $(,)?) => {
+        impl $crate::search::pimc::Determinize for super::Match {
+            type Hand = Hand;
+            type Obs = Observation;
+            fn sampler(
+                obs: &Observation,
+            ) -> Result<$crate::search::WorldSampler<Hand>, $crate::search::WorldError> {
+                obs.world_sampler()
+            }
+            fn seat(obs: &Observation) -> Option<$crate::seat::Seat> {
+                obs.viewer.seat()
+            }
+            fn decider($d: &Hand) -> Option<$crate::seat::Seat> {
+                $decider
+            }
+            fn view(hand: &Hand, seat: $crate::seat::Seat) -> Observation {
+                hand.observation($crate::game::Viewer::Seat(seat))
+            }
+            fn solve_tricks($t: &Hand) -> u32 {
+                $solve
+            }
+            fn position(obs: &Observation) -> u64 {
+                (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
+            }
+            fn dealt(hand: &Hand) -> Hand {
+                Hand::new_unchecked(*hand.options(), hand.dealer(), *hand.deal())
+            }
+        }
+    };
+}
+pub(crate) use determinize;
+
 /// The perfect-information Monte Carlo bot; plays every registered game.
 #[derive(Debug, Clone)]
 pub struct PimcBot {
