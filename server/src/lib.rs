@@ -25,6 +25,7 @@ pub mod error;
 pub mod limit;
 pub mod malformed;
 pub mod metrics;
+pub mod names;
 pub mod registry;
 pub mod retention;
 pub mod service;

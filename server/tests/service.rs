@@ -1744,3 +1744,52 @@ async fn a_table_whose_search_bot_is_thinking_still_answers_its_callers() {
         .expect("record while the bot thinks");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_cannot_take_a_bot_s_name_or_a_look_alike() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let t = c
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::TressetteInDue, 3)),
+            seats: vec![v1::SeatKind::Open as i32, v1::SeatKind::BotHeuristic as i32],
+            ..Default::default()
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table");
+    let join = |name: &str| v1::JoinTableRequest {
+        table_id: t.table_id.clone(),
+        seat: Some(0),
+        player_name: name.into(),
+    };
+    for name in [
+        "heuristic bot",
+        "Heuristic Bot",
+        "\u{FF28}euristic\u{00A0}bot",
+        "pimc:ms=50 bot",
+        "random",
+        "dummy",
+        "heuristic\u{202E} bot",
+        "heur\u{200B}istic bot",
+        "Maria\u{2066}",
+    ] {
+        expect_code(
+            c.join_table(join(name)).await,
+            Code::InvalidArgument,
+            "BAD_NAME",
+        )
+        .await;
+    }
+    // Nothing changed: the seat is still open, and a plain name takes it.
+    let now = table_of(&mut c, &t.table_id).await;
+    assert!(!now.seats[0].taken, "{now:?}");
+    let joined = c
+        .join_table(join("Željko"))
+        .await
+        .expect("join")
+        .into_inner();
+    assert_eq!(joined.table.expect("table").seats[0].player_name, "Željko");
+}

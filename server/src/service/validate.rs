@@ -55,17 +55,25 @@ fn fit_to_log(rules: Rules, limit: u64) -> Result<Rules, ServiceError> {
     }
 }
 
-fn printable(s: &str) -> bool {
-    !s.chars().any(char::is_control)
-}
+use crate::names::printable;
 
-/// A player's name: 1 to 64 printable characters, trimmed.
+/// A player's name: 1 to 64 characters, trimmed, none of them control or invisible formatting
+/// characters, and not one of the server's own players' names in any form.
 pub fn player_name(name: &str) -> Result<String, ServiceError> {
     let n = name.trim();
     if n.is_empty() || n.chars().count() > MAX_PLAYER_NAME || !printable(n) {
         return Err(ServiceError::Invalid(
             Reason::BadName,
-            format!("player_name must be 1 to {MAX_PLAYER_NAME} printable characters"),
+            format!(
+                "player_name must be 1 to {MAX_PLAYER_NAME} characters, with no control or \
+                 invisible formatting characters (such as bidi overrides)"
+            ),
+        ));
+    }
+    if crate::names::reserved(n) {
+        return Err(ServiceError::Invalid(
+            Reason::BadName,
+            "that name belongs to a built-in bot or to the server: choose another".into(),
         ));
     }
     Ok(n.to_owned())

@@ -1054,7 +1054,9 @@ type JoinTableRequest struct {
 	TableId string `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	// The seat wanted; unset: the lowest open seat.
 	Seat *uint32 `protobuf:"varint,2,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
-	// The player's name, 1 to 64 printable characters (public).
+	// The player's name, 1 to 64 characters with no control or invisible formatting
+	// characters, and not a built-in bot's name (nor `dummy`, `guest`) in any Unicode form
+	// (public).
 	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

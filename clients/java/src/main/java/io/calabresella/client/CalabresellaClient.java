@@ -278,7 +278,7 @@ public final class CalabresellaClient implements AutoCloseable {
      *
      * @param tableId the table's id
      * @param seat the seat wanted, or null for the lowest open seat
-     * @param playerName 1 to 64 printable characters, shown to everyone
+     * @param playerName 1 to 64 characters, no control or invisible formatting characters, not a built-in bot's name in any form; shown to everyone
      * @return the seat handle, holding the secret token
      */
     public Seat join(String tableId, Integer seat, String playerName) {
