@@ -46,7 +46,8 @@ struct Played {
     hands: usize,
     actions: u64,
     faults: [u32; Seat::MAX],
-    first_error: Option<String>,
+    /// Every fault: the seat, the action's index in the match, and what went wrong.
+    errors: Vec<(usize, u64, String)>,
     record: Option<String>,
 }
 
@@ -57,7 +58,7 @@ impl Played {
         game: &Game,
         actions: u64,
         faults: [u32; Seat::MAX],
-        first_error: Option<String>,
+        errors: Vec<(usize, u64, String)>,
         keep_record: bool,
     ) -> Played {
         let (winners, draw) = game.winners().unwrap_or_default();
@@ -69,7 +70,7 @@ impl Played {
             hands: game.hands_started(),
             actions,
             faults,
-            first_error,
+            errors,
             record: keep_record.then(|| game.record(None).to_json()),
         }
     }
@@ -184,13 +185,13 @@ fn play_one(
             &game,
             actions,
             [0; Seat::MAX],
-            None,
+            Vec::new(),
             keep_record,
         ));
     }
     let mut legal = Vec::with_capacity(40);
     let mut faults = [0u32; Seat::MAX];
-    let mut first_error = None;
+    let mut errors = Vec::new();
     let mut actions = 0u64;
     while let Some(seat) = game.decider() {
         game.legal(&mut legal);
@@ -202,26 +203,19 @@ fn play_one(
             Ok(a) if legal.iter().any(|&(_, l)| l == a) => a,
             Ok(a) => {
                 faults[seat.index()] += 1;
-                first_error.get_or_insert_with(|| format!("seat {seat}: illegal action {a}"));
+                errors.push((seat.index(), actions, format!("illegal action {a}")));
                 legal[0].1
             }
             Err(e) => {
                 faults[seat.index()] += 1;
-                first_error.get_or_insert_with(|| format!("seat {seat}: {e}"));
+                errors.push((seat.index(), actions, e));
                 legal[0].1
             }
         };
         game.apply_as(seat, action).map_err(|e| e.to_string())?;
         actions += 1;
     }
-    Ok(Played::of(
-        job,
-        &game,
-        actions,
-        faults,
-        first_error,
-        keep_record,
-    ))
+    Ok(Played::of(job, &game, actions, faults, errors, keep_record))
 }
 
 /// The results as numpy arrays, one row per job.
@@ -257,17 +251,31 @@ fn to_arrays<'py>(py: Python<'py>, played: &[Played], n: usize) -> PyResult<Boun
     )?;
     let records: Option<Vec<String>> = played.iter().map(|p| p.record.clone()).collect();
     d.set_item("records", records)?;
+    // Every fault of every match: (row, seat, action index, message), in row order.
+    let errors: Vec<(usize, usize, u64, String)> = played
+        .iter()
+        .enumerate()
+        .flat_map(|(row, p)| {
+            p.errors
+                .iter()
+                .map(move |(seat, at, e)| (row, *seat, *at, e.clone()))
+        })
+        .collect();
     d.set_item(
         "first_error",
-        played.iter().find_map(|p| p.first_error.clone()),
+        errors
+            .first()
+            .map(|(_, seat, _, e)| format!("seat {seat}: {e}")),
     )?;
+    d.set_item("errors", errors)?;
     Ok(d)
 }
 
 /// Plays one match per row of `seeds` (the deal seed) and `seatings` (per seat, an index into
 /// `bots`) and returns, in job order, numpy arrays `returns` (float64 `[jobs, seats]`),
 /// `won` (bool `[jobs, seats]`), `faults` (`[jobs, seats]`), `draw`, `hands`, `actions`
-/// (`[jobs]`), plus `records` (JSON texts when asked) and `first_error`. A bot is a built-in name (`"random"`,
+/// (`[jobs]`), plus `records` (JSON texts when asked), `errors` (every fault, as `(row, seat,
+/// action index, message)`) and `first_error`. A bot is a built-in name (`"random"`,
 /// `"heuristic"`) or a Python object with `act(observation)` or a callable. `progress(done)`
 /// is called as matches finish. `threads` (0: every core) applies when every bot is built in.
 #[pyfunction]

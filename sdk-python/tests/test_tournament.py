@@ -63,8 +63,6 @@ def test_hand_episodes_and_errors() -> None:
     r = cb.tournament(["heuristic"], "tressette", deals=3, episode="hand", progress=False)
     assert r.num_matches == 3 and (r.hands == 1).all()
     with pytest.raises(cb.NotationError):
-        cb.tournament(["random"] * 4, "calabresella", deals=1, progress=False)
-    with pytest.raises(cb.NotationError):
         cb.tournament(["nobody"], deals=1, progress=False)
     with pytest.raises(cb.NotationError):
         cb.tournament([42], deals=1, progress=False)  # type: ignore[list-item]
@@ -110,3 +108,119 @@ def test_the_progress_bar_without_tqdm_writes_a_line_a_tenth_into_a_log() -> Non
     lines = buf.getvalue().splitlines()
     assert len(lines) == 11, lines
     assert lines[-1].endswith("1000/1000 matches")
+
+
+def _passer(obs: cb.Observation) -> str:
+    """Passes whenever it may: it defends every Calabresella hand."""
+    legal = obs.legal_action_strings
+    return "pass" if "pass" in legal else legal[0]
+
+
+def test_wins_alone_do_not_credit_a_co_defender_s_win() -> None:
+    r = cb.tournament(
+        {"passer": _passer, "h1": "heuristic", "h2": "heuristic"},
+        deals=40,
+        seed=2,
+        progress=False,
+        match_end="pooled",
+    )
+    by = {b.name: b for b in r.bots}
+    for b in r.bots:
+        assert b.wins_alone <= b.wins and b.win_rate_alone <= b.win_rate
+    # No match is won alone by two bots; shared wins are counted for each bot that shared.
+    assert sum(b.wins_alone for b in r.bots) <= r.num_matches
+    # Recomputed from the per-match arrays: alone means every winning seat was the bot's.
+    for k, b in enumerate(r.bots):
+        held = r.seatings == k
+        alone = [
+            bool((r.won[j] & held[j]).any() and not (r.won[j] & ~held[j]).any())
+            for j in range(r.num_matches)
+        ]
+        assert b.wins_alone == sum(alone)
+    # The passer defends beside a heuristic seat in most seatings: its pooled wins are mostly
+    # its co-defender's.
+    assert by["passer"].wins_alone < by["passer"].wins
+
+
+def test_a_league_of_more_bots_than_seats_plays_every_ordered_choice() -> None:
+    bots = {"a": "random", "b": "heuristic", "c": "random", "d": "heuristic"}
+    r = cb.tournament(bots, "calabresella", deals=3, seed=1, progress=False, target=3)
+    per_deal = 4 * 3 * 2
+    assert r.num_matches == 3 * per_deal
+    for d in range(3):
+        rows = [tuple(x) for x in r.seatings[d * per_deal : (d + 1) * per_deal].tolist()]
+        assert len(set(rows)) == per_deal and all(len(set(x)) == 3 for x in rows)
+    for b in r.bots:
+        assert b.matches == 3 * 18 and b.ci95[0] <= b.mean <= b.ci95[1]
+    one = cb.tournament(bots, deals=5, duplicate=False, progress=False, target=3)
+    assert one.num_matches == 5 and len({tuple(x) for x in one.seatings.tolist()}) == 5
+
+
+def test_every_fault_is_kept_and_results_export_as_json_and_csv() -> None:
+    import csv
+    import io
+
+    def broken(obs: cb.Observation) -> int:
+        raise RuntimeError(f"boom in {obs.phase}")
+
+    r = cb.tournament(
+        {"broken": broken, "heuristic": "heuristic"},
+        "tressette-in-due",
+        deals=2,
+        progress=False,
+        target=3,
+    )
+    by = {b.name: b for b in r.bots}
+    assert by["broken"].faults > 1 and len(by["broken"].errors) == by["broken"].faults
+    assert by["heuristic"].errors == [] and len(r.errors) == by["broken"].faults
+    assert all("boom in" in e for e in by["broken"].errors)
+    for j, seat, _, _ in r.errors:
+        assert r.bots[int(r.seatings[j, seat])].name == "broken"
+    data = json.loads(r.to_json())
+    assert len(data["match_rows"]) == r.num_matches
+    assert data["match_rows"][0]["seats"] == [r.bots[k].name for k in r.seatings[0]]
+    rows = list(csv.DictReader(io.StringIO(r.to_csv())))
+    assert {row["bot"] for row in rows} == {"broken", "heuristic"}
+    assert int(next(row for row in rows if row["bot"] == "broken")["faults"]) == by["broken"].faults
+    seats = list(csv.DictReader(io.StringIO(r.matches_csv())))
+    assert len(seats) == r.num_matches * 2
+    assert sum(float(x["points"]) for x in seats) == pytest.approx(float(r.returns.sum()))
+
+
+def test_shards_pool_into_one_run_faults_included() -> None:
+    from calabresella.tournament import plan, play_shard, pool_shards
+
+    def flaky(obs: cb.Observation) -> str:
+        if len(obs.legal_action_strings) > 3:
+            raise ValueError("too many choices")
+        return obs.legal_action_strings[0]
+
+    p = plan({"flaky": flaky, "h": "heuristic"}, "tressette-in-due", deals=3, target=3)
+    whole = play_shard(p, 0, p.num_matches, threads=1)
+    parts = pool_shards(
+        [play_shard(p, 0, 2, threads=1), play_shard(p, 2, p.num_matches, threads=1)]
+    )
+    assert whole["errors"] and parts["errors"] == whole["errors"]
+    np.testing.assert_array_equal(parts["returns"], whole["returns"])
+
+
+def test_the_command_line_writes_standings_and_matches_as_csv(tmp_path: Path) -> None:
+    import csv
+    import sys
+
+    standings, matches = tmp_path / "standings.csv", tmp_path / "matches.csv"
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "calabresella", "tournament", "heuristic", "random"),
+            *("--game", "tressette-in-due", "--deals", "2", "--option", "target=3"),
+            *("--csv", str(standings), "--matches-csv", str(matches)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(standings.open(encoding="utf-8")))
+    assert [r["bot"] for r in rows] == ["heuristic", "random"]
+    assert all(int(r["matches"]) == 4 for r in rows)
+    assert len(list(csv.DictReader(matches.open(encoding="utf-8")))) == 4 * 2

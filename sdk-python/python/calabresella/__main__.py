@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--threads", type=int, default=0, help="0: every core")
     t.add_argument("--records", help="folder to save every match record in")
     t.add_argument("--json", action="store_true", help="print the summary as JSON")
+    t.add_argument("--csv", help="write the standings (one row per bot) to this CSV file")
+    t.add_argument("--matches-csv", help="write every match (a row per seat) to this CSV file")
     t.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     pl = sub.add_parser("play", help="play a seat on a server with a bot")
     pl.add_argument("bot", help="random, module:attr or file.py:attr")
@@ -105,8 +107,16 @@ def main(argv: list[str] | None = None) -> int:
                 **options_of(a.option),
             )
             print(r.to_json() if a.json else r.table())
+            if a.csv:
+                Path(a.csv).write_text(r.to_csv(), encoding="utf-8")
+            if a.matches_csv:
+                Path(a.matches_csv).write_text(r.matches_csv(), encoding="utf-8")
             if r.first_error:
-                print(f"\nfirst bot fault:\n{r.first_error}", file=sys.stderr)
+                print(
+                    f"\n{len(r.errors)} bot faults (every one in --json); the first:\n"
+                    f"{r.first_error}",
+                    file=sys.stderr,
+                )
             return 0
         bot = load_bot(a.bot)
         if bot == "random":

@@ -1,8 +1,10 @@
-"""Headless tournaments: many matches in-process, duplicate format, confidence intervals,
-ratings and records."""
+"""Headless tournaments: many matches in-process, duplicate format, leagues of more bots than
+seats, confidence intervals, ratings, every fault, records, JSON and CSV export."""
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import math
@@ -28,7 +30,12 @@ class BotResult:
     matches: int = 0
     """Matches it sat in."""
     wins: int = 0
-    """Matches its seat (or one of its seats) won."""
+    """Matches its seat (or one of its seats) won under the game's rules, a shared win
+    included: a Calabresella defender wins with the other defender, a Tressette player with
+    its partner."""
+    wins_alone: int = 0
+    """Matches it won alone: every winning seat was its own (a win shared with another bot,
+    a partner or a co-defender, does not count)."""
     points: float = 0.0
     """Points scored in all (per match: the mean over the seats it held)."""
     mean: float = 0.0
@@ -37,9 +44,13 @@ class BotResult:
     """95% confidence interval of the mean (over deals in duplicate: permutations averaged
     first, which removes the luck of the cards)."""
     win_rate: float = 0.0
-    """Share of its matches won."""
+    """Share of its matches won (``wins``)."""
+    win_rate_alone: float = 0.0
+    """Share of its matches won alone (``wins_alone``): the measure to rank bots by wins."""
     faults: int = 0
     """Answers replaced by the first legal action (illegal, unparsable or raised)."""
+    errors: list[str] = field(default_factory=list)
+    """Every fault, in match order: ``"match M, seat S, action A: what went wrong"``."""
     rating_mu: float | None = None
     """OpenSkill (Plackett-Luce) rating mean, when openskill is installed."""
     rating_sigma: float | None = None
@@ -62,6 +73,8 @@ class TournamentResult:
     """Per bot, in the order given."""
     first_error: str | None = None
     """The first bot fault seen, with its traceback, for debugging."""
+    errors: list[tuple[int, int, int, str]] = field(default_factory=list)
+    """Every bot fault: (match, seat, action index in the match, message with traceback)."""
     seeds: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
     """Per match: the deal seed."""
     seatings: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
@@ -81,13 +94,13 @@ class TournamentResult:
         """The results as a text table, best mean first."""
         rows = sorted(self.bots, key=lambda b: -b.mean)
         out = [
-            f"{'bot':<16} {'matches':>7} {'wins':>6} {'win%':>6} {'mean':>8} "
+            f"{'bot':<16} {'matches':>7} {'alone':>6} {'alone%':>6} {'mean':>8} "
             f"{'95% CI':>17} {'rating':>7} {'faults':>6}"
         ]
         for b in rows:
             rating = "-" if b.rating is None else f"{b.rating:7.2f}"
             out.append(
-                f"{b.name:<16} {b.matches:>7} {b.wins:>6} {100 * b.win_rate:>5.1f}% "
+                f"{b.name:<16} {b.matches:>7} {b.wins_alone:>6} {100 * b.win_rate_alone:>5.1f}% "
                 f"{b.mean:>8.3f} [{b.ci95[0]:>7.3f},{b.ci95[1]:>7.3f}] {rating:>7} {b.faults:>6}"
             )
         return "\n".join(out)
@@ -98,7 +111,8 @@ class TournamentResult:
         return int(self.hands.shape[0])
 
     def to_json(self) -> str:
-        """The summary per bot (no per-match arrays or records), as JSON."""
+        """The summary per bot, every match (seed, who sat where, points, winners) and every
+        fault, as JSON; records are saved apart (``records=``)."""
         return json.dumps(
             {
                 "game": self.game,
@@ -107,15 +121,73 @@ class TournamentResult:
                 "matches": self.num_matches,
                 "bots": [asdict(b) for b in self.bots],
                 "first_error": self.first_error,
+                "match_rows": self._match_rows(),
             },
             indent=2,
         )
+
+    def _match_rows(self) -> list[dict[str, Any]]:
+        names = [b.name for b in self.bots]
+        return [
+            {
+                "match": j,
+                "seed": int(self.seeds[j]),
+                "seats": [names[int(k)] for k in self.seatings[j]],
+                "points": [float(x) for x in self.returns[j]],
+                "won": [bool(x) for x in self.won[j]],
+                "hands": int(self.hands[j]),
+                "actions": int(self.actions[j]),
+            }
+            for j in range(self.num_matches)
+        ]
+
+    def to_csv(self) -> str:
+        """The summary per bot as CSV, one row per bot (best mean first), with a header."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(
+            [
+                "bot", "matches", "wins", "wins_alone", "win_rate", "win_rate_alone",
+                "points", "mean", "ci95_low", "ci95_high", "rating", "rating_mu",
+                "rating_sigma", "faults",
+            ]
+        )  # fmt: skip
+        for b in sorted(self.bots, key=lambda b: -b.mean):
+            w.writerow(
+                [
+                    b.name, b.matches, b.wins, b.wins_alone, b.win_rate, b.win_rate_alone,
+                    b.points, b.mean, b.ci95[0], b.ci95[1], b.rating, b.rating_mu,
+                    b.rating_sigma, b.faults,
+                ]
+            )  # fmt: skip
+        return buf.getvalue()
+
+    def matches_csv(self) -> str:
+        """Every match as CSV, one row per match and seat: the seed, the bot there, its
+        points and whether it won; then the match's hands and actions."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["match", "seed", "seat", "bot", "points", "won", "hands", "actions"])
+        for row in self._match_rows():
+            for seat, (bot, pts, won) in enumerate(
+                zip(row["seats"], row["points"], row["won"], strict=True)
+            ):
+                w.writerow(
+                    [row["match"], row["seed"], seat, bot, pts, int(won), row["hands"],
+                     row["actions"]]
+                )  # fmt: skip
+        return buf.getvalue()
 
     def __str__(self) -> str:
         return self.table()
 
 
 def _seatings(n_bots: int, seats: int, deal: int, duplicate: bool) -> list[tuple[int, ...]]:
+    if n_bots > seats:
+        # A league: every ordered choice of distinct bots for the seats; without duplicate,
+        # one per deal in turn.
+        every = list(itertools.permutations(range(n_bots), seats))
+        return every if duplicate else [every[deal % len(every)]]
     base = [i % n_bots for i in range(seats)]
     if duplicate:
         # Every distinct assignment of the bots to the seats, in a fixed order.
@@ -262,11 +334,6 @@ def plan(
     if episode not in ("match", "hand"):
         raise _core.NotationError(f'episode is "match" or "hand", not {episode!r}')
     seats = _core.State.new_hand(game, seed=0, **options).num_players
-    if len(entries) > seats:
-        raise _core.NotationError(
-            f"{game} seats {seats} players; got {len(entries)} bots (run one tournament per "
-            "group of bots)"
-        )
     seed_rng = random.Random(seed)
     deal_seeds = np.array([seed_rng.getrandbits(64) for _ in range(deals)], dtype=np.uint64)
     if duplicate:
@@ -322,6 +389,12 @@ def pool_shards(shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in ("returns", "won", "faults", "draw", "hands", "actions"):
         out[key] = np.concatenate([s[key] for s in shards])
+    errors: list[tuple[int, int, int, str]] = []
+    offset = 0
+    for s in shards:
+        errors.extend((row + offset, seat, at, e) for row, seat, at, e in s.get("errors", []))
+        offset += int(s["hands"].shape[0])
+    out["errors"] = errors
     recs = [s["records"] for s in shards]
     out["records"] = None if any(r is None for r in recs) else [t for r in recs for t in r]
     out["first_error"] = next((s["first_error"] for s in shards if s["first_error"]), None)
@@ -358,13 +431,21 @@ def summarise(
         r.matches = int(sat.sum())
         r.points = float(np.nansum(scores[:, k]))
         r.wins = int((won & held).any(axis=1).sum())
+        # Alone: it won, and no seat of another bot did.
+        r.wins_alone = int(((won & held).any(axis=1) & ~(won & ~held).any(axis=1)).sum())
         r.faults = int((faults * held).sum())
         r.win_rate = r.wins / r.matches if r.matches else 0.0
+        r.win_rate_alone = r.wins_alone / r.matches if r.matches else 0.0
         # Duplicate: average each deal's permutations first, then the CI over deals.
         sums = np.bincount(deal_index[sat], weights=scores[sat, k], minlength=deals)
         counts = np.bincount(deal_index[sat], minlength=deals)
         per_deal = sums[counts > 0] / counts[counts > 0]
         r.mean, r.ci95 = _mean_ci(per_deal.tolist())
+    errors: list[tuple[int, int, int, str]] = [
+        (int(j), int(seat), int(at), str(e)) for j, seat, at, e in out.get("errors", [])
+    ]
+    for j, seat, at, e in errors:
+        results[int(seating[j, seat])].errors.append(f"match {j}, seat {seat}, action {at}: {e}")
     if ratings:
         _rate(results, scores, deal_index, deals)
     recs: list[str] | None = out["records"]
@@ -379,6 +460,7 @@ def summarise(
         duplicate=p.duplicate,
         bots=results,
         first_error=out["first_error"],
+        errors=errors,
     )
     result.seeds = p.seeds
     result.seatings = seating
@@ -412,6 +494,11 @@ def tournament(
     ``act(observation)`` or a
     function. Each deal is a match seed; with ``duplicate`` (the default) it is played once
     for every distinct seating of the bots, so each bot meets the same cards from every seat.
+    With more bots than seats it is a league: every ordered choice of distinct bots for the
+    seats plays each deal (without ``duplicate``, one choice per deal in turn). Every fault is
+    kept (``errors``, and per bot); ``to_json()``, ``to_csv()`` and ``matches_csv()`` export
+    the results. ``wins_alone`` counts only wins no other bot shared: the game's own winners
+    include partners and, in Calabresella's pooled match end, both defenders.
     ``episode`` is ``"match"`` (whole matches, the default) or ``"hand"``. Matches between
     built-in bots run on ``threads`` Rust threads (0: every core) without the GIL.
     ``records`` names a folder to save every match record in (format v1, one JSON file per
