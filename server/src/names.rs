@@ -3,39 +3,29 @@
 //!
 //! Two names are the same when their normal forms are equal: Unicode NFKC, lower case, and
 //! white space of any kind collapsed to single spaces ("Ｈｅｕｒｉｓｔｉｃ  Bot" is "heuristic
-//! bot"). A name may not hold control characters or invisible formatting characters (bidi
-//! overrides and isolates, zero-width characters): those make one name display as another.
+//! bot"). A name may not hold control characters or invisible ones (bidi overrides and
+//! isolates, zero-width characters: Unicode's default-ignorable code points): those make one
+//! name display as another. Reserved names are compared by their confusable skeleton (Unicode
+//! TS #39, from `unicode-security`), so look-alikes in other scripts are refused too.
 
 use unicode_normalization::UnicodeNormalization;
+use unicode_security::GeneralSecurityProfile;
+use unicode_security::general_security_profile::IdentifierType;
 
-/// Whether `c` is a control character or an invisible formatting one (Unicode's `Cf`
-/// characters that change how text around them displays, and the byte-order mark).
+/// Whether `c` is a control character or an invisible one: Unicode's default-ignorable code
+/// points (bidi overrides and isolates, zero-width characters, fillers, variation selectors,
+/// tags), line and paragraph separators, the blank braille pattern, and the Egyptian
+/// hieroglyph format controls (invisible formatting that is not default-ignorable).
 pub fn is_hidden(c: char) -> bool {
     c.is_control()
+        || c.identifier_type() == Some(IdentifierType::Default_Ignorable)
         || matches!(
             c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{17B4}'
-                | '\u{17B5}'
-                | '\u{180B}'..='\u{180F}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{2028}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
-                | '\u{3164}'
-                | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{1D173}'..='\u{1D17A}'
-                | '\u{E0000}'..='\u{E0FFF}'
+            '\u{2028}' | '\u{2029}' | '\u{2800}' | '\u{13430}'..='\u{1343F}'
         )
 }
 
-/// Whether `s` holds no control or invisible formatting character.
+/// Whether `s` holds no control or invisible character.
 pub fn printable(s: &str) -> bool {
     !s.chars().any(is_hidden)
 }
@@ -47,20 +37,26 @@ pub fn normal(name: &str) -> String {
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Names a person may not take: the server's own players ("dummy", "guest") and the built-in
-/// bots, bare ("heuristic"), as seats show them ("heuristic bot") or with parameters
-/// ("pimc:ms=50 bot").
+/// What a name looks like: its normal form's confusable skeleton (Unicode TS #39), in lower
+/// case, so that Cyrillic "р" and Latin "p", or "0" and "o", look alike.
+fn looks(name: &str) -> String {
+    unicode_security::skeleton(&normal(name))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Names a person may not take, compared by how they look: the server's own players
+/// ("dummy", "guest") and the built-in bots, bare ("heuristic"), as seats show them
+/// ("heuristic bot") or with parameters ("pimc:ms=50 bot").
 pub fn reserved(name: &str) -> bool {
-    let n = normal(name);
-    if matches!(n.as_str(), "dummy" | "guest") {
+    let n = looks(name);
+    if ["dummy", "guest"].iter().any(|r| n == looks(r)) {
         return true;
     }
-    let base = n.strip_suffix(" bot").unwrap_or(&n).trim_end();
     calabresella_engine::bots::BOT_NAMES.iter().any(|bot| {
-        base == *bot
-            || base
-                .strip_prefix(bot)
-                .is_some_and(|rest| rest.starts_with(':') || rest.starts_with(' '))
+        n == looks(bot)
+            || n == looks(&format!("{bot} bot"))
+            || n.starts_with(&looks(&format!("{bot}:")))
     })
 }
 
@@ -96,6 +92,10 @@ mod tests {
             "\u{FEFF}name",
             "a\u{E0041}",
             "line\u{2028}break",
+            "heuristic\u{2800}bot",
+            "heuristic\u{1BCA0} bot",
+            "a\u{13430}b",
+            "x\u{FE0F}",
         ] {
             assert!(!printable(s), "{s:?}");
         }
@@ -124,8 +124,11 @@ mod tests {
             "dummy",
             "Guest",
             "heuristic  bot",
+            "\u{0440}imc bot",
+            "rand0m bot",
+            "heuristic\u{1BCA0} bot",
         ] {
-            assert!(reserved(s), "{s:?}");
+            assert!(reserved(s) || !printable(s), "{s:?}");
         }
         for s in [
             "heuristics",
@@ -134,6 +137,9 @@ mod tests {
             "my heuristic bot",
             "bottom",
             "robot",
+            "Random Rossi",
+            "Pimc Team",
+            "Heuristic Hank",
         ] {
             assert!(!reserved(s), "{s:?}");
         }

@@ -1737,6 +1737,8 @@ async fn a_table_whose_search_bot_is_thinking_still_answers_its_callers() {
         let now = table_of(&mut c, &t.table_id).await;
         assert_eq!(now.state, v1::TableState::Playing as i32);
         assert_eq!(now.decisions, 0, "the call waited for the bot: {now:?}");
+        // The thinking bot is still in its seat.
+        assert!(now.seats.iter().all(|s| s.taken), "{now:?}");
         c.get_record(v1::GetRecordRequest {
             table_id: t.table_id.clone(),
         })
@@ -1775,6 +1777,8 @@ async fn a_person_cannot_take_a_bot_s_name_or_a_look_alike() {
         "heuristic\u{202E} bot",
         "heur\u{200B}istic bot",
         "Maria\u{2066}",
+        "\u{0440}imc bot",
+        "heuristic\u{2800}bot",
     ] {
         expect_code(
             c.join_table(join(name)).await,
@@ -1792,4 +1796,42 @@ async fn a_person_cannot_take_a_bot_s_name_or_a_look_alike() {
         .expect("join")
         .into_inner();
     assert_eq!(joined.table.expect("table").seats[0].player_name, "Željko");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_bots_play_on_past_the_waiting_timeout() {
+    // The waiting timeout once set the table's next wake while a bot thought: past it, the
+    // table spun without ever reading the answer.
+    let config = ServerConfig {
+        max_bot_ms: 20,
+        waiting_timeout: Duration::from_millis(30),
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    let named = v1::SeatKind::BotNamed as i32;
+    let t = c
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::TressetteInDue, 1)),
+            seats: vec![named, named],
+            seat_bots: vec!["pimc:worlds=2:ms=20".into(); 2],
+            seed: Some(4),
+            ..Default::default()
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table");
+    let mut last = 0;
+    for _ in 0..600 {
+        let now = table_of(&mut c, &t.table_id).await;
+        if now.state == v1::TableState::Finished as i32 {
+            assert!(now.decisions >= 20 && now.hands_completed >= 1, "{now:?}");
+            return;
+        }
+        last = now.decisions;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the match stopped after {last} decisions");
 }

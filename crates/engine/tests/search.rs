@@ -447,8 +447,8 @@ fn every_game_hand_is_searchable_through_the_trait() {
     }
 }
 
-/// Calabresella a due: once the dummy has taken monte cards and discarded (dividete, or
-/// scegliete with the dummy a taker), both people still find worlds, and every one of them looks
+/// Calabresella a due: from the dummy's exposure on, through its taking monte cards and
+/// discarding (dividete, or scegliete with the dummy a taker), both people find worlds, and every one of them looks
 /// to its seat like the real hand. The soloist knows the dummy's discards in part from the hand
 /// exposed after the auction; the defending person sees them.
 #[test]
@@ -462,18 +462,24 @@ fn a_due_positions_after_the_dummy_discards_have_worlds() {
         while m.hands_dealt() == 1 {
             let Some(d) = m.decider() else { break };
             let events = m.hand_events(0);
+            let exposed = events
+                .iter()
+                .any(|e| e.to_string().starts_with("the dummy (seat 2) is exposed"));
             let dummy_discarded = events
                 .iter()
                 .any(|e| e.to_string().starts_with("seat 2 discards"));
-            if dummy_discarded {
-                after_discards += 1;
+            // Every position from the exposure on: the monte received, the discards, play.
+            if exposed {
+                after_discards += usize::from(dummy_discarded);
                 let contract = events.iter().find_map(|e| {
                     let e = e.to_string();
                     ["dividete", "scegliete"]
                         .into_iter()
                         .find(|c| e.contains("is the soloist in") && e.contains(c))
                 });
-                *contracts.entry(contract.unwrap_or("other")).or_default() += 1;
+                if dummy_discarded {
+                    *contracts.entry(contract.unwrap_or("other")).or_default() += 1;
+                }
                 for s in [Seat::ALL[0], Seat::ALL[1]] {
                     let v = Viewer::Seat(s);
                     let obs = m.hand_observation(0, v).unwrap();

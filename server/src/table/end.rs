@@ -81,7 +81,7 @@ impl Table {
                         points: totals.get(side).copied().unwrap_or(0),
                         won: winners.contains(&(i as u32)),
                         draw,
-                        bot: s.bot.is_some(),
+                        bot: s.is_bot(),
                     }
                 })
                 .collect()

@@ -178,9 +178,14 @@ struct SeatState {
 }
 
 impl SeatState {
+    /// Whether a built-in bot sits here (a thinking bot is away from `bot` while it thinks).
+    fn is_bot(&self) -> bool {
+        self.bot.is_some() || self.thinks
+    }
+
     /// Whether the seat needs nobody to join: taken, a bot, or the dummy.
     fn filled(&self) -> bool {
-        self.bot.is_some() || self.token.is_some() || self.kind == v1::SeatKind::Unspecified
+        self.is_bot() || self.token.is_some() || self.kind == v1::SeatKind::Unspecified
     }
 }
 
@@ -328,7 +333,7 @@ impl Table {
     pub fn bots_only(&self) -> bool {
         self.seats
             .iter()
-            .all(|s| s.bot.is_some() || s.kind == v1::SeatKind::Unspecified)
+            .all(|s| s.is_bot() || s.kind == v1::SeatKind::Unspecified)
     }
 
     /// The client address that created the table.
@@ -494,7 +499,7 @@ impl Table {
         let now = Instant::now();
         let decision = self.taken.len() as u64;
         let seat = &self.seats[decider.index()];
-        let (deadline, bot_at, remaining) = if seat.bot.is_some() {
+        let (deadline, bot_at, remaining) = if seat.is_bot() {
             (None, Some(now + self.spec.bot_delay), 0)
         } else {
             let limit = seat.clock.limit(self.spec.clock.move_ms);
@@ -603,7 +608,7 @@ impl Table {
             .apply(seat, action)
             .map_err(ServiceError::Illegal)?;
         crate::metrics::action(self.spec.rules.game_name());
-        if self.seats[seat.index()].bot.is_none() && !timeout {
+        if !self.seats[seat.index()].is_bot() && !timeout {
             self.seats[seat.index()]
                 .clock
                 .spend(ms, self.spec.clock.move_ms);

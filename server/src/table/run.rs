@@ -251,6 +251,9 @@ impl Table {
             return Instant::now() + Duration::from_secs(3600);
         }
         let mut at = match &self.pending {
+            // A search bot is thinking: its answer wakes the table (the select in `run`);
+            // nothing else is due for that decision (bots have no clock).
+            Some(_) if self.thinking.is_some() => Instant::now() + Duration::from_secs(3600),
             Some(p) => p.bot_at.or(p.deadline).unwrap_or(self.expires),
             None => self.expires,
         };

@@ -224,7 +224,7 @@ pub fn restore(
         let s = &mut table.seats[seat.index()];
         if a.timeout {
             s.clock.timed_out();
-        } else if s.bot.is_none() {
+        } else if !s.is_bot() {
             s.clock.spend(a.ms, table.spec.clock.move_ms);
         }
         table.taken.push(Taken {
