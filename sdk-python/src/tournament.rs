@@ -37,6 +37,16 @@ enum Spec {
     Python,
 }
 
+/// The organiser's controls over every match of a run.
+struct Controls {
+    /// The longest a bot may take over one decision.
+    limit: Option<std::time::Duration>,
+    /// Over the limit the seat forfeits the match; otherwise the heuristic bot answers for it.
+    forfeit: bool,
+    /// Per bot, what each record's `meta` says of it (its name and version).
+    bot_meta: Vec<serde_json::Value>,
+}
+
 /// One finished match.
 struct Played {
     job: usize,
@@ -48,30 +58,49 @@ struct Played {
     faults: [u32; Seat::MAX],
     /// Every fault: the seat, the action's index in the match, and what went wrong.
     errors: Vec<(usize, u64, String)>,
+    /// The seat that forfeited the match (over the time limit), if one did.
+    forfeit: Option<usize>,
     record: Option<String>,
 }
 
 impl Played {
-    /// The summary of job `job`'s finished game.
+    /// The summary of job `job`'s finished game (or the game stopped by `forfeit`: every
+    /// other side wins, and the points are those scored so far). `meta` goes into the record.
+    #[allow(clippy::too_many_arguments)]
     fn of(
         job: usize,
         game: &Game,
         actions: u64,
         faults: [u32; Seat::MAX],
         errors: Vec<(usize, u64, String)>,
-        keep_record: bool,
+        forfeit: Option<usize>,
+        meta: Option<serde_json::Value>,
     ) -> Played {
-        let (winners, draw) = game.winners().unwrap_or_default();
+        let (winners, draw) = match forfeit {
+            Some(f) => (
+                game.rules()
+                    .teams()
+                    .into_iter()
+                    .filter(|team| !team.iter().any(|s| s.index() == f))
+                    .flatten()
+                    .collect(),
+                false,
+            ),
+            None => game.winners().unwrap_or_default(),
+        };
+        let mut winners: Vec<usize> = winners.into_iter().map(Seat::index).collect();
+        winners.sort_unstable();
         Played {
             job,
             returns: game.returns(),
-            winners: winners.into_iter().map(Seat::index).collect(),
+            winners,
             draw,
             hands: game.hands_started(),
             actions,
             faults,
             errors,
-            record: keep_record.then(|| game.record(None).to_json()),
+            forfeit,
+            record: meta.map(|m| game.record(Some(m)).to_json()),
         }
     }
 }
@@ -159,6 +188,7 @@ fn play_one(
     specs: &[Spec],
     objects: &[Option<Py<PyAny>>],
     keep_record: bool,
+    controls: &Controls,
 ) -> Result<Played, String> {
     let mut game = Game::seeded(rules, seed, None, single).map_err(|e| e.to_string())?;
     let n = usize::from(rules.seats());
@@ -178,6 +208,18 @@ fn play_one(
             ),
         });
     }
+    let meta = |forfeit: Option<usize>| {
+        keep_record.then(|| {
+            let seats: Vec<serde_json::Value> = seating
+                .iter()
+                .take(n)
+                .map(|&b| controls.bot_meta.get(b).cloned().unwrap_or_default())
+                .collect();
+            serde_json::json!({
+                "tournament": {"match": job, "seed": seed.to_string(), "seats": seats, "forfeit": forfeit}
+            })
+        })
+    };
     if players.iter().all(|p| matches!(p, Player::Random(_))) {
         let actions = random_playout(&mut game, &mut players);
         return Ok(Played::of(
@@ -186,9 +228,12 @@ fn play_one(
             actions,
             [0; Seat::MAX],
             Vec::new(),
-            keep_record,
+            None,
+            meta(None),
         ));
     }
+    let mut stand_ins: Vec<Option<Box<dyn Bot + Send>>> = (0..n).map(|_| None).collect();
+    let mut forfeit = None;
     let mut legal = Vec::with_capacity(40);
     let mut faults = [0u32; Seat::MAX];
     let mut errors = Vec::new();
@@ -198,24 +243,60 @@ fn play_one(
         if legal.is_empty() {
             break;
         }
+        let started = std::time::Instant::now();
         let pick = choose(&mut players[seat.index()], &game, seat, &legal);
-        let action = match pick {
-            Ok(a) if legal.iter().any(|&(_, l)| l == a) => a,
-            Ok(a) => {
+        let took = started.elapsed();
+        let action = match (pick, controls.limit) {
+            (_, Some(limit)) if took > limit => {
                 faults[seat.index()] += 1;
-                errors.push((seat.index(), actions, format!("illegal action {a}")));
-                legal[0].1
+                errors.push((
+                    seat.index(),
+                    actions,
+                    format!(
+                        "answered in {:.1} ms, over the {:.1} ms limit",
+                        took.as_secs_f64() * 1e3,
+                        limit.as_secs_f64() * 1e3
+                    ),
+                ));
+                if controls.forfeit {
+                    forfeit = Some(seat.index());
+                    break;
+                }
+                // The heuristic answers for the slow seat, from the seat's own view.
+                let stand_in = stand_ins[seat.index()].get_or_insert_with(|| {
+                    Box::new(bots::HeuristicBot::new(seed ^ seat.index() as u64))
+                });
+                game.observation(Some(seat))
+                    .map(|o| stand_in.act(&o))
+                    .filter(|a| legal.iter().any(|&(_, l)| l == *a))
+                    .unwrap_or(legal[0].1)
             }
-            Err(e) => {
-                faults[seat.index()] += 1;
-                errors.push((seat.index(), actions, e));
-                legal[0].1
-            }
+            (pick, _) => match pick {
+                Ok(a) if legal.iter().any(|&(_, l)| l == a) => a,
+                Ok(a) => {
+                    faults[seat.index()] += 1;
+                    errors.push((seat.index(), actions, format!("illegal action {a}")));
+                    legal[0].1
+                }
+                Err(e) => {
+                    faults[seat.index()] += 1;
+                    errors.push((seat.index(), actions, e));
+                    legal[0].1
+                }
+            },
         };
         game.apply_as(seat, action).map_err(|e| e.to_string())?;
         actions += 1;
     }
-    Ok(Played::of(job, &game, actions, faults, errors, keep_record))
+    Ok(Played::of(
+        job,
+        &game,
+        actions,
+        faults,
+        errors,
+        forfeit,
+        meta(forfeit),
+    ))
 }
 
 /// The results as numpy arrays, one row per job.
@@ -225,10 +306,12 @@ fn to_arrays<'py>(py: Python<'py>, played: &[Played], n: usize) -> PyResult<Boun
     let mut returns = Vec::with_capacity(rows * n);
     let mut won = Vec::with_capacity(rows * n);
     let mut faults = Vec::with_capacity(rows * n);
+    let mut forfeits = Vec::with_capacity(rows * n);
     for p in played {
         returns.extend_from_slice(&p.returns[..n]);
         won.extend((0..n).map(|s| p.winners.contains(&s)));
         faults.extend_from_slice(&p.faults[..n]);
+        forfeits.extend((0..n).map(|s| p.forfeit == Some(s)));
     }
     let d = PyDict::new(py);
     d.set_item(
@@ -237,6 +320,10 @@ fn to_arrays<'py>(py: Python<'py>, played: &[Played], n: usize) -> PyResult<Boun
     )?;
     d.set_item("won", PyArray1::from_vec(py, won).reshape([rows, n])?)?;
     d.set_item("faults", PyArray1::from_vec(py, faults).reshape([rows, n])?)?;
+    d.set_item(
+        "forfeits",
+        PyArray1::from_vec(py, forfeits).reshape([rows, n])?,
+    )?;
     d.set_item(
         "draw",
         PyArray1::from_iter(py, played.iter().map(|p| p.draw)),
@@ -273,13 +360,18 @@ fn to_arrays<'py>(py: Python<'py>, played: &[Played], n: usize) -> PyResult<Boun
 
 /// Plays one match per row of `seeds` (the deal seed) and `seatings` (per seat, an index into
 /// `bots`) and returns, in job order, numpy arrays `returns` (float64 `[jobs, seats]`),
-/// `won` (bool `[jobs, seats]`), `faults` (`[jobs, seats]`), `draw`, `hands`, `actions`
+/// `won` (bool `[jobs, seats]`), `faults` (`[jobs, seats]`), `forfeits` (bool `[jobs, seats]`:
+/// the seat that lost the match by answering over `move_limit_ms`), `draw`, `hands`, `actions`
 /// (`[jobs]`), plus `records` (JSON texts when asked), `errors` (every fault, as `(row, seat,
 /// action index, message)`) and `first_error`. A bot is a built-in name (`"random"`,
 /// `"heuristic"`) or a Python object with `act(observation)` or a callable. `progress(done)`
 /// is called as matches finish. `threads` (0: every core) applies when every bot is built in.
+/// `move_limit_ms` bounds each answer: over it the answer is a fault and, by `on_slow`, the
+/// heuristic answers instead (`"fallback"`) or the seat forfeits the match (`"forfeit"`: every
+/// other side wins). `bot_meta` (a JSON text per bot) goes into each record's `meta`, with the
+/// match and its seed.
 #[pyfunction]
-#[pyo3(signature = (game, options, bots, seeds, seatings, *, episode = "match", threads = 0, records = false, progress = None))]
+#[pyo3(signature = (game, options, bots, seeds, seatings, *, episode = "match", threads = 0, records = false, progress = None, move_limit_ms = None, on_slow = "fallback", bot_meta = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_matches<'py>(
     py: Python<'py>,
@@ -292,8 +384,42 @@ pub fn play_matches<'py>(
     threads: usize,
     records: bool,
     progress: Option<Py<PyAny>>,
+    move_limit_ms: Option<f64>,
+    on_slow: &str,
+    bot_meta: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = rules_from(game, options)?;
+    let limit = match move_limit_ms {
+        None => None,
+        Some(ms) if ms.is_finite() && ms > 0.0 && ms <= 86_400_000.0 => {
+            Some(std::time::Duration::from_secs_f64(ms / 1e3))
+        }
+        Some(ms) => {
+            return Err(errors::notation(format!(
+                "move_limit_ms is a positive number of milliseconds (at most a day), not {ms}"
+            )));
+        }
+    };
+    let forfeit = match on_slow {
+        "fallback" => false,
+        "forfeit" => true,
+        other => {
+            return Err(errors::notation(format!(
+                "on_slow is \"fallback\" (the heuristic answers) or \"forfeit\" (the seat loses the match), not {other:?}"
+            )));
+        }
+    };
+    let bot_meta = bot_meta
+        .unwrap_or_default()
+        .iter()
+        .map(|t| serde_json::from_str(t))
+        .collect::<Result<Vec<serde_json::Value>, _>>()
+        .map_err(|e| errors::notation(format!("bot_meta: each entry is a JSON text: {e}")))?;
+    let controls = Controls {
+        limit,
+        forfeit,
+        bot_meta,
+    };
     let single = crate::game::single_hand(episode).map_err(errors::notation)?;
     let n = usize::from(rules.seats());
     let shape = seatings.shape();
@@ -370,7 +496,8 @@ pub fn play_matches<'py>(
             std::thread::scope(|scope| {
                 for _ in 0..workers {
                     let tx = tx.clone();
-                    let (next, jobs, specs, objects) = (&next, &jobs, &specs, &objects);
+                    let (next, jobs, specs, objects, controls) =
+                        (&next, &jobs, &specs, &objects, &controls);
                     scope.spawn(move || {
                         let mut batch = Vec::with_capacity(BATCH);
                         let mut since = std::time::Instant::now();
@@ -380,7 +507,7 @@ pub fn play_matches<'py>(
                                 break;
                             };
                             match play_one(
-                                i, rules, single, *seed, seating, specs, objects, records,
+                                i, rules, single, *seed, seating, specs, objects, records, controls,
                             ) {
                                 Ok(p) => batch.push(p),
                                 Err(e) => {
@@ -418,8 +545,10 @@ pub fn play_matches<'py>(
         }
     } else {
         for (i, (seed, seating)) in jobs.iter().enumerate() {
-            let p = play_one(i, rules, single, *seed, seating, &specs, &objects, records)
-                .map_err(errors::notation)?;
+            let p = play_one(
+                i, rules, single, *seed, seating, &specs, &objects, records, &controls,
+            )
+            .map_err(errors::notation)?;
             results[i] = Some(p);
             report(i + 1)?;
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -224,3 +225,53 @@ def test_the_command_line_writes_standings_and_matches_as_csv(tmp_path: Path) ->
     assert [r["bot"] for r in rows] == ["heuristic", "random"]
     assert all(int(r["matches"]) == 4 for r in rows)
     assert len(list(csv.DictReader(matches.open(encoding="utf-8")))) == 4 * 2
+
+
+def test_a_bot_over_the_time_limit_is_answered_for_or_forfeits() -> None:
+    import time
+
+    class Slow:
+        name = "slow"
+        version = "2.1"
+
+        def __init__(self, after: int) -> None:
+            self.after = after
+            self.calls = 0
+
+        def act(self, obs: cb.Observation) -> str:
+            self.calls += 1
+            if self.calls > self.after:
+                time.sleep(0.03)
+            return obs.legal_action_strings[0]
+
+    args: dict[str, Any] = {"deals": 2, "progress": False, "target": 3, "move_limit_ms": 15.0}
+    # Fallback: every slow answer is a fault, the heuristic answers, the match goes on.
+    r = cb.tournament({"slow": Slow(0), "h": "heuristic"}, "tressette-in-due", **args)
+    by = {b.name: b for b in r.bots}
+    assert by["slow"].faults > 4 and by["slow"].forfeits == 0 and by["h"].faults == 0
+    assert all("over the 15.0 ms limit" in e for e in by["slow"].errors)
+    assert r.won.any(axis=1).all(), "every match played on to a winner"
+    # Forfeit: the first slow answer ends the match, and the other side wins it.
+    r = cb.tournament(
+        {"slow": Slow(3), "h": "heuristic"},
+        "tressette-in-due",
+        on_slow="forfeit",
+        keep_records=True,
+        **args,
+    )
+    by = {b.name: b for b in r.bots}
+    assert by["slow"].forfeits >= 1 and by["slow"].faults == by["slow"].forfeits
+    for j in range(r.num_matches):
+        slow_seat = int(np.flatnonzero(r.seatings[j] == 0)[0])
+        meta = json.loads(r.records[j])["meta"]["tournament"]  # type: ignore[index]
+        if meta["forfeit"] is not None:
+            assert meta["forfeit"] == slow_seat
+            assert not r.won[j, slow_seat] and r.won[j, 1 - slow_seat]
+        names = [s["name"] for s in meta["seats"]]
+        assert names == [r.bots[k].name for k in r.seatings[j]]
+        assert {s["name"]: s["version"] for s in meta["seats"]}["slow"] == "2.1"
+        assert int(meta["seed"]) == int(r.seeds[j]) and meta["match"] == j
+    bads: list[dict[str, Any]] = [{"on_slow": "sulk"}, {"move_limit_ms": -1.0}]
+    for bad in bads:
+        with pytest.raises(cb.NotationError):
+            cb.tournament(["random"], deals=1, progress=False, **bad)

@@ -78,6 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--records", help="folder to save every match record in")
     t.add_argument("--json", action="store_true", help="print the summary as JSON")
     t.add_argument("--csv", help="write the standings (one row per bot) to this CSV file")
+    t.add_argument("--move-limit-ms", type=float, help="the longest a bot may take per answer")
+    t.add_argument(
+        "--on-slow",
+        choices=["fallback", "forfeit"],
+        default="fallback",
+        help="over the limit: the heuristic answers, or the bot forfeits the match",
+    )
     t.add_argument("--matches-csv", help="write every match (a row per seat) to this CSV file")
     t.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     pl = sub.add_parser("play", help="play a seat on a server with a bot")
@@ -104,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                 episode=a.episode,
                 threads=a.threads,
                 records=a.records,
+                move_limit_ms=a.move_limit_ms,
+                on_slow=a.on_slow,
                 **options_of(a.option),
             )
             print(r.to_json() if a.json else r.table())

@@ -338,5 +338,8 @@ def play_matches(
     threads: int = 0,
     records: bool = False,
     progress: Callable[[int], None] | None = None,
+    move_limit_ms: float | None = None,
+    on_slow: str = "fallback",
+    bot_meta: list[str] | None = None,
 ) -> dict[str, Any]: ...
 def option_sets() -> list[tuple[str, dict[str, Any]]]: ...

@@ -67,6 +67,8 @@ def tournament(
     records: str | Path | None = None,
     keep_records: bool = False,
     ratings: bool = True,
+    move_limit_ms: float | None = None,
+    on_slow: str = "fallback",
     **options: Any,
 ) -> TournamentResult:
     """:func:`calabresella.tournament` with its matches spread over Ray tasks.
@@ -77,7 +79,17 @@ def tournament(
     :func:`calabresella.tournament`'s. Ray must be initialised (``ray.init(address=...)``);
     otherwise Ray starts a local one-machine cluster.
     """
-    p = plan(bots, game, deals=deals, seed=seed, duplicate=duplicate, episode=episode, **options)
+    p = plan(
+        bots,
+        game,
+        deals=deals,
+        seed=seed,
+        duplicate=duplicate,
+        episode=episode,
+        move_limit_ms=move_limit_ms,
+        on_slow=on_slow,
+        **options,
+    )
     if shards is None:
         resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
         cpus = int(resources.get("CPU", 1))

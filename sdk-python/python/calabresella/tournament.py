@@ -51,6 +51,8 @@ class BotResult:
     """Answers replaced by the first legal action (illegal, unparsable or raised)."""
     errors: list[str] = field(default_factory=list)
     """Every fault, in match order: ``"match M, seat S, action A: what went wrong"``."""
+    forfeits: int = 0
+    """Matches it lost by answering over ``move_limit_ms`` with ``on_slow="forfeit"``."""
     rating_mu: float | None = None
     """OpenSkill (Plackett-Luce) rating mean, when openskill is installed."""
     rating_sigma: float | None = None
@@ -149,7 +151,7 @@ class TournamentResult:
             [
                 "bot", "matches", "wins", "wins_alone", "win_rate", "win_rate_alone",
                 "points", "mean", "ci95_low", "ci95_high", "rating", "rating_mu",
-                "rating_sigma", "faults",
+                "rating_sigma", "faults", "forfeits",
             ]
         )  # fmt: skip
         for b in sorted(self.bots, key=lambda b: -b.mean):
@@ -157,7 +159,7 @@ class TournamentResult:
                 [
                     b.name, b.matches, b.wins, b.wins_alone, b.win_rate, b.win_rate_alone,
                     b.points, b.mean, b.ci95[0], b.ci95[1], b.rating, b.rating_mu,
-                    b.rating_sigma, b.faults,
+                    b.rating_sigma, b.faults, b.forfeits,
                 ]
             )  # fmt: skip
         return buf.getvalue()
@@ -298,6 +300,10 @@ class Plan:
     """Per match and seat: the index of the bot sitting there."""
     deal_index: np.ndarray
     """Per match: the deal it plays."""
+    move_limit_ms: float | None = None
+    """The longest a bot may take over one answer (None: no limit)."""
+    on_slow: str = "fallback"
+    """Over the limit: ``"fallback"`` (the heuristic answers for it) or ``"forfeit"``."""
 
     @property
     def num_matches(self) -> int:
@@ -313,9 +319,17 @@ def plan(
     seed: int = 0,
     duplicate: bool = True,
     episode: str = "match",
+    move_limit_ms: float | None = None,
+    on_slow: str = "fallback",
     **options: Any,
 ) -> Plan:
     """The matches :func:`tournament` plays for these arguments (checked: bots, deals, seats)."""
+    if on_slow not in ("fallback", "forfeit"):
+        raise _core.NotationError(f'on_slow is "fallback" or "forfeit", not {on_slow!r}')
+    if move_limit_ms is not None and not 0 < move_limit_ms <= 86_400_000:
+        raise _core.NotationError(
+            f"move_limit_ms is a positive number of milliseconds, not {move_limit_ms}"
+        )
     if isinstance(bots, Mapping):
         names = [str(k) for k in bots]
         entries = list(bots.values())
@@ -356,6 +370,8 @@ def plan(
         seeds=deal_seeds[deal_index],
         seatings=seating,
         deal_index=deal_index,
+        move_limit_ms=move_limit_ms,
+        on_slow=on_slow,
     )
 
 
@@ -370,6 +386,7 @@ def play_shard(
 ) -> dict[str, Any]:
     """Plays the plan's matches ``start..stop`` and returns what ``_core.play_matches`` does
     for them (per-match arrays in plan order)."""
+    meta = [json.dumps(_bot_meta(name, bot)) for name, bot in zip(p.names, p.entries, strict=True)]
     out: dict[str, Any] = _core.play_matches(
         p.game,
         dict(p.options),
@@ -380,14 +397,31 @@ def play_shard(
         threads=threads,
         records=records,
         progress=progress,
+        move_limit_ms=p.move_limit_ms,
+        on_slow=p.on_slow,
+        bot_meta=meta,
     )
     return out
+
+
+def _bot_meta(name: str, bot: BotLike) -> dict[str, Any]:
+    """What a record's ``meta`` says of a bot: its name, what it is, and its version (a built-in
+    bot's is the package's; a Python bot's is its ``version`` attribute, if it has one)."""
+    if isinstance(bot, str):
+        return {"name": name, "bot": bot, "version": _core.__version__}
+    version = getattr(bot, "version", None)
+    kind = getattr(bot, "__qualname__", None) or type(bot).__qualname__
+    return {
+        "name": name,
+        "bot": f"python:{kind}",
+        "version": None if version is None else str(version),
+    }
 
 
 def pool_shards(shards: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The shards' outputs (in plan order) joined into one, as if played in one call."""
     out: dict[str, Any] = {}
-    for key in ("returns", "won", "faults", "draw", "hands", "actions"):
+    for key in ("returns", "won", "faults", "forfeits", "draw", "hands", "actions"):
         out[key] = np.concatenate([s[key] for s in shards])
     errors: list[tuple[int, int, int, str]] = []
     offset = 0
@@ -434,6 +468,7 @@ def summarise(
         # Alone: it won, and no seat of another bot did.
         r.wins_alone = int(((won & held).any(axis=1) & ~(won & ~held).any(axis=1)).sum())
         r.faults = int((faults * held).sum())
+        r.forfeits = int((out["forfeits"] & held).sum())
         r.win_rate = r.wins / r.matches if r.matches else 0.0
         r.win_rate_alone = r.wins_alone / r.matches if r.matches else 0.0
         # Duplicate: average each deal's permutations first, then the CI over deals.
@@ -485,6 +520,8 @@ def tournament(
     records: str | Path | None = None,
     keep_records: bool = False,
     ratings: bool = True,
+    move_limit_ms: float | None = None,
+    on_slow: str = "fallback",
     **options: Any,
 ) -> TournamentResult:
     """Plays ``deals`` deals between ``bots`` and summarises the results.
@@ -499,6 +536,10 @@ def tournament(
     kept (``errors``, and per bot); ``to_json()``, ``to_csv()`` and ``matches_csv()`` export
     the results. ``wins_alone`` counts only wins no other bot shared: the game's own winners
     include partners and, in Calabresella's pooled match end, both defenders.
+    ``move_limit_ms`` bounds each answer: a slower one is a fault and, by ``on_slow``, the
+    heuristic answers for the bot (``"fallback"``, the default) or the bot forfeits the match
+    (``"forfeit"``: every other side wins, the points are those scored so far). Each record's
+    ``meta`` says who sat where (name, bot, version), the match and its seed.
     ``episode`` is ``"match"`` (whole matches, the default) or ``"hand"``. Matches between
     built-in bots run on ``threads`` Rust threads (0: every core) without the GIL.
     ``records`` names a folder to save every match record in (format v1, one JSON file per
@@ -509,7 +550,17 @@ def tournament(
     """
     if threads < 0:
         raise _core.NotationError(f"threads is 0 (every core) or more, not {threads}")
-    p = plan(bots, game, deals=deals, seed=seed, duplicate=duplicate, episode=episode, **options)
+    p = plan(
+        bots,
+        game,
+        deals=deals,
+        seed=seed,
+        duplicate=duplicate,
+        episode=episode,
+        move_limit_ms=move_limit_ms,
+        on_slow=on_slow,
+        **options,
+    )
     bar = _progress_bar(p.num_matches, progress)
     last = [0]
 
