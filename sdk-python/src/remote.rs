@@ -107,6 +107,8 @@ pub struct Client {
     /// The address connected to.
     #[pyo3(get)]
     address: String,
+    /// The registered player's API key, sent when taking a seat (never shown).
+    key: Option<String>,
 }
 
 #[pymethods]
@@ -116,8 +118,10 @@ impl Client {
     /// the client certificate `client_cert` with its key `client_key` when given); raises
     /// `ConnectionLostError` when the server cannot be reached (or a certificate is refused)
     /// within `timeout` seconds, `NotationError` for a bad address or certificate file.
+    /// `key` is a registered player's API key (`calabresella players add`): seats are then
+    /// taken as that player; without one, as a guest under the name given to `join`.
     #[new]
-    #[pyo3(signature = (address, *, timeout = 10.0, ca_cert = None, client_cert = None, client_key = None))]
+    #[pyo3(signature = (address, *, timeout = 10.0, ca_cert = None, client_cert = None, client_key = None, key = None))]
     fn new(
         py: Python<'_>,
         address: &str,
@@ -125,6 +129,7 @@ impl Client {
         ca_cert: Option<std::path::PathBuf>,
         client_cert: Option<std::path::PathBuf>,
         client_key: Option<std::path::PathBuf>,
+        key: Option<String>,
     ) -> PyResult<Client> {
         let tls = calabresella_client::TlsFiles {
             ca_cert,
@@ -151,6 +156,7 @@ impl Client {
             rt: Arc::new(rt),
             client: TableServiceClient::new(channel),
             address: address.to_owned(),
+            key,
         })
     }
 
@@ -329,19 +335,29 @@ impl Client {
             .collect()
     }
 
-    /// Takes a seat (`seat`, or the lowest open one) as `name`.
-    #[pyo3(signature = (table_id, *, seat = None, name = "python".to_owned()))]
+    /// Takes a seat (`seat`, or the lowest open one): as the registered player whose key the
+    /// client holds, or else as the guest `name`.
+    #[pyo3(signature = (table_id, *, seat = None, name = None))]
     fn join(
         &self,
         py: Python<'_>,
         table_id: &str,
         seat: Option<u32>,
-        name: String,
+        name: Option<String>,
     ) -> PyResult<RemoteSeat> {
         let c = self.client.clone();
         let id = table_id.to_owned();
+        let key = self.key.clone();
+        // A registered player's seat carries its registered name; a guest's, `name`.
+        let name = name.unwrap_or_else(|| {
+            if key.is_some() {
+                String::new()
+            } else {
+                "python".into()
+            }
+        });
         let joined = wait(py, &self.rt, async move {
-            calabresella_client::RemoteSeat::join(c, &id, seat, &name).await
+            calabresella_client::RemoteSeat::join_as(c, &id, seat, &name, key.as_deref()).await
         })?;
         Ok(RemoteSeat {
             rt: self.rt.clone(),

@@ -45,6 +45,9 @@ struct Controls {
     forfeit: bool,
     /// Per bot, what each record's `meta` says of it (its name and version).
     bot_meta: Vec<serde_json::Value>,
+    /// The number of this run's first match in the whole tournament (a shard's start), so
+    /// records name their match the same however the tournament is cut.
+    first_match: usize,
 }
 
 /// One finished match.
@@ -216,7 +219,7 @@ fn play_one(
                 .map(|&b| controls.bot_meta.get(b).cloned().unwrap_or_default())
                 .collect();
             serde_json::json!({
-                "tournament": {"match": job, "seed": seed.to_string(), "seats": seats, "forfeit": forfeit}
+                "tournament": {"match": controls.first_match + job, "seed": seed.to_string(), "seats": seats, "forfeit": forfeit}
             })
         })
     };
@@ -369,9 +372,9 @@ fn to_arrays<'py>(py: Python<'py>, played: &[Played], n: usize) -> PyResult<Boun
 /// `move_limit_ms` bounds each answer: over it the answer is a fault and, by `on_slow`, the
 /// heuristic answers instead (`"fallback"`) or the seat forfeits the match (`"forfeit"`: every
 /// other side wins). `bot_meta` (a JSON text per bot) goes into each record's `meta`, with the
-/// match and its seed.
+/// match (numbered from `first_match`) and its seed.
 #[pyfunction]
-#[pyo3(signature = (game, options, bots, seeds, seatings, *, episode = "match", threads = 0, records = false, progress = None, move_limit_ms = None, on_slow = "fallback", bot_meta = None))]
+#[pyo3(signature = (game, options, bots, seeds, seatings, *, episode = "match", threads = 0, records = false, progress = None, move_limit_ms = None, on_slow = "fallback", bot_meta = None, first_match = 0))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_matches<'py>(
     py: Python<'py>,
@@ -387,6 +390,7 @@ pub fn play_matches<'py>(
     move_limit_ms: Option<f64>,
     on_slow: &str,
     bot_meta: Option<Vec<String>>,
+    first_match: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = rules_from(game, options)?;
     let limit = match move_limit_ms {
@@ -419,6 +423,7 @@ pub fn play_matches<'py>(
         limit,
         forfeit,
         bot_meta,
+        first_match,
     };
     let single = crate::game::single_hand(episode).map_err(errors::notation)?;
     let n = usize::from(rules.seats());

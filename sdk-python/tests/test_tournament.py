@@ -197,11 +197,19 @@ def test_shards_pool_into_one_run_faults_included() -> None:
         return obs.legal_action_strings[0]
 
     p = plan({"flaky": flaky, "h": "heuristic"}, "tressette-in-due", deals=3, target=3)
-    whole = play_shard(p, 0, p.num_matches, threads=1)
+    whole = play_shard(p, 0, p.num_matches, threads=1, records=True)
     parts = pool_shards(
-        [play_shard(p, 0, 2, threads=1), play_shard(p, 2, p.num_matches, threads=1)]
+        [
+            play_shard(p, 0, 2, threads=1, records=True),
+            play_shard(p, 2, p.num_matches, threads=1, records=True),
+        ]
     )
     assert whole["errors"] and parts["errors"] == whole["errors"]
+    # Records name their match in the whole tournament, however it is cut.
+    assert parts["records"] == whole["records"]
+    assert [json.loads(r)["meta"]["tournament"]["match"] for r in parts["records"]] == list(
+        range(p.num_matches)
+    )
     np.testing.assert_array_equal(parts["returns"], whole["returns"])
 
 

@@ -51,6 +51,11 @@ pub struct ServerConfig {
     /// Longest time a named built-in bot (`pimc`) may think per decision, in milliseconds: a
     /// table's bot without a time budget gets this one, and a larger budget is refused.
     pub max_bot_ms: u32,
+    /// Whether people without an API key may take seats (as guests).
+    pub guests: bool,
+    /// Calls with a bad API key an address may make per minute before it is refused for a
+    /// while (0: no limit).
+    pub max_bad_keys_per_client_per_minute: u32,
 }
 
 impl Default for ServerConfig {
@@ -75,6 +80,8 @@ impl Default for ServerConfig {
             max_open_tables_per_client: 5_000,
             epoch: String::new(),
             max_bot_ms: 100,
+            guests: true,
+            max_bad_keys_per_client_per_minute: 10,
         }
     }
 }

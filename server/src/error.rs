@@ -21,6 +21,8 @@ pub enum Reason {
     BadAction,
     /// The bot delay is out of range.
     BadBotDelay,
+    /// The API key is malformed, unknown or disabled.
+    BadKey,
     /// The clock is out of the server's range.
     BadClock,
     /// A record or results filter names no game or end reason, or has negative times.
@@ -41,6 +43,8 @@ pub enum Reason {
     BadState,
     /// The table id is malformed.
     BadTableId,
+    /// The server admits registered players only: the call needs an API key.
+    KeyRequired,
     /// The seat token is not one of this table's.
     BadToken,
     /// The decision quoted is not due yet.
@@ -63,6 +67,8 @@ pub enum Reason {
     RateLimited,
     /// The request is larger than the server accepts.
     RequestTooLarge,
+    /// Too many calls from this address presented a bad API key lately.
+    TooManyBadKeys,
     /// The seat is taken.
     SeatTaken,
     /// A stream fell behind and was cut off.
@@ -97,10 +103,11 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 39] = [
+    pub const ALL: [Reason; 42] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
+        Reason::BadKey,
         Reason::BadClock,
         Reason::BadFilter,
         Reason::BadMetadata,
@@ -112,6 +119,7 @@ impl Reason {
         Reason::BadState,
         Reason::BadTableId,
         Reason::BadToken,
+        Reason::KeyRequired,
         Reason::FutureDecision,
         Reason::IllegalAction,
         Reason::MalformedRequest,
@@ -123,6 +131,7 @@ impl Reason {
         Reason::NoSuchStep,
         Reason::RateLimited,
         Reason::RequestTooLarge,
+        Reason::TooManyBadKeys,
         Reason::SeatTaken,
         Reason::SlowConsumer,
         Reason::StaleDecision,
@@ -145,6 +154,9 @@ impl Reason {
             Reason::ActionMismatch => "ACTION_MISMATCH",
             Reason::BadAction => "BAD_ACTION",
             Reason::BadBotDelay => "BAD_BOT_DELAY",
+            Reason::BadKey => "BAD_KEY",
+            Reason::KeyRequired => "KEY_REQUIRED",
+            Reason::TooManyBadKeys => "TOO_MANY_BAD_KEYS",
             Reason::BadClock => "BAD_CLOCK",
             Reason::BadFilter => "BAD_FILTER",
             Reason::BadMetadata => "BAD_METADATA",
@@ -197,6 +209,9 @@ pub enum ServiceError {
     /// The seat token is not one of this table's.
     #[error("the seat token is not valid for this table")]
     BadToken,
+    /// Who is calling is not established: reason code and explanation (never the key).
+    #[error("{1}")]
+    Unauthenticated(Reason, String),
     /// No such table.
     #[error("no table {0:?}")]
     TableNotFound(String),
@@ -263,6 +278,7 @@ impl ServiceError {
             ServiceError::Invalid(r, _) => (Code::InvalidArgument, *r),
             ServiceError::NoToken => (Code::Unauthenticated, Reason::NoToken),
             ServiceError::BadToken => (Code::PermissionDenied, Reason::BadToken),
+            ServiceError::Unauthenticated(r, _) => (Code::Unauthenticated, *r),
             ServiceError::TableNotFound(_) => (Code::NotFound, Reason::TableNotFound),
             ServiceError::Elsewhere(..) => (Code::NotFound, Reason::TableElsewhere),
             ServiceError::Illegal(_) => (Code::FailedPrecondition, Reason::IllegalAction),

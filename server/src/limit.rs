@@ -173,3 +173,77 @@ mod tests {
         drop(unlimited);
     }
 }
+
+/// Failed calls per client address over the last minute (bad API keys): a client with as many
+/// as its budget allows is refused until the oldest is a minute old, so keys cannot be guessed
+/// at speed.
+#[derive(Debug, Clone, Default)]
+pub struct FailureBudget {
+    failures: Arc<Mutex<HashMap<IpAddr, std::collections::VecDeque<Instant>>>>,
+}
+
+impl FailureBudget {
+    const WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
+
+    /// Whether `client` has used up its `max` failures a minute (`max == 0`: never).
+    pub fn blocked(&self, client: IpAddr, max: u32, now: Instant) -> bool {
+        if max == 0 {
+            return false;
+        }
+        let mut all = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(times) = all.get_mut(&client) else {
+            return false;
+        };
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= Self::WINDOW)
+        {
+            times.pop_front();
+        }
+        if times.is_empty() {
+            all.remove(&client);
+            return false;
+        }
+        times.len() >= max as usize
+    }
+
+    /// Counts a failure of `client` at `now` (keeping at most `max` per client).
+    pub fn failed(&self, client: IpAddr, max: u32, now: Instant) {
+        let mut all = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        if all.len() >= MAX_CLIENTS {
+            all.retain(|_, t| {
+                t.back()
+                    .is_some_and(|b| now.duration_since(*b) < Self::WINDOW)
+            });
+        }
+        let times = all.entry(client).or_default();
+        times.push_back(now);
+        while times.len() > (max as usize).max(1) {
+            times.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod failure_tests {
+    use super::*;
+
+    #[test]
+    fn a_client_is_refused_after_its_failures_until_they_age() {
+        let b = FailureBudget::default();
+        let (a, other) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let t0 = Instant::now();
+        for i in 0..3 {
+            assert!(!b.blocked(a, 3, t0), "after {i} failures");
+            b.failed(a, 3, t0);
+        }
+        assert!(b.blocked(a, 3, t0));
+        assert!(
+            !b.blocked(other, 3, t0),
+            "another address has its own budget"
+        );
+        assert!(b.blocked(a, 3, t0 + std::time::Duration::from_secs(59)));
+        assert!(!b.blocked(a, 3, t0 + std::time::Duration::from_secs(60)));
+        assert!(!b.blocked(a, 0, t0), "0: no limit");
+    }
+}

@@ -39,7 +39,7 @@ pub fn normal(name: &str) -> String {
 
 /// What a name looks like: its normal form's confusable skeleton (Unicode TS #39), in lower
 /// case, so that Cyrillic "р" and Latin "p", or "0" and "o", look alike.
-fn looks(name: &str) -> String {
+pub fn looks(name: &str) -> String {
     unicode_security::skeleton(&normal(name))
         .flat_map(char::to_lowercase)
         .collect()

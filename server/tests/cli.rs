@@ -969,3 +969,142 @@ fn serve_refuses_half_or_unusable_tls_settings_with_clear_messages() {
         "{err}"
     );
 }
+
+/// Registered players end to end, through the real binary: `players add` makes the database
+/// and prints a key once; a look-alike or a bot's name is refused; `rotate` beside a running
+/// server retires the old key at once; `sit --key` plays as the registered name; a guest cannot
+/// take it; `disable` refuses the key; and no key reaches the server's log, even at debug level.
+#[test]
+fn registered_players_sit_with_their_key_and_no_key_reaches_the_log() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("players.db");
+    let players = |args: &[&str]| {
+        bin()
+            .arg("players")
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .unwrap()
+    };
+    let out = players(&["add", "Ann"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    assert!(first.starts_with("cbk_") && first.len() == 68, "{first}");
+    for (name, why) in [("ANN", "looks like"), ("heuristic bot", "kept for")] {
+        let out = players(&["add", name]);
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{name}");
+    }
+
+    let log = dir.path().join("server.log");
+    let mut server = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--log", "debug", "--db"])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the server says where it listens")
+            .unwrap();
+        if let Some(a) = line.strip_prefix("calabresella: listening on ") {
+            break a.trim().to_owned();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    let url = format!("http://{addr}");
+
+    // A new key beside the running server: the old one stops working at once.
+    let out = players(&["rotate", "Ann"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let key = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    assert_ne!(key, first);
+    let sit = |id: &str, extra: &[&str]| {
+        bin()
+            .args(["sit", "--server", &url, id, "--auto", "first"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let id = create_table(
+        &url,
+        &[
+            "--game",
+            "tressette-in-due",
+            "--seats",
+            "open,heuristic",
+            "--option",
+            "target=1",
+        ],
+    );
+    let out = sit(&id, &["--key", &first]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("BAD_KEY"),
+        "{out:?}"
+    );
+    let out = sit(&id, &["--name", "ann"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("registered player"),
+        "{out:?}"
+    );
+    let out = sit(&id, &["--key", &key]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record = bin()
+        .args(["table-record", "--server", &url, &id])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&record.stdout).contains("\"Ann\""));
+
+    let out = players(&["disable", "Ann"]);
+    assert!(out.status.success());
+    let id = create_table(
+        &url,
+        &[
+            "--game",
+            "tressette-in-due",
+            "--seats",
+            "open,heuristic",
+            "--option",
+            "target=1",
+        ],
+    );
+    let out = sit(&id, &["--key", &key]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("disabled"),
+        "{out:?}"
+    );
+    let list: Value = serde_json::from_slice(&players(&["list"]).stdout).unwrap();
+    assert_eq!(list[0]["name"], "Ann");
+    assert_eq!(list[0]["disabled"], true);
+
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.contains("refused an API key"),
+        "the refusals are logged"
+    );
+    for k in [&first, &key] {
+        assert!(!log.contains(k.as_str()), "a key in the log");
+        assert!(!log.contains(&k[4..20]), "part of a key in the log");
+    }
+}

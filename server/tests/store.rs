@@ -720,7 +720,7 @@ async fn the_migration_marks_old_unplayed_abandoned_tables_for_retention() {
                 other => break other.expect("open"),
             }
         };
-        assert_eq!(new.migrated, vec![3], "{kind}");
+        assert_eq!(new.migrated, vec![3, 4], "{kind}");
         assert_eq!(
             new.store.stats().await.expect("stats").abandoned_unplayed,
             1
@@ -728,5 +728,68 @@ async fn the_migration_marks_old_unplayed_abandoned_tables_for_retention() {
         assert_eq!(new.store.prune_abandoned(2_000).await.expect("prune"), 1);
         assert_eq!(new.store.record("u1".into()).await.expect("read"), None);
         assert!(new.store.record("p1".into()).await.expect("read").is_some());
+    }
+}
+
+/// Registered players on every backend: a key is shown once and only its hash is kept; names
+/// are unique by look; rotating retires the old key; disabling refuses the key; unknown names
+/// are errors.
+#[tokio::test]
+async fn registered_players_and_their_keys_on_every_backend() {
+    use calabresella_server::store::players;
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, options) in common::backends(dir.path(), "players") {
+        let opened = Store::open(options).await.expect("open");
+        let out = opened
+            .store
+            .read(|c| {
+                let other = |e: players::PlayerError| StoreError::Other(e.to_string());
+                let key = players::add(c, "Zoë").map_err(other)?;
+                let look_alike = players::add(c, "ZOË")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
+                let found = players::by_key(c, &key)?;
+                let stored: Vec<String> = c
+                    .query("SELECT key_sha256 FROM players", &[])?
+                    .into_iter()
+                    .map(|mut r| r[0].take_text())
+                    .collect();
+                let new = players::rotate(c, "Zoë").map_err(other)?;
+                let old_after = players::by_key(c, &key)?;
+                players::set_disabled(c, "Zoë", true).map_err(other)?;
+                let disabled = players::by_key(c, &new)?;
+                let unknown = players::rotate(c, "Nobody")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
+                Ok((
+                    key,
+                    look_alike,
+                    found,
+                    stored,
+                    old_after,
+                    disabled,
+                    unknown,
+                    players::list(c)?,
+                ))
+            })
+            .await
+            .expect("players");
+        let (key, look_alike, found, stored, old_after, disabled, unknown, list) = out;
+        assert!(players::well_formed(&key), "{kind}: {key}");
+        assert!(
+            look_alike.is_err_and(|e| e.contains("looks like")),
+            "{kind}"
+        );
+        assert_eq!(found, Some(("Zoë".to_owned(), false)), "{kind}");
+        assert_eq!(
+            stored,
+            vec![players::key_hash(&key)],
+            "{kind}: only the hash is kept"
+        );
+        assert_eq!(old_after, None, "{kind}: the old key is retired");
+        assert_eq!(disabled, Some(("Zoë".to_owned(), true)), "{kind}");
+        assert!(unknown.is_err_and(|e| e.contains("Nobody")), "{kind}");
+        assert_eq!(list.len(), 1);
+        assert!(list[0].disabled && list[0].key_unix_ms >= list[0].created_unix_ms);
     }
 }

@@ -57,19 +57,36 @@ pub enum RemoteError {
 impl RemoteSeat {
     /// Joins `table_id` as `name` (at `seat`, or the lowest open seat).
     pub async fn join(
-        mut client: TableServiceClient<Channel>,
+        client: TableServiceClient<Channel>,
         table_id: &str,
         seat: Option<u32>,
         name: &str,
     ) -> Result<RemoteSeat, Status> {
-        let r = client
-            .join_table(v1::JoinTableRequest {
-                table_id: table_id.to_owned(),
-                seat,
-                player_name: name.to_owned(),
-            })
-            .await?
-            .into_inner();
+        RemoteSeat::join_as(client, table_id, seat, name, None).await
+    }
+
+    /// [`RemoteSeat::join`] as a registered player: `key` is its API key, sent as
+    /// `authorization: Bearer <key>` (the seat then carries the player's registered name;
+    /// `name` may be empty). No key: a guest, under `name`.
+    pub async fn join_as(
+        mut client: TableServiceClient<Channel>,
+        table_id: &str,
+        seat: Option<u32>,
+        name: &str,
+        key: Option<&str>,
+    ) -> Result<RemoteSeat, Status> {
+        let mut request = tonic::Request::new(v1::JoinTableRequest {
+            table_id: table_id.to_owned(),
+            seat,
+            player_name: name.to_owned(),
+        });
+        if let Some(key) = key {
+            let value = format!("Bearer {}", key.trim()).parse().map_err(|_| {
+                Status::invalid_argument("an API key is printable ASCII (`cbk_` and hex digits)")
+            })?;
+            request.metadata_mut().insert("authorization", value);
+        }
+        let r = client.join_table(request).await?.into_inner();
         Ok(RemoteSeat {
             client,
             table_id: table_id.to_owned(),

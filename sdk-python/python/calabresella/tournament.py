@@ -400,6 +400,7 @@ def play_shard(
         move_limit_ms=p.move_limit_ms,
         on_slow=p.on_slow,
         bot_meta=meta,
+        first_match=start,
     )
     return out
 

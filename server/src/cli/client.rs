@@ -104,9 +104,12 @@ pub struct SitArgs {
     server: ServerArg,
     /// The table's id.
     table: String,
-    /// Your name at the table.
-    #[arg(long, default_value = "player")]
-    name: String,
+    /// Your name at the table (a guest's; with `--key`, your registered name or nothing).
+    #[arg(long)]
+    name: Option<String>,
+    /// Your API key as a registered player (`calabresella players add`).
+    #[arg(long, env = "CALABRESELLA_KEY", hide_env_values = true)]
+    key: Option<String>,
     /// The seat wanted (default: the lowest open seat).
     #[arg(long)]
     seat: Option<u32>,
@@ -397,7 +400,17 @@ pub fn sit(args: SitArgs) -> Result<ExitCode> {
     let auto = args.auto;
     runtime()?.block_on(async {
         let client = connect(&args.server).await?;
-        let mut seat = match RemoteSeat::join(client, &args.table, args.seat, &args.name).await {
+        let mut seat = match RemoteSeat::join_as(
+            client,
+            &args.table,
+            args.seat,
+            args.name
+                .as_deref()
+                .unwrap_or(if args.key.is_some() { "" } else { "player" }),
+            args.key.as_deref(),
+        )
+        .await
+        {
             Ok(s) => s,
             Err(s) => {
                 eprintln!("calabresella: {}", status_line(&s));

@@ -28,7 +28,7 @@ enum DbCommand {
 
 /// Which database.
 #[derive(Debug, Args)]
-struct Target {
+pub(super) struct Target {
     /// The SQLite database file. Default: the server's
     /// (`$XDG_DATA_HOME/calabresella/calabresella.db` or `~/.local/share/...`).
     #[arg(long, env = "CALABRESELLA_DB", conflicts_with = "database_url")]
@@ -39,7 +39,7 @@ struct Target {
 }
 
 impl Target {
-    fn location(&self) -> Location {
+    pub(super) fn location(&self) -> Location {
         serve::location(self.database_url.as_deref(), self.db.as_deref())
     }
 }

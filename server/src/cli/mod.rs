@@ -9,6 +9,7 @@ mod deal;
 mod dev_certs;
 mod duplicate;
 mod play;
+mod players;
 mod records;
 mod replay;
 mod serve;
@@ -75,6 +76,8 @@ enum Command {
     DevCerts(dev_certs::DevCertsArgs),
     /// The database: `stats` (what it holds, its size), `vacuum` (retention, then compaction).
     Db(db::DbArgs),
+    /// Registered players and their API keys: `add`, `list`, `disable`, `enable`, `rotate`.
+    Players(players::PlayersArgs),
 }
 
 /// Runs the parsed command.
@@ -96,6 +99,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),
         Command::Db(a) => db::run(a),
+        Command::Players(a) => players::run(a),
         Command::DevCerts(a) => dev_certs::run(a),
     }
 }

@@ -33,6 +33,18 @@ pub struct ServeArgs {
     /// bots without a time budget get it, larger budgets are refused.
     #[arg(long, env = "CALABRESELLA_MAX_BOT_MS", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
     max_bot_ms: u32,
+    /// Seat registered players only (`calabresella players add`): a seat needs an API key.
+    /// By default people without a key may play too, as guests.
+    #[arg(long, env = "CALABRESELLA_NO_GUESTS")]
+    no_guests: bool,
+    /// Calls with a bad API key one address may make per minute before it is refused for
+    /// the rest of that minute (0: no limit).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_BAD_KEYS_PER_MINUTE",
+        default_value_t = 10
+    )]
+    max_bad_keys_per_minute: u32,
     /// Largest time bank a table may ask for, in milliseconds.
     #[arg(long, env = "CALABRESELLA_MAX_BANK_MS", default_value_t = 10_800_000)]
     max_bank_ms: u64,
@@ -367,6 +379,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         max_move: Duration::from_millis(args.max_move_ms),
         max_bank: Duration::from_millis(args.max_bank_ms),
         max_bot_ms: args.max_bot_ms,
+        guests: !args.no_guests,
+        max_bad_keys_per_client_per_minute: args.max_bad_keys_per_minute,
         max_tables: args.max_tables,
         max_finished_tables: args.max_finished_tables,
         max_creates_per_client_per_minute: args.max_creates_per_client_per_minute,

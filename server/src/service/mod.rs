@@ -14,7 +14,7 @@ use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status};
 
 use crate::error::{Reason, ServiceError};
-use crate::limit::StreamBudget;
+use crate::limit::{FailureBudget, StreamBudget};
 use crate::registry::{Registry, ask, state_matches};
 use crate::table::feed::UpdateStream;
 use crate::table::{Command, TableHandle};
@@ -25,6 +25,8 @@ pub struct GameService {
     registry: Arc<Registry>,
     /// Spectator streams open per client address.
     spectators: StreamBudget,
+    /// Calls with a bad API key per client address.
+    bad_keys: FailureBudget,
 }
 
 impl GameService {
@@ -33,11 +35,83 @@ impl GameService {
         GameService {
             registry,
             spectators: StreamBudget::default(),
+            bad_keys: FailureBudget::default(),
         }
     }
 }
 
 impl GameService {
+    /// The name a seat is taken under: the registered player's for a valid API key (`key`),
+    /// else the guest's own (`asked`), where the server admits guests and the name is neither
+    /// reserved nor a registered player's look-alike. Bad keys count against the caller's
+    /// address; the key itself is never logged or echoed.
+    async fn seat_name(
+        &self,
+        client: Option<std::net::IpAddr>,
+        key: Option<&str>,
+        asked: &str,
+    ) -> Result<String, ServiceError> {
+        let config = self.registry.config();
+        let store = self.registry.store();
+        let Some(key) = key else {
+            if !config.guests {
+                return Err(ServiceError::Unauthenticated(
+                    Reason::KeyRequired,
+                    "this server seats registered players only: send `authorization: Bearer \
+                     <API key>`"
+                        .into(),
+                ));
+            }
+            let name = validate::player_name(asked)?;
+            if let Some(other) = store.registered_like(name.clone()).await? {
+                return Err(ServiceError::Invalid(
+                    Reason::BadName,
+                    format!("{other:?} is a registered player: present its API key to play as it"),
+                ));
+            }
+            return Ok(name);
+        };
+        let max = config.max_bad_keys_per_client_per_minute;
+        let now = std::time::Instant::now();
+        if let Some(c) = client
+            && self.bad_keys.blocked(c, max, now)
+        {
+            return Err(ServiceError::Exhausted(
+                Reason::TooManyBadKeys,
+                format!("more than {max} calls with a bad API key in a minute from this address"),
+            ));
+        }
+        let found = if crate::store::players::well_formed(key) {
+            store.player_by_key(key.to_owned()).await?
+        } else {
+            None
+        };
+        let bad = |why: &str| {
+            if let Some(c) = client {
+                self.bad_keys.failed(c, max, now);
+            }
+            tracing::info!(client = ?client, "refused an API key: {why}");
+            ServiceError::Unauthenticated(Reason::BadKey, format!("the API key {why}"))
+        };
+        match found {
+            None => Err(bad("is not valid")),
+            Some((_, true)) => Err(bad("is disabled")),
+            Some((name, false)) => {
+                if !asked.trim().is_empty()
+                    && crate::names::looks(asked) != crate::names::looks(&name)
+                {
+                    return Err(ServiceError::Invalid(
+                        Reason::BadName,
+                        format!(
+                            "the API key is {name:?}'s: leave player_name empty or give that name"
+                        ),
+                    ));
+                }
+                Ok(name)
+            }
+        }
+    }
+
     /// The live table `id`.
     async fn find(&self, id: &str) -> Result<TableHandle, ServiceError> {
         match self.registry.get(id) {
@@ -268,8 +342,12 @@ impl TableService for GameService {
         &self,
         request: Request<v1::JoinTableRequest>,
     ) -> Result<Response<v1::JoinTableResponse>, Status> {
+        let client = request.remote_addr().map(|a| a.ip());
+        let key = bearer(request.metadata())?;
         let r = request.into_inner();
-        let name = validate::player_name(&r.player_name)?;
+        let name = self
+            .seat_name(client, key.as_deref(), &r.player_name)
+            .await?;
         let handle = self.find(table_id(&r.table_id)?).await?;
         let seat = match r.seat {
             None => None,
@@ -439,6 +517,25 @@ impl TableService for GameService {
         .await??;
         Ok(Response::new(response))
     }
+}
+
+/// The API key of `authorization: Bearer <key>`, if the header is there.
+fn bearer(metadata: &tonic::metadata::MetadataMap) -> Result<Option<String>, ServiceError> {
+    let Some(value) = metadata.get("authorization") else {
+        return Ok(None);
+    };
+    let malformed = || {
+        ServiceError::Unauthenticated(
+            Reason::BadKey,
+            "the authorization header is `Bearer <API key>`".into(),
+        )
+    };
+    let text = value.to_str().map_err(|_| malformed())?;
+    let (scheme, key) = text.trim().split_once(' ').ok_or_else(malformed)?;
+    if !scheme.eq_ignore_ascii_case("bearer") || key.trim().is_empty() {
+        return Err(malformed());
+    }
+    Ok(Some(key.trim().to_owned()))
 }
 
 #[cfg(test)]

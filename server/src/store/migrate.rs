@@ -32,6 +32,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "retention of tables abandoned before their first hand",
         sql: include_str!("migrations/0003_retention.sql"),
     },
+    Migration {
+        version: 4,
+        name: "registered players and their API keys",
+        sql: include_str!("migrations/0004_players.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

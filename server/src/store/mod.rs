@@ -11,6 +11,7 @@ mod conn;
 mod log;
 pub mod migrate;
 pub mod pg_tls;
+pub mod players;
 mod postgres;
 mod ratings;
 mod records;
@@ -226,6 +227,23 @@ fn connect(options: &StoreOptions) -> Result<Box<dyn Conn>, StoreError> {
     })
 }
 
+/// A connection to the database at `location` for managing players beside a server that may
+/// be running on it (SQLite without the server's lock, PostgreSQL without an instance lock),
+/// migrated to this server's schema (created when missing).
+pub fn open_beside(location: &Location) -> Result<Box<dyn Conn>, StoreError> {
+    let mut conn: Box<dyn Conn> = match location {
+        Location::Memory => {
+            return Err(StoreError::Other(
+                "players are kept in a database: give --db FILE or --database-url URL".into(),
+            ));
+        }
+        Location::Sqlite(path) => Box::new(sqlite::Sqlite::open_beside(path)?),
+        Location::Postgres(url) => Box::new(postgres::Postgres::connect_unlocked(url)?),
+    };
+    migrate::migrate_to(conn.as_mut(), migrate::latest())?;
+    Ok(conn)
+}
+
 /// The figures of the database at `location` read beside a server that may be running on it:
 /// SQLite is opened read-only and without the server's lock, PostgreSQL without an instance
 /// lock. Nothing is created or migrated.
@@ -430,6 +448,16 @@ impl Store {
     /// Gives the database's free space back (`VACUUM`).
     pub async fn vacuum(&self) -> Result<(), StoreError> {
         self.read(upkeep::vacuum).await
+    }
+
+    /// The registered player a key belongs to, and whether it is disabled.
+    pub async fn player_by_key(&self, key: String) -> Result<Option<(String, bool)>, StoreError> {
+        self.read(move |c| players::by_key(c, &key)).await
+    }
+
+    /// The registered player whose name looks like `name`, if any.
+    pub async fn registered_like(&self, name: String) -> Result<Option<String>, StoreError> {
+        self.read(move |c| players::registered_like(c, &name)).await
     }
 
     /// Per-player results (optionally of one game), best rating first.

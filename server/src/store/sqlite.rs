@@ -46,6 +46,18 @@ impl Sqlite {
     /// Opens (creating when missing) the database at `path`, or a private in-memory one for
     /// `None`. Checks that the file is a sound SQLite database before anything is written.
     pub fn open(path: Option<&Path>, sync: Sync) -> Result<Sqlite, StoreError> {
+        Sqlite::open_with(path, sync, true)
+    }
+
+    /// Opens (creating when missing) the database at `path` for a few small writes beside a
+    /// server that may be running on it (managing players): without the server's lock, which
+    /// only keeps two servers apart; write-ahead logging and the busy timeout let the two
+    /// writers take turns.
+    pub fn open_beside(path: &Path) -> Result<Sqlite, StoreError> {
+        Sqlite::open_with(Some(path), Sync::Full, false)
+    }
+
+    fn open_with(path: Option<&Path>, sync: Sync, locked: bool) -> Result<Sqlite, StoreError> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -57,9 +69,9 @@ impl Sqlite {
                         StoreError::ReadOnly(format!("cannot create {}: {e}", dir.display()))
                     })?;
                 }
-                let lock = lock_file(path)?;
+                let lock = if locked { Some(lock_file(path)?) } else { None };
                 let conn = Connection::open_with_flags(path, flags).map_err(error)?;
-                (conn, Some(lock))
+                (conn, lock)
             }
         };
         conn.busy_timeout(std::time::Duration::from_secs(5))

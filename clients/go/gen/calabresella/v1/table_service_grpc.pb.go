@@ -74,10 +74,13 @@ type TableServiceClient interface {
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND).
 	GetTable(ctx context.Context, in *GetTableRequest, opts ...grpc.CallOption) (*GetTableResponse, error)
 	// Takes an open seat as a named player and returns the seat's secret token. The token is the
-	// only proof of the seat: keep it; the server never logs it and cannot show it again.
+	// only proof of the seat: keep it; the server never logs it and cannot show it again. A
+	// registered player sends `authorization: Bearer <API key>` and sits under its registered
+	// name; without a key the caller is a guest (where the server admits guests).
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND); INVALID_ARGUMENT (BAD_SEAT, BAD_NAME);
-	// FAILED_PRECONDITION (SEAT_TAKEN, NO_OPEN_SEAT, TABLE_FINISHED); RESOURCE_EXHAUSTED
-	// (STORE_FULL); UNAVAILABLE (STORE_READ_ONLY, STORE_FAILED).
+	// UNAUTHENTICATED (BAD_KEY, KEY_REQUIRED); FAILED_PRECONDITION (SEAT_TAKEN, NO_OPEN_SEAT,
+	// TABLE_FINISHED); RESOURCE_EXHAUSTED (STORE_FULL, TOO_MANY_BAD_KEYS); UNAVAILABLE
+	// (STORE_READ_ONLY, STORE_FAILED).
 	JoinTable(ctx context.Context, in *JoinTableRequest, opts ...grpc.CallOption) (*JoinTableResponse, error)
 	// The seat's stream. It opens with a `Snapshot` (or, when resuming, with exactly the updates
 	// after `resume_after`), then carries updates in order with sequence numbers that grow by one.
@@ -300,10 +303,13 @@ type TableServiceServer interface {
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND).
 	GetTable(context.Context, *GetTableRequest) (*GetTableResponse, error)
 	// Takes an open seat as a named player and returns the seat's secret token. The token is the
-	// only proof of the seat: keep it; the server never logs it and cannot show it again.
+	// only proof of the seat: keep it; the server never logs it and cannot show it again. A
+	// registered player sends `authorization: Bearer <API key>` and sits under its registered
+	// name; without a key the caller is a guest (where the server admits guests).
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND); INVALID_ARGUMENT (BAD_SEAT, BAD_NAME);
-	// FAILED_PRECONDITION (SEAT_TAKEN, NO_OPEN_SEAT, TABLE_FINISHED); RESOURCE_EXHAUSTED
-	// (STORE_FULL); UNAVAILABLE (STORE_READ_ONLY, STORE_FAILED).
+	// UNAUTHENTICATED (BAD_KEY, KEY_REQUIRED); FAILED_PRECONDITION (SEAT_TAKEN, NO_OPEN_SEAT,
+	// TABLE_FINISHED); RESOURCE_EXHAUSTED (STORE_FULL, TOO_MANY_BAD_KEYS); UNAVAILABLE
+	// (STORE_READ_ONLY, STORE_FAILED).
 	JoinTable(context.Context, *JoinTableRequest) (*JoinTableResponse, error)
 	// The seat's stream. It opens with a `Snapshot` (or, when resuming, with exactly the updates
 	// after `resume_after`), then carries updates in order with sequence numbers that grow by one.
