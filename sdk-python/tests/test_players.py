@@ -42,5 +42,8 @@ def test_a_key_seats_the_registered_player(cli: Path, tmp_path: Path) -> None:
             wrong.join(other["table_id"])
         assert (info.value.code, info.value.reason) == ("UNAUTHENTICATED", "BAD_KEY")
         assert guest.get_table(other["table_id"])["seats"][0][2] == ""
+        # A key given to play() with a Client would be dropped: refused instead.
+        with pytest.raises(ValueError, match="connect"):
+            cb.play(lambda o: o.legal_action_strings[0], guest, other["table_id"], key=key)
     finally:
         stop_server(proc)

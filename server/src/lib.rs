@@ -107,8 +107,14 @@ fn cors(origins: &[String]) -> CorsLayer {
         .allow_origin(allow)
         .allow_methods([http::Method::POST, http::Method::OPTIONS])
         .allow_headers(AllowHeaders::list(
-            ["content-type", "x-grpc-web", "x-user-agent", "grpc-timeout"]
-                .map(http::HeaderName::from_static),
+            [
+                "content-type",
+                "x-grpc-web",
+                "x-user-agent",
+                "grpc-timeout",
+                "authorization",
+            ]
+            .map(http::HeaderName::from_static),
         ))
         .expose_headers(ExposeHeaders::list(
             ["grpc-status", "grpc-message", "grpc-status-details-bin"]

@@ -81,9 +81,14 @@ impl RemoteSeat {
             player_name: name.to_owned(),
         });
         if let Some(key) = key {
-            let value = format!("Bearer {}", key.trim()).parse().map_err(|_| {
-                Status::invalid_argument("an API key is printable ASCII (`cbk_` and hex digits)")
-            })?;
+            let mut value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> =
+                format!("Bearer {}", key.trim()).parse().map_err(|_| {
+                    Status::invalid_argument(
+                        "an API key is printable ASCII (`cbk_` and hex digits)",
+                    )
+                })?;
+            // Kept out of any debug output of the request.
+            value.set_sensitive(true);
             request.metadata_mut().insert("authorization", value);
         }
         let r = client.join_table(request).await?.into_inner();

@@ -53,7 +53,12 @@ def play(
     ``winners``, ``won``, ``totals``, ``decisions``, ``faults``, ``reconnects``... The seat is
     taken as the registered player whose API key is ``key`` (or the client's), else as the
     guest ``name`` (default ``"python"``)."""
-    client = server if isinstance(server, Client) else connect(server, key=key)
+    if isinstance(server, Client):
+        if key is not None:
+            raise ValueError("a Client carries its own key: give it to connect(), not to play()")
+        client = server
+    else:
+        client = connect(server, key=key)
     return client.join(table_id, seat=seat, name=name).play(bot)
 
 

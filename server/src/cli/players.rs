@@ -48,6 +48,13 @@ pub fn run(args: PlayersArgs) -> Result<ExitCode> {
         | PlayersCommand::Rotate(n) => &n.target,
     };
     let location = target.location();
+    // Only `add` makes a database: a mistyped path elsewhere is an error, not a new file.
+    if !matches!(args.command, PlayersCommand::Add(_))
+        && let store::Location::Sqlite(path) = &location
+        && !path.is_file()
+    {
+        anyhow::bail!("there is no database at {}", path.display());
+    }
     let mut conn = store::open_beside(&location)
         .with_context(|| format!("cannot open the database {}", location.describe()))?;
     let conn = conn.as_mut();
@@ -63,13 +70,14 @@ pub fn run(args: PlayersArgs) -> Result<ExitCode> {
         PlayersCommand::Disable(n) => {
             players::set_disabled(conn, &n.name, true)?;
             eprintln!(
-                "{}: disabled (its key is refused from now on)",
-                n.name.trim()
+                "{}: disabled in {} (its key is refused from now on)",
+                n.name.trim(),
+                location.describe()
             );
         }
         PlayersCommand::Enable(n) => {
             players::set_disabled(conn, &n.name, false)?;
-            eprintln!("{}: enabled", n.name.trim());
+            eprintln!("{}: enabled in {}", n.name.trim(), location.describe());
         }
         PlayersCommand::List(_) => {
             let list: Vec<serde_json::Value> = players::list(conn)?

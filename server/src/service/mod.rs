@@ -73,20 +73,26 @@ impl GameService {
         };
         let max = config.max_bad_keys_per_client_per_minute;
         let now = std::time::Instant::now();
-        if let Some(c) = client
-            && self.bad_keys.blocked(c, max, now)
-        {
-            return Err(ServiceError::Exhausted(
-                Reason::TooManyBadKeys,
-                format!("more than {max} calls with a bad API key in a minute from this address"),
-            ));
-        }
+        let blocked = client.is_some_and(|c| self.bad_keys.blocked(c, max, now));
+        // A valid key is let through from a blocked address too (another client behind the
+        // same address may have failed): only bad keys are refused as blocked. Keys are 256
+        // random bits, so the block slows no guesser that matters; it keeps a broken client
+        // from filling the log and the store's queue.
         let found = if crate::store::players::well_formed(key) {
             store.player_by_key(key.to_owned()).await?
         } else {
             None
         };
         let bad = |why: &str| {
+            if blocked {
+                return ServiceError::Exhausted(
+                    Reason::TooManyBadKeys,
+                    format!(
+                        "more than {max} calls with a bad API key in the last minute from this \
+                         address"
+                    ),
+                );
+            }
             if let Some(c) = client {
                 self.bad_keys.failed(c, max, now);
             }
@@ -524,6 +530,7 @@ fn bearer(metadata: &tonic::metadata::MetadataMap) -> Result<Option<String>, Ser
     let Some(value) = metadata.get("authorization") else {
         return Ok(None);
     };
+    // A malformed header can name no player: refused, and not counted as a guess.
     let malformed = || {
         ServiceError::Unauthenticated(
             Reason::BadKey,

@@ -127,11 +127,11 @@ pub fn list(conn: &mut dyn Conn) -> Result<Vec<Player>, StoreError> {
         .collect())
 }
 
-/// Refuses (or accepts again) `name`'s key.
+/// Refuses (or accepts again) the key of the player whose name looks like `name`.
 pub fn set_disabled(conn: &mut dyn Conn, name: &str, disabled: bool) -> Result<(), PlayerError> {
     let n = conn.execute(
-        "UPDATE players SET disabled = $1 WHERE name = $2",
-        &[i64::from(disabled).into(), name.trim().into()],
+        "UPDATE players SET disabled = $1 WHERE look = $2",
+        &[i64::from(disabled).into(), names::looks(name).into()],
     )?;
     if n == 0 {
         return Err(PlayerError::Unknown(name.trim().to_owned()));
@@ -139,15 +139,16 @@ pub fn set_disabled(conn: &mut dyn Conn, name: &str, disabled: bool) -> Result<(
     Ok(())
 }
 
-/// Gives `name` a new key (the old one stops working); returns it.
+/// Gives the player whose name looks like `name` a new key (the old one stops working);
+/// returns it.
 pub fn rotate(conn: &mut dyn Conn, name: &str) -> Result<String, PlayerError> {
     let key = new_key()?;
     let n = conn.execute(
-        "UPDATE players SET key_sha256 = $1, key_unix_ms = $2 WHERE name = $3",
+        "UPDATE players SET key_sha256 = $1, key_unix_ms = $2 WHERE look = $3",
         &[
             key_hash(&key).into(),
             super::now_ms().into(),
-            name.trim().into(),
+            names::looks(name).into(),
         ],
     )?;
     if n == 0 {

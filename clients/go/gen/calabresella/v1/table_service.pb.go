@@ -1055,8 +1055,9 @@ type JoinTableRequest struct {
 	// The seat wanted; unset: the lowest open seat.
 	Seat *uint32 `protobuf:"varint,2,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
 	// The player's name, 1 to 64 characters with no control or invisible formatting
-	// characters, and not a built-in bot's name (nor `dummy`, `guest`) in any Unicode form
-	// (public).
+	// characters, and not a built-in bot's name (nor `dummy`, `guest`) or a registered player's
+	// in any Unicode form (public). With an API key it may be empty: the seat takes the
+	// registered name.
 	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
