@@ -313,15 +313,24 @@ async fn a_store_that_refuses_writes_fails_the_act_and_changes_nothing() {
     .await;
     let mut seat = seat_against_bots(&server, 6).await;
     let (d, a) = my_turn(&seat).await.expect("turn");
-    // Fill the store with another table's log.
+    // Fill the store with another table's log, then the end of this table's own key range
+    // (far past its last action), so that no page the act's row could go into has room:
+    // smaller and smaller writes until not even the shortest action fits.
     let mut n = 0u64;
-    // Smaller and smaller writes until not even the shortest action fits.
-    for (size, len) in [(100, 200), (10, 200), (1, 200), (1, 1)] {
+    let own = seat.table_id.clone();
+    for (table, size, len) in [
+        ("t-filler", 100, 200),
+        ("t-filler", 10, 200),
+        ("t-filler", 1, 200),
+        ("t-filler", 1, 1),
+        (own.as_str(), 1, 1),
+    ] {
+        let base = if table == "t-filler" { 0 } else { 1_000_000 };
         loop {
             let batch: Vec<_> = (n..n + size)
                 .map(|i| calabresella_server::store::Write::Action {
-                    table: "t-filler".into(),
-                    index: i,
+                    table: table.into(),
+                    index: base + i,
                     action: calabresella_server::store::StoredAction {
                         seat: 0,
                         action: "x".repeat(len),
@@ -346,10 +355,10 @@ async fn a_store_that_refuses_writes_fails_the_act_and_changes_nothing() {
     assert_eq!(observation(&seat).await, before, "nothing changed");
     server
         .store
-        .read(|c| {
+        .read(move |c| {
             c.execute(
-                "DELETE FROM actions WHERE table_id = $1",
-                &["t-filler".into()],
+                "DELETE FROM actions WHERE table_id = $1 OR (table_id = $2 AND idx >= 1000000)",
+                &["t-filler".into(), own.as_str().into()],
             )
         })
         .await
