@@ -596,12 +596,17 @@ fn start_server_on(db: &str) -> (std::process::Child, String) {
 
 /// Starts `serve` on a free loopback port with `args`; returns the process and its URL.
 fn start_server_with(args: &[&str]) -> (std::process::Child, String) {
+    start_server_logging(args, Stdio::null())
+}
+
+/// [`start_server_with`], the server's log (standard error) going to `log`.
+fn start_server_logging(args: &[&str], log: Stdio) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut server = bin()
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log)
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
@@ -976,7 +981,6 @@ fn serve_refuses_half_or_unusable_tls_settings_with_clear_messages() {
 /// take it; `disable` refuses the key; and no key reaches the server's log, even at debug level.
 #[test]
 fn registered_players_sit_with_their_key_and_no_key_reaches_the_log() {
-    use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("players.db");
     let players = |args: &[&str]| {
@@ -1003,25 +1007,10 @@ fn registered_players_sit_with_their_key_and_no_key_reaches_the_log() {
     }
 
     let log = dir.path().join("server.log");
-    let mut server = bin()
-        .args(["serve", "--listen", "127.0.0.1:0", "--log", "debug", "--db"])
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server says where it listens")
-            .unwrap();
-        if let Some(a) = line.strip_prefix("calabresella: listening on ") {
-            break a.trim().to_owned();
-        }
-    };
-    std::thread::spawn(move || lines.for_each(drop));
-    let url = format!("http://{addr}");
+    let (mut server, url) = start_server_logging(
+        &["--log", "debug", "--db", db.to_str().unwrap()],
+        std::fs::File::create(&log).unwrap().into(),
+    );
 
     // A new key beside the running server: the old one stops working at once.
     let out = players(&["rotate", "Ann"]);
