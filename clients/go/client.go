@@ -49,6 +49,7 @@ type ClientOption func(*clientConfig)
 type clientConfig struct {
 	reconnectFor time.Duration
 	caCert       string
+	apiKey       string
 	dial         []grpc.DialOption
 }
 
@@ -114,6 +115,9 @@ func Dial(address string, opts ...ClientOption) (*Client, error) {
 		// window, and the stream is reopened. The server (tonic: its HTTP/2 layer sets no
 		// minimum interval between pings) answers them however often they come.
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 20 * time.Second, Timeout: 10 * time.Second}),
+	}
+	if cfg.apiKey != "" {
+		dial = append(dial, grpc.WithPerRPCCredentials(bearer{key: cfg.apiKey, tls: strings.HasPrefix(address, "https://")}))
 	}
 	conn, err := grpc.NewClient(target, append(dial, cfg.dial...)...)
 	if err != nil {

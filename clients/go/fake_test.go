@@ -103,9 +103,15 @@ func (f *fakeServer) script(err error, updates ...*pb.Update) {
 // start serves f over an in-memory connection and returns a client of it.
 func start(t *testing.T, f *fakeServer, opts ...ClientOption) *Client {
 	t.Helper()
+	return startServer(t, f, opts...)
+}
+
+// startServer serves srv over an in-memory connection and returns a client of it.
+func startServer(t *testing.T, srv pb.TableServiceServer, opts ...ClientOption) *Client {
+	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	s := grpc.NewServer()
-	pb.RegisterTableServiceServer(s, f)
+	pb.RegisterTableServiceServer(s, srv)
 	go func() { _ = s.Serve(lis) }()
 	t.Cleanup(s.Stop)
 	dialer := grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {

@@ -7,6 +7,7 @@
 //! built-in bots.
 
 pub mod args;
+pub mod compete;
 pub mod encode;
 pub mod errors;
 pub mod game;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<remote::Client>()?;
     m.add_class::<remote::RemoteSeat>()?;
     m.add_class::<stream::UpdateStream>()?;
+    m.add_class::<compete::Assignments>()?;
     m.add_function(wrap_pyfunction!(tournament::play_matches, m)?)?;
     m.add_function(wrap_pyfunction!(state::option_sets, m)?)?;
     m.add("TERMINAL", state::TERMINAL)?;

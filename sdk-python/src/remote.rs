@@ -91,6 +91,8 @@ fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict
         })
         .collect();
     d.set_item("seats", seats)?;
+    let guests: Vec<u32> = t.seats.iter().filter(|s| s.guest).map(|s| s.seat).collect();
+    d.set_item("guests", guests)?;
     d.set_item("hands_completed", t.hands_completed)?;
     d.set_item("totals", signed(&t.signed_totals, &t.totals))?;
     d.set_item("decisions", t.decisions)?;
@@ -330,6 +332,7 @@ impl Client {
                 d.set_item("sigma", p.sigma)?;
                 d.set_item("rating", p.rating)?;
                 d.set_item("bot", p.bot)?;
+                d.set_item("guest", p.guest)?;
                 Ok(d)
             })
             .collect()
@@ -382,6 +385,62 @@ impl Client {
                 reconnect_for: calabresella_client::RECONNECT_FOR,
             },
         }
+    }
+
+    /// The tables the server schedules for the registered player whose key the client holds
+    /// (tournaments): an iterator of dicts `table_id`, `seat`, `seat_token`, `tournament_id`.
+    /// On connection it first gives the player's unfinished tables with fresh tokens (older
+    /// tokens of those seats stop working). The server gives it `max_tables` tables at once.
+    #[pyo3(signature = (*, max_tables = 1))]
+    fn compete(&self, py: Python<'_>, max_tables: u32) -> PyResult<crate::compete::Assignments> {
+        let mut c = self.client.clone();
+        let key = self.key.clone();
+        let stream = wait(py, &self.rt, async move {
+            let mut r = tonic::Request::new(v1::CompeteRequest { max_tables });
+            calabresella_client::authorize(&mut r, key.as_deref())?;
+            Ok(c.compete(r).await?.into_inner())
+        })?;
+        Ok(crate::compete::Assignments::new(
+            self.rt.clone(),
+            Box::pin(stream),
+        ))
+    }
+
+    /// Matchmaking for the registered player whose key the client holds: waits until the
+    /// server pairs it with other seekers of the same game, options and clock (within
+    /// `rating_window` rating points if above 0), or fills the missing seats with built-in
+    /// bots after `bots_after_ms` (0: never); returns the seat as a dict (`table_id`, `seat`,
+    /// `seat_token`). Rule options are keyword arguments.
+    #[pyo3(signature = (game = "calabresella", *, bots_after_ms = 0, rating_window = 0.0, move_ms = None, bank_ms = None, forfeit_on_timeout = false, **options))]
+    #[allow(clippy::too_many_arguments)]
+    fn seek<'py>(
+        &self,
+        py: Python<'py>,
+        game: &str,
+        bots_after_ms: u32,
+        rating_window: f64,
+        move_ms: Option<u32>,
+        bank_ms: Option<u32>,
+        forfeit_on_timeout: bool,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let clock =
+            (move_ms.is_some() || bank_ms.is_some() || forfeit_on_timeout).then(|| v1::Clock {
+                move_ms: move_ms.unwrap_or(0),
+                bank_ms: bank_ms.unwrap_or(0),
+                on_timeout: if forfeit_on_timeout {
+                    v1::TimeoutPolicy::Forfeit
+                } else {
+                    v1::TimeoutPolicy::Bot
+                } as i32,
+            });
+        let request = v1::SeekRequest {
+            options: Some(convert::rules(&rules_from(game, options)?)),
+            clock,
+            bots_after_ms,
+            rating_window,
+        };
+        crate::compete::seek(py, &self.rt, self.client.clone(), self.key.clone(), request)
     }
 
     /// The table's public stream, from its start: an iterator of update dicts (no hidden card

@@ -56,6 +56,9 @@ pub struct ServerConfig {
     /// Calls with a bad API key an address may make per minute before it is refused for a
     /// while (0: no limit).
     pub max_bad_keys_per_client_per_minute: u32,
+    /// SHA-256 (hex) of the admin key that organiser calls present; `None`: organiser calls
+    /// are refused.
+    pub admin_key_sha256: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -82,6 +85,7 @@ impl Default for ServerConfig {
             max_bot_ms: 100,
             guests: true,
             max_bad_keys_per_client_per_minute: 10,
+            admin_key_sha256: None,
         }
     }
 }

@@ -97,13 +97,31 @@ pub enum Reason {
     TooManyTables,
     /// The client has as many open tables as it may.
     TooManyTablesForClient,
+    /// An organiser call came without the admin key.
+    AdminKeyRequired,
+    /// The admin key presented is not the server's.
+    BadAdminKey,
+    /// The server was started without an admin key: organiser calls are off.
+    NoAdminKey,
+    /// A tournament's settings are not valid.
+    BadTournament,
+    /// No such tournament.
+    TournamentNotFound,
+    /// The tournament takes no more entrants.
+    RegistrationClosed,
+    /// The player already has a seek open.
+    AlreadySeeking,
+    /// A seek's settings are not valid.
+    BadSeek,
+    /// A `Compete` request's settings are not valid.
+    BadCompete,
     /// The server is shutting down or the table's task is gone.
     Unavailable,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 42] = [
+    pub const ALL: [Reason; 51] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -145,6 +163,15 @@ impl Reason {
         Reason::TooManyStreams,
         Reason::TooManyTables,
         Reason::TooManyTablesForClient,
+        Reason::AdminKeyRequired,
+        Reason::BadAdminKey,
+        Reason::NoAdminKey,
+        Reason::BadTournament,
+        Reason::TournamentNotFound,
+        Reason::RegistrationClosed,
+        Reason::AlreadySeeking,
+        Reason::BadSeek,
+        Reason::BadCompete,
         Reason::Unavailable,
     ];
 
@@ -192,6 +219,15 @@ impl Reason {
             Reason::TooManyStreams => "TOO_MANY_STREAMS",
             Reason::TooManyTables => "TOO_MANY_TABLES",
             Reason::TooManyTablesForClient => "TOO_MANY_TABLES_FOR_CLIENT",
+            Reason::AdminKeyRequired => "ADMIN_KEY_REQUIRED",
+            Reason::BadAdminKey => "BAD_ADMIN_KEY",
+            Reason::NoAdminKey => "NO_ADMIN_KEY",
+            Reason::BadTournament => "BAD_TOURNAMENT",
+            Reason::TournamentNotFound => "TOURNAMENT_NOT_FOUND",
+            Reason::RegistrationClosed => "REGISTRATION_CLOSED",
+            Reason::AlreadySeeking => "ALREADY_SEEKING",
+            Reason::BadSeek => "BAD_SEEK",
+            Reason::BadCompete => "BAD_COMPETE",
             Reason::Unavailable => "UNAVAILABLE",
         }
     }
@@ -215,6 +251,9 @@ pub enum ServiceError {
     /// No such table.
     #[error("no table {0:?}")]
     TableNotFound(String),
+    /// Something else that does not exist: reason code and explanation.
+    #[error("{1}")]
+    NotFound(Reason, String),
     /// The action is not legal now (the engine's reason).
     #[error("illegal action: {0}")]
     Illegal(IllegalAction),
@@ -280,6 +319,7 @@ impl ServiceError {
             ServiceError::BadToken => (Code::PermissionDenied, Reason::BadToken),
             ServiceError::Unauthenticated(r, _) => (Code::Unauthenticated, *r),
             ServiceError::TableNotFound(_) => (Code::NotFound, Reason::TableNotFound),
+            ServiceError::NotFound(r, _) => (Code::NotFound, *r),
             ServiceError::Elsewhere(..) => (Code::NotFound, Reason::TableElsewhere),
             ServiceError::Illegal(_) => (Code::FailedPrecondition, Reason::IllegalAction),
             ServiceError::NotYourTurn(_) => (Code::FailedPrecondition, Reason::NotYourTurn),

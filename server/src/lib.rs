@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod competition;
 pub mod config;
 pub mod connections;
 pub mod error;

@@ -60,14 +60,26 @@ fn expected(writes: &[Write]) -> Vec<StoredTable> {
                 seat,
                 name,
                 token_sha256,
+                guest,
             } => {
                 let t = tables.iter_mut().find(|t| t.id == *table).expect("table");
                 t.seats.push(StoredSeat {
                     seat: *seat,
                     name: name.clone(),
                     token_sha256: token_sha256.clone(),
+                    guest: *guest,
                 });
                 t.seats.sort_by_key(|s| s.seat);
+            }
+            Write::Token {
+                table,
+                seat,
+                token_sha256,
+            } => {
+                let t = tables.iter_mut().find(|t| t.id == *table).expect("table");
+                if let Some(s) = t.seats.iter_mut().find(|s| s.seat == *seat) {
+                    s.token_sha256 = token_sha256.clone();
+                }
             }
             Write::Action { table, action, .. } => tables
                 .iter_mut()
@@ -118,6 +130,7 @@ fn finished(id: &str, game: &str, players: &[&str], winners: &[u32], ended: i64)
                 won: winners.contains(&(i as u32)),
                 draw: false,
                 bot: false,
+                guest: false,
             })
             .collect(),
     }
@@ -147,6 +160,14 @@ async fn the_log_reads_back_exactly_as_written() {
                     seat: s as u8,
                     name: format!("p{s}"),
                     token_sha256: format!("{:064x}", t * 100 + u64::from(s)),
+                    guest: s % 2 == 1,
+                });
+            }
+            if rng.below(2) == 1 && rng.below(4) > 0 {
+                writes.push(Write::Token {
+                    table: id.clone(),
+                    seat: 0,
+                    token_sha256: format!("{:064x}", t * 100 + 99),
                 });
             }
             let n = u64::from(rng.below(300));
@@ -720,7 +741,7 @@ async fn the_migration_marks_old_unplayed_abandoned_tables_for_retention() {
                 other => break other.expect("open"),
             }
         };
-        assert_eq!(new.migrated, vec![3, 4], "{kind}");
+        assert_eq!(new.migrated, vec![3, 4, 5], "{kind}");
         assert_eq!(
             new.store.stats().await.expect("stats").abandoned_unplayed,
             1

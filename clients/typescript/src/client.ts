@@ -9,15 +9,18 @@
  */
 import { create } from "@bufbuild/protobuf";
 import {
+  Code,
   createClient,
   type CallOptions,
   type Client as RpcClient,
+  type Interceptor,
   type Transport,
 } from "@connectrpc/connect";
 import type { GameOptions, Game } from "./gen/calabresella/v1/game_pb.js";
 import {
   ClockSchema,
   TableService,
+  type Assignment,
   TableState,
   TimeoutPolicy,
   type GetRecordResponse,
@@ -29,7 +32,11 @@ import {
   type Table,
   type Update,
 } from "./gen/calabresella/v1/table_service_pb.js";
-import { ClientClosedError, toCalabresellaError } from "./errors.js";
+import {
+  CalabresellaError,
+  ClientClosedError,
+  toCalabresellaError,
+} from "./errors.js";
 import {
   gameByName,
   gameOptions,
@@ -96,6 +103,18 @@ export type RecordFilter = Partial<
   /** Only this game (by name or enum). */
   game?: string | Game;
 };
+
+/**
+ * An interceptor that sends `authorization: Bearer <key>` on every call: a registered
+ * player's API key, or the server's admin key.
+ */
+export function bearer(key: string): Interceptor {
+  const value = `Bearer ${key.trim()}`;
+  return (next) => (req) => {
+    req.header.set("authorization", value);
+    return next(req);
+  };
+}
 
 /** A connection to a Calabresella server. */
 export class Client {
@@ -185,6 +204,77 @@ export class Client {
       opts,
     );
     return r.table!;
+  }
+
+  /**
+   * The tables a tournament schedules for the registered player whose API key the client
+   * sends (`apiKey` of `connectNode`): each an `Assignment` (table, seat, seat token; play it
+   * with {@link Client.seat}), first the player's unfinished tables with fresh tokens. The
+   * server gives it `maxTables` (1 to 16) tables at once. Ends when the server closes the
+   * call; a failure throws a `CalabresellaError` (call again to reconnect).
+   */
+  async *compete(
+    maxTables = 1,
+    opts: CallOpts = {},
+  ): AsyncGenerator<Assignment, void, undefined> {
+    const link = this.#closer.link(opts.signal);
+    try {
+      for await (const r of this.rpc.compete(
+        { maxTables },
+        { signal: link.signal },
+      )) {
+        if (r.assignment) yield r.assignment;
+      }
+    } catch (e) {
+      throw toCalabresellaError(e);
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /**
+   * Matchmaking for the registered player whose API key the client sends: resolves with the
+   * seat once the server pairs it with other seekers of the same game, options and clock, or
+   * fills the missing seats with built-in bots after `request.botsAfterMs`. Aborting
+   * `opts.signal` cancels the seek.
+   */
+  async seek(
+    request: {
+      game: string | GameOptions;
+      options?: OptionsInput;
+      clock?: { moveMs?: number; bankMs?: number; onTimeout?: TimeoutPolicy };
+      botsAfterMs?: number;
+      ratingWindow?: number;
+    },
+    opts: CallOpts = {},
+  ): Promise<Assignment> {
+    const options =
+      typeof request.game === "string"
+        ? gameOptions(request.game, request.options)
+        : request.game;
+    const link = this.#closer.link(opts.signal);
+    try {
+      for await (const r of this.rpc.seek(
+        {
+          options,
+          clock: request.clock ? create(ClockSchema, request.clock) : undefined,
+          botsAfterMs: request.botsAfterMs ?? 0,
+          ratingWindow: request.ratingWindow ?? 0,
+        },
+        { signal: link.signal },
+      )) {
+        if (r.event.case === "seated") return r.event.value;
+      }
+    } catch (e) {
+      throw toCalabresellaError(e);
+    } finally {
+      link.dispose();
+    }
+    throw new CalabresellaError(
+      Code.Unavailable,
+      "the seek ended without a seat",
+      {},
+    );
   }
 
   /** One page of tables, newest first, optionally only those in `state`. */

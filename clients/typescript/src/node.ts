@@ -8,7 +8,7 @@ import {
   createGrpcTransport,
   Http2SessionManager,
 } from "@connectrpc/connect-node";
-import { Client } from "./client.js";
+import { Client, bearer } from "./client.js";
 
 export * from "./index.js";
 
@@ -29,6 +29,13 @@ export interface NodeConnectOptions {
    * the address is not `https://`.
    */
   caCert?: string;
+  /**
+   * A registered player's API key (`calabresella players add`), or the server's admin key for
+   * organiser calls: every call then carries `authorization: Bearer <key>`, so `join` seats the
+   * player under its registered name and {@link Client.compete} and {@link Client.seek} work.
+   * Send keys over TLS (`https://`).
+   */
+  apiKey?: string;
 }
 
 /**
@@ -63,7 +70,10 @@ export function connectNode(
   const transport = createGrpcTransport({
     baseUrl,
     sessionManager,
-    interceptors: tls ? [tlsFailureUnavailable] : [],
+    interceptors: [
+      ...(tls ? [tlsFailureUnavailable] : []),
+      ...(options.apiKey === undefined ? [] : [bearer(options.apiKey)]),
+    ],
   });
   return new Client(transport, () => sessionManager.abort());
 }

@@ -18,5 +18,5 @@ pub use endpoint::{EndpointError, TlsFiles, endpoint, error_chain};
 pub use play::{
     Answer, FnStrategy, MAX_REFUSALS, PlayError, PlayReport, RECONNECT_FOR, RetryPolicy, Strategy,
 };
-pub use remote::{RemoteError, RemoteSeat};
+pub use remote::{RemoteError, RemoteSeat, authorize};
 pub use spectator::Spectator;

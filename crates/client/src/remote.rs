@@ -80,17 +80,7 @@ impl RemoteSeat {
             seat,
             player_name: name.to_owned(),
         });
-        if let Some(key) = key {
-            let mut value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> =
-                format!("Bearer {}", key.trim()).parse().map_err(|_| {
-                    Status::invalid_argument(
-                        "an API key is printable ASCII (`cbk_` and hex digits)",
-                    )
-                })?;
-            // Kept out of any debug output of the request.
-            value.set_sensitive(true);
-            request.metadata_mut().insert("authorization", value);
-        }
+        authorize(&mut request, key)?;
         let r = client.join_table(request).await?.into_inner();
         Ok(RemoteSeat {
             client,
@@ -255,4 +245,20 @@ impl RemoteSeat {
             Err(PlayError::Strategy(never)) => match never {},
         }
     }
+}
+
+/// Adds `authorization: Bearer <key>` to `request` when `key` is given (an API key, or the
+/// admin key of organiser calls), marked sensitive so no debug output shows it.
+pub fn authorize<T>(request: &mut tonic::Request<T>, key: Option<&str>) -> Result<(), Status> {
+    if let Some(key) = key {
+        let mut value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> =
+            format!("Bearer {}", key.trim()).parse().map_err(|_| {
+                Status::invalid_argument(
+                    "a key is printable ASCII (an API key is `cbk_` and hex digits)",
+                )
+            })?;
+        value.set_sensitive(true);
+        request.metadata_mut().insert("authorization", value);
+    }
+    Ok(())
 }

@@ -40,6 +40,7 @@ from calabresella._core import (
     __version__,
 )
 from calabresella.bots import Bot, BotLike, FirstLegalBot, RandomBot, as_policy
+from calabresella.compete import compete
 from calabresella.remote import connect, play, play_async
 from calabresella.tournament import BotResult, TournamentResult, tournament
 
@@ -117,6 +118,7 @@ __all__ = [
     "UpdateStream",
     "__version__",
     "as_policy",
+    "compete",
     "connect",
     "envs",
     "load_record",

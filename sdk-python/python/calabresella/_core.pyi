@@ -18,6 +18,7 @@ __all__ = [
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "TERMINAL",
+    "Assignments",
     "BotError",
     "CalabresellaError",
     "Client",
@@ -300,7 +301,28 @@ class Client:
         self, table_id: str, *, seat: int | None = None, name: str | None = None
     ) -> RemoteSeat: ...
     def seat(self, table_id: str, seat: int, token: str) -> RemoteSeat: ...
+    def compete(self, *, max_tables: int = 1) -> Assignments: ...
+    def seek(
+        self,
+        game: str = "calabresella",
+        *,
+        bots_after_ms: int = 0,
+        rating_window: float = 0.0,
+        move_ms: int | None = None,
+        bank_ms: int | None = None,
+        forfeit_on_timeout: bool = False,
+        **options: Any,
+    ) -> dict[str, Any]: ...
     def spectate(self, table_id: str) -> UpdateStream: ...
+
+@final
+class Assignments:
+    @property
+    def closed(self) -> bool: ...
+    def __iter__(self) -> Assignments: ...
+    def __next__(self) -> dict[str, Any]: ...
+    def next(self, timeout: float | None = None) -> dict[str, Any] | None: ...
+    def close(self) -> None: ...
 
 @final
 class RemoteSeat:

@@ -13,6 +13,7 @@ mod players;
 mod records;
 mod replay;
 mod serve;
+mod tournament;
 mod values;
 
 use std::process::ExitCode;
@@ -78,6 +79,9 @@ enum Command {
     Db(db::DbArgs),
     /// Registered players and their API keys: `add`, `list`, `disable`, `enable`, `rotate`.
     Players(players::PlayersArgs),
+    /// Tournaments run by a server: `create` (with the admin key), `list`, `status`,
+    /// `standings`, `export`.
+    Tournament(tournament::TournamentArgs),
 }
 
 /// Runs the parsed command.
@@ -100,6 +104,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Deal(a) => deal::run(a),
         Command::Db(a) => db::run(a),
         Command::Players(a) => players::run(a),
+        Command::Tournament(a) => tournament::run(a),
         Command::DevCerts(a) => dev_certs::run(a),
     }
 }

@@ -37,6 +37,24 @@ pub struct ServeArgs {
     /// By default people without a key may play too, as guests.
     #[arg(long, env = "CALABRESELLA_NO_GUESTS")]
     no_guests: bool,
+    /// A file holding the admin key that organiser calls (creating tournaments) present as
+    /// `authorization: Bearer <key>`: at least 16 characters, surrounding white space ignored.
+    /// Without an admin key organiser calls are refused.
+    #[arg(
+        long,
+        env = "CALABRESELLA_ADMIN_KEY_FILE",
+        conflicts_with = "admin_key"
+    )]
+    admin_key_file: Option<std::path::PathBuf>,
+    /// The admin key itself, from the environment (prefer `--admin-key-file`: a command line
+    /// is visible to every user of the machine).
+    #[arg(
+        long,
+        env = "CALABRESELLA_ADMIN_KEY",
+        hide_env_values = true,
+        hide = true
+    )]
+    admin_key: Option<String>,
     /// Calls with a bad API key one address may make per minute before it is refused for
     /// the rest of that minute (0: no limit).
     #[arg(
@@ -374,7 +392,24 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     } else {
         builder.init();
     }
+    let admin_key = match (&args.admin_key_file, &args.admin_key) {
+        (Some(path), _) => Some(
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the admin key file {}", path.display()))?,
+        ),
+        (None, key) => key.clone(),
+    };
+    let admin_key_sha256 = match admin_key.as_deref().map(str::trim) {
+        Some(k)
+            if k.chars().count() < 16 || k.chars().any(|c| c.is_whitespace() || c.is_control()) =>
+        {
+            anyhow::bail!("the admin key must be at least 16 characters, without spaces");
+        }
+        Some(k) => Some(calabresella_server::store::players::key_hash(k)),
+        None => None,
+    };
     let config = ServerConfig {
+        admin_key_sha256,
         default_move: Duration::from_millis(args.move_ms),
         max_move: Duration::from_millis(args.max_move_ms),
         max_bank: Duration::from_millis(args.max_bank_ms),

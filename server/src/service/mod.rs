@@ -1,9 +1,10 @@
 //! [`GameService`]: the `calabresella.v1.TableService` RPCs. Each checks its request, then asks
 //! the table's task; no game state lives here.
 
+mod competition;
 mod records;
 mod replay;
-mod validate;
+pub mod validate;
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -27,15 +28,24 @@ pub struct GameService {
     spectators: StreamBudget,
     /// Calls with a bad API key per client address.
     bad_keys: FailureBudget,
+    /// Tournaments, matchmaking and the entrants' calls.
+    hub: Arc<crate::competition::Hub>,
 }
 
 impl GameService {
     /// A service over `registry`.
     pub fn new(registry: Arc<Registry>) -> GameService {
+        let hub = crate::competition::Hub::new(registry.clone());
+        // The scheduler runs where there is a runtime (always, but in unit tests that build a
+        // service outside one).
+        if tokio::runtime::Handle::try_current().is_ok() {
+            hub.spawn();
+        }
         GameService {
             registry,
             spectators: StreamBudget::default(),
             bad_keys: FailureBudget::default(),
+            hub,
         }
     }
 }
@@ -350,6 +360,7 @@ impl TableService for GameService {
     ) -> Result<Response<v1::JoinTableResponse>, Status> {
         let client = request.remote_addr().map(|a| a.ip());
         let key = bearer(request.metadata())?;
+        let guest = key.is_none();
         let r = request.into_inner();
         let name = self
             .seat_name(client, key.as_deref(), &r.player_name)
@@ -366,8 +377,13 @@ impl TableService for GameService {
                     })?,
             ),
         };
-        let (seat, seat_token, table) =
-            ask(&handle, |reply| Command::Join { seat, name, reply }).await??;
+        let (seat, seat_token, table) = ask(&handle, |reply| Command::Join {
+            seat,
+            name,
+            guest,
+            reply,
+        })
+        .await??;
         Ok(Response::new(v1::JoinTableResponse {
             seat: seat.index() as u32,
             seat_token,
@@ -446,6 +462,79 @@ impl TableService for GameService {
     ) -> Result<Response<v1::GetRecordResponse>, Status> {
         let id = table_id(&request.get_ref().table_id)?;
         Ok(Response::new(self.record_of(id).await?))
+    }
+
+    type SeekStream = Streamed<v1::SeekResponse>;
+
+    async fn seek(
+        &self,
+        request: Request<v1::SeekRequest>,
+    ) -> Result<Response<Self::SeekStream>, Status> {
+        let client = request.remote_addr().map(|a| a.ip());
+        let name = self.registered(client, request.metadata()).await?;
+        let stream = self.open_seek(name, request.into_inner()).await?;
+        Ok(Response::new(stream))
+    }
+
+    type CompeteStream = Streamed<v1::CompeteResponse>;
+
+    async fn compete(
+        &self,
+        request: Request<v1::CompeteRequest>,
+    ) -> Result<Response<Self::CompeteStream>, Status> {
+        let client = request.remote_addr().map(|a| a.ip());
+        let name = self.registered(client, request.metadata()).await?;
+        let stream = self.open_compete(name, request.into_inner()).await?;
+        Ok(Response::new(stream))
+    }
+
+    async fn create_tournament(
+        &self,
+        request: Request<v1::CreateTournamentRequest>,
+    ) -> Result<Response<v1::CreateTournamentResponse>, Status> {
+        let client = request.remote_addr().map(|a| a.ip());
+        self.admin(client, request.metadata())?;
+        let tournament = self.new_tournament(request.into_inner()).await?;
+        Ok(Response::new(v1::CreateTournamentResponse {
+            tournament: Some(tournament),
+        }))
+    }
+
+    async fn get_tournament(
+        &self,
+        request: Request<v1::GetTournamentRequest>,
+    ) -> Result<Response<v1::GetTournamentResponse>, Status> {
+        let id = request.into_inner().tournament_id;
+        if id.len() > MAX_TABLE_ID {
+            return Err(ServiceError::NotFound(
+                Reason::TournamentNotFound,
+                "no such tournament".into(),
+            )
+            .into());
+        }
+        Ok(Response::new(self.tournament(id).await?))
+    }
+
+    async fn list_tournaments(
+        &self,
+        _request: Request<v1::ListTournamentsRequest>,
+    ) -> Result<Response<v1::ListTournamentsResponse>, Status> {
+        Ok(Response::new(v1::ListTournamentsResponse {
+            tournaments: self.tournaments().await?,
+        }))
+    }
+
+    async fn enter_tournament(
+        &self,
+        request: Request<v1::EnterTournamentRequest>,
+    ) -> Result<Response<v1::EnterTournamentResponse>, Status> {
+        let client = request.remote_addr().map(|a| a.ip());
+        let name = self.registered(client, request.metadata()).await?;
+        let id = request.into_inner().tournament_id;
+        let tournament = self.enter(name, id).await?;
+        Ok(Response::new(v1::EnterTournamentResponse {
+            tournament: Some(tournament),
+        }))
     }
 
     async fn get_replay(

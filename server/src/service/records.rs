@@ -161,5 +161,6 @@ pub fn player(p: PlayerResult) -> v1::PlayerResult {
         sigma: p.sigma,
         rating: p.rating,
         bot: p.bot,
+        guest: p.guest,
     }
 }

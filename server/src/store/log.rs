@@ -38,6 +38,17 @@ pub enum Write {
         name: String,
         /// SHA-256 of the token, hex.
         token_sha256: String,
+        /// Taken without an API key.
+        guest: bool,
+    },
+    /// A taken seat's token was replaced (the server handed its player a fresh one).
+    Token {
+        /// The table.
+        table: String,
+        /// The seat.
+        seat: u8,
+        /// SHA-256 of the new token, hex.
+        token_sha256: String,
     },
     /// A decision was answered.
     Action {
@@ -61,6 +72,8 @@ pub struct StoredSeat {
     pub name: String,
     /// SHA-256 of the token, hex.
     pub token_sha256: String,
+    /// Taken without an API key.
+    pub guest: bool,
 }
 
 /// An action as stored.
@@ -121,6 +134,8 @@ pub struct ResultRow {
     pub draw: bool,
     /// Whether a built-in bot played the seat.
     pub bot: bool,
+    /// Whether a guest (no API key) played the seat.
+    pub guest: bool,
 }
 
 fn json_list<T: serde::Serialize>(v: &[T]) -> String {
@@ -181,16 +196,32 @@ pub fn apply(conn: &mut dyn Conn, writes: &[&Write]) -> Result<(), StoreError> {
                 seat,
                 name,
                 token_sha256,
+                guest,
             } => {
                 conn.execute(
-                    "INSERT INTO seats (table_id, seat, player_name, token_sha256, joined_unix_ms) \
-                     VALUES ($1, $2, $3, $4, $5)",
+                    "INSERT INTO seats (table_id, seat, player_name, token_sha256, joined_unix_ms, \
+                     guest) VALUES ($1, $2, $3, $4, $5, $6)",
                     &[
                         table.as_str().into(),
                         i64::from(*seat).into(),
                         name.as_str().into(),
                         token_sha256.as_str().into(),
                         now.into(),
+                        i64::from(*guest).into(),
+                    ],
+                )?;
+            }
+            Write::Token {
+                table,
+                seat,
+                token_sha256,
+            } => {
+                conn.execute(
+                    "UPDATE seats SET token_sha256 = $1 WHERE table_id = $2 AND seat = $3",
+                    &[
+                        token_sha256.as_str().into(),
+                        table.as_str().into(),
+                        i64::from(*seat).into(),
                     ],
                 )?;
             }
@@ -266,7 +297,7 @@ fn ended(conn: &mut dyn Conn, f: &Finished) -> Result<(), StoreError> {
     for r in &f.results {
         conn.execute(
             "INSERT INTO results (table_id, seat, player_name, game, side, points, won, draw, bot, \
-             ended_unix_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             ended_unix_ms, guest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             &[
                 m.table_id.as_str().into(),
                 i64::from(r.seat).into(),
@@ -278,6 +309,7 @@ fn ended(conn: &mut dyn Conn, f: &Finished) -> Result<(), StoreError> {
                 i64::from(r.draw).into(),
                 i64::from(r.bot).into(),
                 m.ended_unix_ms.into(),
+                i64::from(r.guest).into(),
             ],
         )?;
     }
@@ -299,8 +331,14 @@ fn small(v: &Value, what: &str) -> Result<u8, StoreError> {
     u8::try_from(v.int()).map_err(|_| StoreError::Invalid(format!("{what} {}", v.int())))
 }
 
-/// The unfinished tables of `owner`, with seats and action logs.
-pub fn load_open(conn: &mut dyn Conn, owner: &str) -> Result<Vec<StoredTable>, StoreError> {
+/// The unfinished tables of `owner`, with seats and action logs, from a database at schema
+/// `version` (seats have no guest mark before version 5).
+pub fn load_open(
+    conn: &mut dyn Conn,
+    owner: &str,
+    version: i64,
+) -> Result<Vec<StoredTable>, StoreError> {
+    let guest = if version >= 5 { "s.guest" } else { "0" };
     let owner_v: Value = owner.into();
     let mut tables: Vec<StoredTable> = conn
         .query(
@@ -324,9 +362,11 @@ pub fn load_open(conn: &mut dyn Conn, owner: &str) -> Result<Vec<StoredTable>, S
         .map(|(i, t)| (t.id.clone(), i))
         .collect();
     for mut r in conn.query(
-        "SELECT s.table_id, s.seat, s.player_name, s.token_sha256 FROM seats s \
-         JOIN tables t ON t.id = s.table_id WHERE t.owner = $1 AND t.state = 'open' \
-         ORDER BY s.table_id, s.seat",
+        &format!(
+            "SELECT s.table_id, s.seat, s.player_name, s.token_sha256, {guest} FROM seats s \
+             JOIN tables t ON t.id = s.table_id WHERE t.owner = $1 AND t.state = 'open' \
+             ORDER BY s.table_id, s.seat"
+        ),
         std::slice::from_ref(&owner_v),
     )? {
         if let Some(&i) = index.get(r[0].text()) {
@@ -334,6 +374,7 @@ pub fn load_open(conn: &mut dyn Conn, owner: &str) -> Result<Vec<StoredTable>, S
                 seat: small(&r[1], "seat")?,
                 name: r[2].take_text(),
                 token_sha256: r[3].take_text(),
+                guest: r[4].int() != 0,
             });
         }
     }

@@ -37,6 +37,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "registered players and their API keys",
         sql: include_str!("migrations/0004_players.sql"),
     },
+    Migration {
+        version: 5,
+        name: "tournaments, and guests marked in seats and results",
+        sql: include_str!("migrations/0005_tournaments.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

@@ -16,6 +16,7 @@ mod postgres;
 mod ratings;
 mod records;
 mod sqlite;
+pub mod tournaments;
 mod upkeep;
 
 use std::path::PathBuf;
@@ -25,7 +26,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use self::conn::{Conn, Row, Value};
 pub use self::log::{Finished, ResultRow, StoredAction, StoredSeat, StoredTable, Write};
-pub use self::ratings::PlayerResult;
+pub use self::ratings::{PlayerResult, Seat as RatedSeat, rate};
 pub use self::records::{MatchSummary, RecordFilter};
 pub use self::upkeep::DbStats;
 
@@ -299,7 +300,7 @@ impl Store {
                 let opened = connect(&options).and_then(|mut conn| {
                     let migrated = migrate::migrate_to(conn.as_mut(), version)?;
                     let tables = if version >= 1 {
-                        log::load_open(conn.as_mut(), &options.instance)?
+                        log::load_open(conn.as_mut(), &options.instance, version)?
                     } else {
                         Vec::new()
                     };

@@ -34,35 +34,56 @@ pub struct PlayerResult {
     pub rating: f64,
     /// Whether the name is a built-in bot's.
     pub bot: bool,
+    /// Whether this line is a guest's (no API key): counted, never rated (`mu`, `sigma` and
+    /// `rating` are 0). A guest and a registered player of one name are two lines.
+    pub guest: bool,
 }
 
-struct Seat {
-    player: String,
-    side: i64,
-    points: i64,
-    won: bool,
-    draw: bool,
-    bot: bool,
+/// A line of the results table: the name, and whether it is a guest's.
+type Key = (String, bool);
+
+/// One seat of a finished match, as rated.
+#[derive(Debug, Clone)]
+pub struct Seat {
+    /// Who played it.
+    pub player: String,
+    /// Its side (partners share one).
+    pub side: i64,
+    /// The side's match total.
+    pub points: i64,
+    /// Whether it won.
+    pub won: bool,
+    /// Whether the match was drawn.
+    pub draw: bool,
+    /// A built-in bot.
+    pub bot: bool,
+    /// A guest.
+    pub guest: bool,
+}
+
+impl Seat {
+    fn key(&self) -> Key {
+        (self.player.clone(), self.guest)
+    }
 }
 
 /// The results of every player (of `game`, or all games for ""), best rating first.
 pub fn results(conn: &mut dyn Conn, game: &str) -> Result<Vec<PlayerResult>, StoreError> {
     let (sql, params): (&str, Vec<Value>) = if game.is_empty() {
         (
-            "SELECT table_id, player_name, side, points, won, draw, bot FROM results \
+            "SELECT table_id, player_name, side, points, won, draw, bot, guest FROM results \
              ORDER BY ended_unix_ms, table_id, seat",
             Vec::new(),
         )
     } else {
         (
-            "SELECT table_id, player_name, side, points, won, draw, bot FROM results \
+            "SELECT table_id, player_name, side, points, won, draw, bot, guest FROM results \
              WHERE game = $1 ORDER BY ended_unix_ms, table_id, seat",
             vec![game.into()],
         )
     };
     let rows = conn.query(sql, &params)?;
-    let config = WengLinConfig::new();
-    let mut table: HashMap<String, (PlayerResult, WengLinRating)> = HashMap::new();
+    let mut matches = Vec::new();
     let mut i = 0;
     while i < rows.len() {
         let id = rows[i][0].text();
@@ -76,32 +97,47 @@ pub fn results(conn: &mut dyn Conn, game: &str) -> Result<Vec<PlayerResult>, Sto
                 won: r[4].int() != 0,
                 draw: r[5].int() != 0,
                 bot: r[6].int() != 0,
+                guest: r[7].int() != 0,
             });
             i += 1;
         }
-        rate_match(&mut table, &seats, &config);
+        matches.push(seats);
+    }
+    Ok(rate(&matches))
+}
+
+/// The results table of `matches` (each a match's seats), in the order they ended: best
+/// rating first, guests last.
+pub fn rate(matches: &[Vec<Seat>]) -> Vec<PlayerResult> {
+    let config = WengLinConfig::new();
+    let mut table: HashMap<Key, (PlayerResult, WengLinRating)> = HashMap::new();
+    for seats in matches {
+        rate_match(&mut table, seats, &config);
     }
     let mut out: Vec<PlayerResult> = table
         .into_values()
         .map(|(mut p, r)| {
-            p.mu = r.rating;
-            p.sigma = r.uncertainty;
-            p.rating = r.rating - 3.0 * r.uncertainty;
+            if !p.guest {
+                p.mu = r.rating;
+                p.sigma = r.uncertainty;
+                p.rating = r.rating - 3.0 * r.uncertainty;
+            }
             p
         })
         .collect();
     out.sort_by(|a, b| {
-        b.rating
-            .total_cmp(&a.rating)
+        a.guest
+            .cmp(&b.guest)
+            .then_with(|| b.rating.total_cmp(&a.rating))
             .then_with(|| a.player.cmp(&b.player))
     });
-    Ok(out)
+    out
 }
 
 /// Counts one match and updates its players' ratings. Sides are ranked by winning first,
 /// then by points; equal sides share a rank.
 fn rate_match(
-    table: &mut HashMap<String, (PlayerResult, WengLinRating)>,
+    table: &mut HashMap<Key, (PlayerResult, WengLinRating)>,
     seats: &[Seat],
     config: &WengLinConfig,
 ) {
@@ -111,14 +147,14 @@ fn rate_match(
     }
     // A name counts once per match (two built-in bots of one kind share a name): it played
     // one more match, won if any of its seats won, and its seats' points add up.
-    let mut counted: Vec<&str> = Vec::new();
+    let mut counted: Vec<Key> = Vec::new();
     for s in seats {
-        if counted.contains(&s.player.as_str()) {
+        if counted.contains(&s.key()) {
             continue;
         }
-        counted.push(&s.player);
-        let same: Vec<&Seat> = seats.iter().filter(|o| o.player == s.player).collect();
-        let entry = table.entry(s.player.clone()).or_insert_with(|| {
+        counted.push(s.key());
+        let same: Vec<&Seat> = seats.iter().filter(|o| o.key() == s.key()).collect();
+        let entry = table.entry(s.key()).or_insert_with(|| {
             (
                 PlayerResult {
                     player: s.player.clone(),
@@ -131,6 +167,7 @@ fn rate_match(
                     sigma: 0.0,
                     rating: 0.0,
                     bot: s.bot,
+                    guest: s.guest,
                 },
                 WengLinRating::new(),
             )
@@ -163,7 +200,7 @@ fn rate_match(
     }
     let teams: Vec<Vec<WengLinRating>> = ordered
         .iter()
-        .map(|side| side.iter().map(|s| table[&s.player].1).collect())
+        .map(|side| side.iter().map(|s| table[&s.key()].1).collect())
         .collect();
     let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
         .iter()
@@ -173,7 +210,11 @@ fn rate_match(
     let updated = weng_lin_multi_team(&input, config);
     for (side, ratings) in ordered.iter().zip(updated) {
         for (s, r) in side.iter().zip(ratings) {
-            if let Some(e) = table.get_mut(&s.player) {
+            // A guest is rated against as a newcomer every time, and never rated itself.
+            if s.guest {
+                continue;
+            }
+            if let Some(e) = table.get_mut(&s.key()) {
                 e.1 = r;
             }
         }

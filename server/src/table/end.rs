@@ -82,6 +82,7 @@ impl Table {
                         won: winners.contains(&(i as u32)),
                         draw,
                         bot: s.is_bot(),
+                        guest: s.guest,
                     }
                 })
                 .collect()

@@ -97,6 +97,8 @@ pub enum Command {
         seat: Option<Seat>,
         /// The player's name.
         name: String,
+        /// Taken without an API key.
+        guest: bool,
         /// The answer: seat, token, table.
         reply: oneshot::Sender<Result<(Seat, String, v1::Table), ServiceError>>,
     },
@@ -119,6 +121,16 @@ pub enum Command {
         action: Box<v1::Action>,
         /// The action applied.
         reply: oneshot::Sender<Result<v1::ActResponse, ServiceError>>,
+    },
+    /// A fresh token for a seat player `name` holds, while the match is not over (the
+    /// server hands it to the registered player; the old token stops working).
+    Reissue {
+        /// The seat.
+        seat: Seat,
+        /// Who must hold it.
+        name: String,
+        /// The new token and the table.
+        reply: oneshot::Sender<Result<(String, v1::Table), ServiceError>>,
     },
     /// The record of completed hands.
     Record(oneshot::Sender<v1::GetRecordResponse>),
@@ -163,6 +175,10 @@ struct SeatState {
     /// `Unspecified` marks the a due dummy, which nobody takes.
     kind: v1::SeatKind,
     name: String,
+    /// Taken without an API key: never rated.
+    guest: bool,
+    /// Actions refused as illegal (since this server run restored the table).
+    illegal: u32,
     /// SHA-256 of the seat token: the token itself is only ever in the joiner's hands.
     token: Option<[u8; 32]>,
     clock: SeatClock,
@@ -279,6 +295,8 @@ impl Table {
                     v1::SeatKind::Unspecified => "dummy".into(),
                     _ => String::new(),
                 },
+                guest: false,
+                illegal: 0,
                 token: None,
                 clock: SeatClock::new(spec.clock.bank_ms),
                 bot: seat_bot(
@@ -403,6 +421,7 @@ impl Table {
             streams,
             bank_ms: s.clock.bank_ms(),
             timeouts: s.clock.timeouts,
+            guest: s.guest,
         }
     }
 

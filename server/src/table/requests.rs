@@ -9,6 +9,7 @@ impl Table {
         &mut self,
         seat: Option<Seat>,
         name: String,
+        guest: bool,
     ) -> Result<(Seat, String, v1::Table), ServiceError> {
         match self.state {
             v1::TableState::Waiting => {}
@@ -55,10 +56,12 @@ impl Table {
                 seat: i as u8,
                 name: name.clone(),
                 token_sha256: hex(&hash),
+                guest,
             }])
             .await?;
         self.seats[i].token = Some(hash);
         self.seats[i].name = name;
+        self.seats[i].guest = guest;
         let info = self.seat_info(i);
         // Never log the token.
         tracing::info!(table = %self.id, seat = i, "seat taken");
@@ -73,6 +76,43 @@ impl Table {
             self.start();
         }
         Ok((seat, hex(&token), self.info()))
+    }
+
+    /// A fresh token for seat `seat`, which player `name` must hold; the old one stops
+    /// working.
+    pub(super) async fn reissue(
+        &mut self,
+        seat: Seat,
+        name: &str,
+    ) -> Result<(String, v1::Table), ServiceError> {
+        if self.end.is_some() {
+            return Err(ServiceError::Precondition(
+                Reason::TableFinished,
+                "the table's match is over".into(),
+            ));
+        }
+        let i = seat.index();
+        match self.seats.get(i) {
+            Some(s) if s.token.is_some() && s.name == name => {}
+            _ => {
+                return Err(ServiceError::Precondition(
+                    Reason::SeatTaken,
+                    format!("seat {i} is not {name:?}'s"),
+                ));
+            }
+        }
+        let token = session::os_random::<16>()?;
+        let hash = token_hash(&token);
+        self.store
+            .write(vec![Write::Token {
+                table: self.id.clone(),
+                seat: i as u8,
+                token_sha256: hex(&hash),
+            }])
+            .await?;
+        self.seats[i].token = Some(hash);
+        tracing::info!(table = %self.id, seat = i, "seat token reissued");
+        Ok((hex(&token), self.info()))
     }
 
     pub(super) fn snapshot(
@@ -259,7 +299,15 @@ impl Table {
             }
             None => return Err(ServiceError::NotYourTurn("no decision is due".into())),
         }
-        let ms = self.take(seat, action, false).await?;
+        let ms = match self.take(seat, action, false).await {
+            Ok(ms) => ms,
+            Err(e) => {
+                if matches!(e, ServiceError::Illegal(_)) {
+                    self.seats[seat.index()].illegal += 1;
+                }
+                return Err(e);
+            }
+        };
         Ok(v1::ActResponse {
             action: Some(convert::action(action, monte.as_ref())),
             duplicate: false,
@@ -290,7 +338,18 @@ impl Table {
         let players: Vec<serde_json::Value> = self
             .seats
             .iter()
-            .map(|s| json!({"name": s.name, "kind": s.kind.as_str_name()}))
+            .map(|s| {
+                let mut p = json!({"name": s.name, "kind": s.kind.as_str_name()});
+                if s.guest {
+                    p["guest"] = json!(true);
+                }
+                // Counted in the finished record only: a refused action changes nothing a
+                // caller can see while the match is played.
+                if over && s.illegal > 0 {
+                    p["illegal"] = json!(s.illegal);
+                }
+                p
+            })
             .collect();
         let mut meta = json!({
             "server": "calabresella",

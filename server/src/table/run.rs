@@ -194,8 +194,16 @@ impl Table {
             Command::Info(reply) => {
                 let _ = reply.send(self.info());
             }
-            Command::Join { seat, name, reply } => {
-                let _ = reply.send(self.join(seat, name).await);
+            Command::Join {
+                seat,
+                name,
+                guest,
+                reply,
+            } => {
+                let _ = reply.send(self.join(seat, name, guest).await);
+            }
+            Command::Reissue { seat, name, reply } => {
+                let _ = reply.send(self.reissue(seat, &name).await);
             }
             Command::Observe {
                 token,

@@ -196,6 +196,7 @@ pub fn restore(
         })?;
         seat.token = Some(hash);
         seat.name = s.name;
+        seat.guest = s.guest;
     }
     if !table.seats.iter().all(super::SeatState::filled) {
         return Ok(table);

@@ -336,6 +336,123 @@ func (EndReason) EnumDescriptor() ([]byte, []int) {
 	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{4}
 }
 
+// How a tournament's matches are drawn up.
+type TournamentFormat int32
+
+const (
+	// Not set: `TOURNAMENT_FORMAT_ROUND_ROBIN`.
+	TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED TournamentFormat = 0
+	// Every group of entrants (as many as the game's seats) plays `deals` matches, the seats
+	// rotating from one deal to the next; every match has its own deal.
+	TournamentFormat_TOURNAMENT_FORMAT_ROUND_ROBIN TournamentFormat = 1
+	// `deals` rounds: before each, entrants are ranked by points per hand and seated in groups
+	// of that order; built-in heuristic bots fill a last group short of entrants.
+	TournamentFormat_TOURNAMENT_FORMAT_SWISS TournamentFormat = 2
+	// Every group of entrants plays the same `deals` deals from every seat (one match per
+	// rotation of the seats), so luck of the cards cancels out.
+	TournamentFormat_TOURNAMENT_FORMAT_DUPLICATE TournamentFormat = 3
+)
+
+// Enum value maps for TournamentFormat.
+var (
+	TournamentFormat_name = map[int32]string{
+		0: "TOURNAMENT_FORMAT_UNSPECIFIED",
+		1: "TOURNAMENT_FORMAT_ROUND_ROBIN",
+		2: "TOURNAMENT_FORMAT_SWISS",
+		3: "TOURNAMENT_FORMAT_DUPLICATE",
+	}
+	TournamentFormat_value = map[string]int32{
+		"TOURNAMENT_FORMAT_UNSPECIFIED": 0,
+		"TOURNAMENT_FORMAT_ROUND_ROBIN": 1,
+		"TOURNAMENT_FORMAT_SWISS":       2,
+		"TOURNAMENT_FORMAT_DUPLICATE":   3,
+	}
+)
+
+func (x TournamentFormat) Enum() *TournamentFormat {
+	p := new(TournamentFormat)
+	*p = x
+	return p
+}
+
+func (x TournamentFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TournamentFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_calabresella_v1_table_service_proto_enumTypes[5].Descriptor()
+}
+
+func (TournamentFormat) Type() protoreflect.EnumType {
+	return &file_calabresella_v1_table_service_proto_enumTypes[5]
+}
+
+func (x TournamentFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TournamentFormat.Descriptor instead.
+func (TournamentFormat) EnumDescriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{5}
+}
+
+// Where a tournament is in its life.
+type TournamentState int32
+
+const (
+	// Not set (in a filter: any).
+	TournamentState_TOURNAMENT_STATE_UNSPECIFIED TournamentState = 0
+	// Before its start: entrants may still enter if registration is open.
+	TournamentState_TOURNAMENT_STATE_REGISTERING TournamentState = 1
+	// Its matches are being scheduled and played.
+	TournamentState_TOURNAMENT_STATE_RUNNING TournamentState = 2
+	// Every match is over.
+	TournamentState_TOURNAMENT_STATE_FINISHED TournamentState = 3
+)
+
+// Enum value maps for TournamentState.
+var (
+	TournamentState_name = map[int32]string{
+		0: "TOURNAMENT_STATE_UNSPECIFIED",
+		1: "TOURNAMENT_STATE_REGISTERING",
+		2: "TOURNAMENT_STATE_RUNNING",
+		3: "TOURNAMENT_STATE_FINISHED",
+	}
+	TournamentState_value = map[string]int32{
+		"TOURNAMENT_STATE_UNSPECIFIED": 0,
+		"TOURNAMENT_STATE_REGISTERING": 1,
+		"TOURNAMENT_STATE_RUNNING":     2,
+		"TOURNAMENT_STATE_FINISHED":    3,
+	}
+)
+
+func (x TournamentState) Enum() *TournamentState {
+	p := new(TournamentState)
+	*p = x
+	return p
+}
+
+func (x TournamentState) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TournamentState) Descriptor() protoreflect.EnumDescriptor {
+	return file_calabresella_v1_table_service_proto_enumTypes[6].Descriptor()
+}
+
+func (TournamentState) Type() protoreflect.EnumType {
+	return &file_calabresella_v1_table_service_proto_enumTypes[6]
+}
+
+func (x TournamentState) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TournamentState.Descriptor instead.
+func (TournamentState) EnumDescriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{6}
+}
+
 // The clock of a table, measured on the server. Each decision has `move_ms`; time beyond it is
 // taken from the seat's bank, which starts at `bank_ms` and is never refilled. When both are
 // spent the timeout policy applies. Built-in bots have no clock.
@@ -418,7 +535,9 @@ type SeatInfo struct {
 	// Milliseconds left in the seat's time bank.
 	BankMs uint32 `protobuf:"varint,6,opt,name=bank_ms,json=bankMs,proto3" json:"bank_ms,omitempty"`
 	// How many of its decisions timed out.
-	Timeouts      uint32 `protobuf:"varint,7,opt,name=timeouts,proto3" json:"timeouts,omitempty"`
+	Timeouts uint32 `protobuf:"varint,7,opt,name=timeouts,proto3" json:"timeouts,omitempty"`
+	// Taken by a guest (no API key): guests never enter ratings.
+	Guest         bool `protobuf:"varint,8,opt,name=guest,proto3" json:"guest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -500,6 +619,13 @@ func (x *SeatInfo) GetTimeouts() uint32 {
 		return x.Timeouts
 	}
 	return 0
+}
+
+func (x *SeatInfo) GetGuest() bool {
+	if x != nil {
+		return x.Guest
+	}
+	return false
 }
 
 // The public state of a table.
@@ -2820,7 +2946,9 @@ type PlayerResult struct {
 	Bot bool `protobuf:"varint,9,opt,name=bot,proto3" json:"bot,omitempty"`
 	// Sum of the player's match totals, signed (in the calling games totals may be negative;
 	// `points` counts only the positive ones there).
-	SignedPoints  int64 `protobuf:"zigzag64,10,opt,name=signed_points,json=signedPoints,proto3" json:"signed_points,omitempty"`
+	SignedPoints int64 `protobuf:"zigzag64,10,opt,name=signed_points,json=signedPoints,proto3" json:"signed_points,omitempty"`
+	// A guest (no API key): counted, never rated (`mu`, `sigma` and `rating` are 0).
+	Guest         bool `protobuf:"varint,11,opt,name=guest,proto3" json:"guest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2923,6 +3051,13 @@ func (x *PlayerResult) GetSignedPoints() int64 {
 		return x.SignedPoints
 	}
 	return 0
+}
+
+func (x *PlayerResult) GetGuest() bool {
+	if x != nil {
+		return x.Guest
+	}
+	return false
 }
 
 // The results table.
@@ -3182,6 +3317,1258 @@ func (x *GetReplayResponse) GetMatchOver() bool {
 	return false
 }
 
+// Asks for a match (see `Seek`).
+type SeekRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game and its options.
+	Options *GameOptions `protobuf:"bytes,1,opt,name=options,proto3" json:"options,omitempty"`
+	// The clock; unset fields take the server defaults. Seekers are paired only with the same
+	// options and clock.
+	Clock *Clock `protobuf:"bytes,2,opt,name=clock,proto3" json:"clock,omitempty"`
+	// After this many milliseconds without enough seekers, built-in heuristic bots fill the
+	// missing seats; 0: wait for people only.
+	BotsAfterMs uint32 `protobuf:"varint,3,opt,name=bots_after_ms,json=botsAfterMs,proto3" json:"bots_after_ms,omitempty"`
+	// Pair only with seekers whose rating (`GetResults`, this game) is within this many points
+	// of this player's, both ways; 0: anyone.
+	RatingWindow  float64 `protobuf:"fixed64,4,opt,name=rating_window,json=ratingWindow,proto3" json:"rating_window,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeekRequest) Reset() {
+	*x = SeekRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeekRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeekRequest) ProtoMessage() {}
+
+func (x *SeekRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeekRequest.ProtoReflect.Descriptor instead.
+func (*SeekRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *SeekRequest) GetOptions() *GameOptions {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *SeekRequest) GetClock() *Clock {
+	if x != nil {
+		return x.Clock
+	}
+	return nil
+}
+
+func (x *SeekRequest) GetBotsAfterMs() uint32 {
+	if x != nil {
+		return x.BotsAfterMs
+	}
+	return 0
+}
+
+func (x *SeekRequest) GetRatingWindow() float64 {
+	if x != nil {
+		return x.RatingWindow
+	}
+	return 0
+}
+
+// A table and seat made for a player by the server (matchmaking or a tournament).
+type Assignment struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The table.
+	TableId string `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// The player's seat.
+	Seat uint32 `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The secret seat token, for `Observe` and `Act`.
+	SeatToken string `protobuf:"bytes,3,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
+	// The tournament the match belongs to; empty for matchmaking.
+	TournamentId string `protobuf:"bytes,4,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	// The table as made.
+	Table         *Table `protobuf:"bytes,5,opt,name=table,proto3" json:"table,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Assignment) Reset() {
+	*x = Assignment{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Assignment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Assignment) ProtoMessage() {}
+
+func (x *Assignment) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Assignment.ProtoReflect.Descriptor instead.
+func (*Assignment) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *Assignment) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *Assignment) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Assignment) GetSeatToken() string {
+	if x != nil {
+		return x.SeatToken
+	}
+	return ""
+}
+
+func (x *Assignment) GetTournamentId() string {
+	if x != nil {
+		return x.TournamentId
+	}
+	return ""
+}
+
+func (x *Assignment) GetTable() *Table {
+	if x != nil {
+		return x.Table
+	}
+	return nil
+}
+
+// Where a seek is.
+type SeekResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What happened.
+	//
+	// Types that are valid to be assigned to Event:
+	//
+	//	*SeekResponse_Waiting
+	//	*SeekResponse_Seated
+	Event         isSeekResponse_Event `protobuf_oneof:"event"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeekResponse) Reset() {
+	*x = SeekResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeekResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeekResponse) ProtoMessage() {}
+
+func (x *SeekResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeekResponse.ProtoReflect.Descriptor instead.
+func (*SeekResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *SeekResponse) GetEvent() isSeekResponse_Event {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+func (x *SeekResponse) GetWaiting() *SeekWaiting {
+	if x != nil {
+		if x, ok := x.Event.(*SeekResponse_Waiting); ok {
+			return x.Waiting
+		}
+	}
+	return nil
+}
+
+func (x *SeekResponse) GetSeated() *Assignment {
+	if x != nil {
+		if x, ok := x.Event.(*SeekResponse_Seated); ok {
+			return x.Seated
+		}
+	}
+	return nil
+}
+
+type isSeekResponse_Event interface {
+	isSeekResponse_Event()
+}
+
+type SeekResponse_Waiting struct {
+	// The seek is queued.
+	Waiting *SeekWaiting `protobuf:"bytes,1,opt,name=waiting,proto3,oneof"`
+}
+
+type SeekResponse_Seated struct {
+	// A table was made: play it.
+	Seated *Assignment `protobuf:"bytes,2,opt,name=seated,proto3,oneof"`
+}
+
+func (*SeekResponse_Waiting) isSeekResponse_Event() {}
+
+func (*SeekResponse_Seated) isSeekResponse_Event() {}
+
+// A queued seek.
+type SeekWaiting struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Seekers waiting with the same settings, this one included.
+	Seekers uint32 `protobuf:"varint,1,opt,name=seekers,proto3" json:"seekers,omitempty"`
+	// Players the game needs.
+	Needed        uint32 `protobuf:"varint,2,opt,name=needed,proto3" json:"needed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeekWaiting) Reset() {
+	*x = SeekWaiting{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeekWaiting) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeekWaiting) ProtoMessage() {}
+
+func (x *SeekWaiting) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeekWaiting.ProtoReflect.Descriptor instead.
+func (*SeekWaiting) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *SeekWaiting) GetSeekers() uint32 {
+	if x != nil {
+		return x.Seekers
+	}
+	return 0
+}
+
+func (x *SeekWaiting) GetNeeded() uint32 {
+	if x != nil {
+		return x.Needed
+	}
+	return 0
+}
+
+// Opens an entrant's call (see `Compete`).
+type CompeteRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Tables the entrant plays at once, 1 to 16; 0: 1.
+	MaxTables     uint32 `protobuf:"varint,1,opt,name=max_tables,json=maxTables,proto3" json:"max_tables,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompeteRequest) Reset() {
+	*x = CompeteRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompeteRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompeteRequest) ProtoMessage() {}
+
+func (x *CompeteRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompeteRequest.ProtoReflect.Descriptor instead.
+func (*CompeteRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *CompeteRequest) GetMaxTables() uint32 {
+	if x != nil {
+		return x.MaxTables
+	}
+	return 0
+}
+
+// One table for the entrant.
+type CompeteResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The table and seat.
+	Assignment    *Assignment `protobuf:"bytes,1,opt,name=assignment,proto3" json:"assignment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompeteResponse) Reset() {
+	*x = CompeteResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompeteResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompeteResponse) ProtoMessage() {}
+
+func (x *CompeteResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompeteResponse.ProtoReflect.Descriptor instead.
+func (*CompeteResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *CompeteResponse) GetAssignment() *Assignment {
+	if x != nil {
+		return x.Assignment
+	}
+	return nil
+}
+
+// Creates a tournament.
+type CreateTournamentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A display name, 1 to 100 characters.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The game and its options.
+	Options *GameOptions `protobuf:"bytes,2,opt,name=options,proto3" json:"options,omitempty"`
+	// Every match's clock; unset fields take the server defaults. An absent or slow entrant is
+	// played for (`TIMEOUT_POLICY_BOT`) or forfeits (`TIMEOUT_POLICY_FORFEIT`) by it.
+	Clock *Clock `protobuf:"bytes,3,opt,name=clock,proto3" json:"clock,omitempty"`
+	// How matches are drawn up.
+	Format TournamentFormat `protobuf:"varint,4,opt,name=format,proto3,enum=calabresella.v1.TournamentFormat" json:"format,omitempty"`
+	// Deals per group (round robin, duplicate) or rounds (Swiss), 1 to 100.
+	Deals uint32 `protobuf:"varint,5,opt,name=deals,proto3" json:"deals,omitempty"`
+	// When scheduling starts (Unix ms); 0: now.
+	StartUnixMs int64 `protobuf:"varint,6,opt,name=start_unix_ms,json=startUnixMs,proto3" json:"start_unix_ms,omitempty"`
+	// Registered player names and built-in bots (`random`, `heuristic`, `pimc`, with parameters
+	// as in `seat_bots`), each at most once.
+	Entrants []string `protobuf:"bytes,7,rep,name=entrants,proto3" json:"entrants,omitempty"`
+	// Registered players may enter themselves with `EnterTournament` until the start.
+	OpenRegistration bool `protobuf:"varint,8,opt,name=open_registration,json=openRegistration,proto3" json:"open_registration,omitempty"`
+	// Seed of every deal, for a reproducible tournament; unset: a fresh random seed, shown once
+	// the tournament is over.
+	Seed          *uint64 `protobuf:"varint,9,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateTournamentRequest) Reset() {
+	*x = CreateTournamentRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateTournamentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateTournamentRequest) ProtoMessage() {}
+
+func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateTournamentRequest.ProtoReflect.Descriptor instead.
+func (*CreateTournamentRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *CreateTournamentRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateTournamentRequest) GetOptions() *GameOptions {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *CreateTournamentRequest) GetClock() *Clock {
+	if x != nil {
+		return x.Clock
+	}
+	return nil
+}
+
+func (x *CreateTournamentRequest) GetFormat() TournamentFormat {
+	if x != nil {
+		return x.Format
+	}
+	return TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED
+}
+
+func (x *CreateTournamentRequest) GetDeals() uint32 {
+	if x != nil {
+		return x.Deals
+	}
+	return 0
+}
+
+func (x *CreateTournamentRequest) GetStartUnixMs() int64 {
+	if x != nil {
+		return x.StartUnixMs
+	}
+	return 0
+}
+
+func (x *CreateTournamentRequest) GetEntrants() []string {
+	if x != nil {
+		return x.Entrants
+	}
+	return nil
+}
+
+func (x *CreateTournamentRequest) GetOpenRegistration() bool {
+	if x != nil {
+		return x.OpenRegistration
+	}
+	return false
+}
+
+func (x *CreateTournamentRequest) GetSeed() uint64 {
+	if x != nil && x.Seed != nil {
+		return *x.Seed
+	}
+	return 0
+}
+
+// The tournament created.
+type CreateTournamentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its description.
+	Tournament    *Tournament `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateTournamentResponse) Reset() {
+	*x = CreateTournamentResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateTournamentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateTournamentResponse) ProtoMessage() {}
+
+func (x *CreateTournamentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateTournamentResponse.ProtoReflect.Descriptor instead.
+func (*CreateTournamentResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *CreateTournamentResponse) GetTournament() *Tournament {
+	if x != nil {
+		return x.Tournament
+	}
+	return nil
+}
+
+// A tournament's settings and progress.
+type Tournament struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its id, assigned by the server.
+	TournamentId string `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	// Its name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// The game and its options.
+	Options *GameOptions `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
+	// Every match's clock.
+	Clock *Clock `protobuf:"bytes,4,opt,name=clock,proto3" json:"clock,omitempty"`
+	// How matches are drawn up.
+	Format TournamentFormat `protobuf:"varint,5,opt,name=format,proto3,enum=calabresella.v1.TournamentFormat" json:"format,omitempty"`
+	// Deals per group, or rounds.
+	Deals uint32 `protobuf:"varint,6,opt,name=deals,proto3" json:"deals,omitempty"`
+	// When scheduling starts (Unix ms).
+	StartUnixMs int64 `protobuf:"varint,7,opt,name=start_unix_ms,json=startUnixMs,proto3" json:"start_unix_ms,omitempty"`
+	// The entrants.
+	Entrants []string `protobuf:"bytes,8,rep,name=entrants,proto3" json:"entrants,omitempty"`
+	// Whether players may still enter.
+	OpenRegistration bool `protobuf:"varint,9,opt,name=open_registration,json=openRegistration,proto3" json:"open_registration,omitempty"`
+	// Its state.
+	State TournamentState `protobuf:"varint,10,opt,name=state,proto3,enum=calabresella.v1.TournamentState" json:"state,omitempty"`
+	// Matches drawn up so far (a Swiss tournament draws each round when the last one is over).
+	Matches uint32 `protobuf:"varint,11,opt,name=matches,proto3" json:"matches,omitempty"`
+	// Matches whose table is in play.
+	Playing uint32 `protobuf:"varint,12,opt,name=playing,proto3" json:"playing,omitempty"`
+	// Matches over.
+	Finished uint32 `protobuf:"varint,13,opt,name=finished,proto3" json:"finished,omitempty"`
+	// The seed, once the tournament is over.
+	Seed *uint64 `protobuf:"varint,14,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	// When it was created (Unix ms).
+	CreatedUnixMs int64 `protobuf:"varint,15,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tournament) Reset() {
+	*x = Tournament{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tournament) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tournament) ProtoMessage() {}
+
+func (x *Tournament) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
+func (*Tournament) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *Tournament) GetTournamentId() string {
+	if x != nil {
+		return x.TournamentId
+	}
+	return ""
+}
+
+func (x *Tournament) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Tournament) GetOptions() *GameOptions {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *Tournament) GetClock() *Clock {
+	if x != nil {
+		return x.Clock
+	}
+	return nil
+}
+
+func (x *Tournament) GetFormat() TournamentFormat {
+	if x != nil {
+		return x.Format
+	}
+	return TournamentFormat_TOURNAMENT_FORMAT_UNSPECIFIED
+}
+
+func (x *Tournament) GetDeals() uint32 {
+	if x != nil {
+		return x.Deals
+	}
+	return 0
+}
+
+func (x *Tournament) GetStartUnixMs() int64 {
+	if x != nil {
+		return x.StartUnixMs
+	}
+	return 0
+}
+
+func (x *Tournament) GetEntrants() []string {
+	if x != nil {
+		return x.Entrants
+	}
+	return nil
+}
+
+func (x *Tournament) GetOpenRegistration() bool {
+	if x != nil {
+		return x.OpenRegistration
+	}
+	return false
+}
+
+func (x *Tournament) GetState() TournamentState {
+	if x != nil {
+		return x.State
+	}
+	return TournamentState_TOURNAMENT_STATE_UNSPECIFIED
+}
+
+func (x *Tournament) GetMatches() uint32 {
+	if x != nil {
+		return x.Matches
+	}
+	return 0
+}
+
+func (x *Tournament) GetPlaying() uint32 {
+	if x != nil {
+		return x.Playing
+	}
+	return 0
+}
+
+func (x *Tournament) GetFinished() uint32 {
+	if x != nil {
+		return x.Finished
+	}
+	return 0
+}
+
+func (x *Tournament) GetSeed() uint64 {
+	if x != nil && x.Seed != nil {
+		return *x.Seed
+	}
+	return 0
+}
+
+func (x *Tournament) GetCreatedUnixMs() int64 {
+	if x != nil {
+		return x.CreatedUnixMs
+	}
+	return 0
+}
+
+// One match of a tournament.
+type TournamentMatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its number, from 0 in schedule order.
+	Number uint32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	// The Swiss round, from 0 (0 in the other formats).
+	Round uint32 `protobuf:"varint,2,opt,name=round,proto3" json:"round,omitempty"`
+	// The entrant in each seat.
+	Seats []string `protobuf:"bytes,3,rep,name=seats,proto3" json:"seats,omitempty"`
+	// Its table, once made.
+	TableId string `protobuf:"bytes,4,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// The table's state (unset until made).
+	State         TableState `protobuf:"varint,5,opt,name=state,proto3,enum=calabresella.v1.TableState" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TournamentMatch) Reset() {
+	*x = TournamentMatch{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TournamentMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TournamentMatch) ProtoMessage() {}
+
+func (x *TournamentMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TournamentMatch.ProtoReflect.Descriptor instead.
+func (*TournamentMatch) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *TournamentMatch) GetNumber() uint32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *TournamentMatch) GetRound() uint32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+func (x *TournamentMatch) GetSeats() []string {
+	if x != nil {
+		return x.Seats
+	}
+	return nil
+}
+
+func (x *TournamentMatch) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *TournamentMatch) GetState() TableState {
+	if x != nil {
+		return x.State
+	}
+	return TableState_TABLE_STATE_UNSPECIFIED
+}
+
+// One entrant's line of a tournament's standings.
+type Standing struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The entrant.
+	Entrant string `protobuf:"bytes,1,opt,name=entrant,proto3" json:"entrant,omitempty"`
+	// Whether it is a built-in bot.
+	Bot bool `protobuf:"varint,2,opt,name=bot,proto3" json:"bot,omitempty"`
+	// Matches over.
+	Matches uint32 `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
+	// Hands played to the end.
+	Hands uint32 `protobuf:"varint,4,opt,name=hands,proto3" json:"hands,omitempty"`
+	// Mean points per hand of the entrant's seat (in Tressette, its side's).
+	PointsPerHand float64 `protobuf:"fixed64,5,opt,name=points_per_hand,json=pointsPerHand,proto3" json:"points_per_hand,omitempty"`
+	// Half width of the 95% confidence interval of `points_per_hand` (normal approximation).
+	Ci95 float64 `protobuf:"fixed64,6,opt,name=ci95,proto3" json:"ci95,omitempty"`
+	// Matches won (a side's win counts for each of its entrants).
+	Wins uint32 `protobuf:"varint,7,opt,name=wins,proto3" json:"wins,omitempty"`
+	// OpenSkill conservative rating (`mu - 3 sigma`) over the tournament's matches alone.
+	Rating float64 `protobuf:"fixed64,8,opt,name=rating,proto3" json:"rating,omitempty"`
+	// Decisions the clock took for the entrant.
+	Timeouts uint32 `protobuf:"varint,9,opt,name=timeouts,proto3" json:"timeouts,omitempty"`
+	// Actions refused as illegal.
+	Illegal uint32 `protobuf:"varint,10,opt,name=illegal,proto3" json:"illegal,omitempty"`
+	// Times its `Compete` call dropped while it had tables in play.
+	Disconnects uint32 `protobuf:"varint,11,opt,name=disconnects,proto3" json:"disconnects,omitempty"`
+	// Matches it lost by forfeit.
+	Forfeits uint32 `protobuf:"varint,12,opt,name=forfeits,proto3" json:"forfeits,omitempty"`
+	// Sum of its points over all hands.
+	Points        int64 `protobuf:"zigzag64,13,opt,name=points,proto3" json:"points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Standing) Reset() {
+	*x = Standing{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Standing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Standing) ProtoMessage() {}
+
+func (x *Standing) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Standing.ProtoReflect.Descriptor instead.
+func (*Standing) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *Standing) GetEntrant() string {
+	if x != nil {
+		return x.Entrant
+	}
+	return ""
+}
+
+func (x *Standing) GetBot() bool {
+	if x != nil {
+		return x.Bot
+	}
+	return false
+}
+
+func (x *Standing) GetMatches() uint32 {
+	if x != nil {
+		return x.Matches
+	}
+	return 0
+}
+
+func (x *Standing) GetHands() uint32 {
+	if x != nil {
+		return x.Hands
+	}
+	return 0
+}
+
+func (x *Standing) GetPointsPerHand() float64 {
+	if x != nil {
+		return x.PointsPerHand
+	}
+	return 0
+}
+
+func (x *Standing) GetCi95() float64 {
+	if x != nil {
+		return x.Ci95
+	}
+	return 0
+}
+
+func (x *Standing) GetWins() uint32 {
+	if x != nil {
+		return x.Wins
+	}
+	return 0
+}
+
+func (x *Standing) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
+func (x *Standing) GetTimeouts() uint32 {
+	if x != nil {
+		return x.Timeouts
+	}
+	return 0
+}
+
+func (x *Standing) GetIllegal() uint32 {
+	if x != nil {
+		return x.Illegal
+	}
+	return 0
+}
+
+func (x *Standing) GetDisconnects() uint32 {
+	if x != nil {
+		return x.Disconnects
+	}
+	return 0
+}
+
+func (x *Standing) GetForfeits() uint32 {
+	if x != nil {
+		return x.Forfeits
+	}
+	return 0
+}
+
+func (x *Standing) GetPoints() int64 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+// Asks for a tournament.
+type GetTournamentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tournament.
+	TournamentId  string `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetTournamentRequest) Reset() {
+	*x = GetTournamentRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetTournamentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetTournamentRequest) ProtoMessage() {}
+
+func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
+func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *GetTournamentRequest) GetTournamentId() string {
+	if x != nil {
+		return x.TournamentId
+	}
+	return ""
+}
+
+// A tournament and its standings.
+type GetTournamentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its description.
+	Tournament *Tournament `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`
+	// Best points per hand first.
+	Standings []*Standing `protobuf:"bytes,2,rep,name=standings,proto3" json:"standings,omitempty"`
+	// Every match drawn up, in schedule order.
+	Matches       []*TournamentMatch `protobuf:"bytes,3,rep,name=matches,proto3" json:"matches,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetTournamentResponse) Reset() {
+	*x = GetTournamentResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetTournamentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetTournamentResponse) ProtoMessage() {}
+
+func (x *GetTournamentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetTournamentResponse.ProtoReflect.Descriptor instead.
+func (*GetTournamentResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *GetTournamentResponse) GetTournament() *Tournament {
+	if x != nil {
+		return x.Tournament
+	}
+	return nil
+}
+
+func (x *GetTournamentResponse) GetStandings() []*Standing {
+	if x != nil {
+		return x.Standings
+	}
+	return nil
+}
+
+func (x *GetTournamentResponse) GetMatches() []*TournamentMatch {
+	if x != nil {
+		return x.Matches
+	}
+	return nil
+}
+
+// Asks for the tournaments.
+type ListTournamentsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTournamentsRequest) Reset() {
+	*x = ListTournamentsRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTournamentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTournamentsRequest) ProtoMessage() {}
+
+func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
+func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{50}
+}
+
+// Every tournament.
+type ListTournamentsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Newest first.
+	Tournaments   []*Tournament `protobuf:"bytes,1,rep,name=tournaments,proto3" json:"tournaments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTournamentsResponse) Reset() {
+	*x = ListTournamentsResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTournamentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTournamentsResponse) ProtoMessage() {}
+
+func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
+func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
+	if x != nil {
+		return x.Tournaments
+	}
+	return nil
+}
+
+// Enters a tournament.
+type EnterTournamentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tournament.
+	TournamentId  string `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnterTournamentRequest) Reset() {
+	*x = EnterTournamentRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnterTournamentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnterTournamentRequest) ProtoMessage() {}
+
+func (x *EnterTournamentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnterTournamentRequest.ProtoReflect.Descriptor instead.
+func (*EnterTournamentRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *EnterTournamentRequest) GetTournamentId() string {
+	if x != nil {
+		return x.TournamentId
+	}
+	return ""
+}
+
+// Entered.
+type EnterTournamentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tournament now.
+	Tournament    *Tournament `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnterTournamentResponse) Reset() {
+	*x = EnterTournamentResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnterTournamentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnterTournamentResponse) ProtoMessage() {}
+
+func (x *EnterTournamentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnterTournamentResponse.ProtoReflect.Descriptor instead.
+func (*EnterTournamentResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *EnterTournamentResponse) GetTournament() *Tournament {
+	if x != nil {
+		return x.Tournament
+	}
+	return nil
+}
+
 var File_calabresella_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_calabresella_v1_table_service_proto_rawDesc = "" +
@@ -3191,7 +4578,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\amove_ms\x18\x01 \x01(\rR\x06moveMs\x12\x17\n" +
 	"\abank_ms\x18\x02 \x01(\rR\x06bankMs\x12=\n" +
 	"\n" +
-	"on_timeout\x18\x03 \x01(\x0e2\x1e.calabresella.v1.TimeoutPolicyR\tonTimeout\"\xd3\x01\n" +
+	"on_timeout\x18\x03 \x01(\x0e2\x1e.calabresella.v1.TimeoutPolicyR\tonTimeout\"\xe9\x01\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.calabresella.v1.SeatKindR\x04kind\x12\x1f\n" +
@@ -3200,7 +4587,8 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x05taken\x18\x04 \x01(\bR\x05taken\x12\x18\n" +
 	"\astreams\x18\x05 \x01(\rR\astreams\x12\x17\n" +
 	"\abank_ms\x18\x06 \x01(\rR\x06bankMs\x12\x1a\n" +
-	"\btimeouts\x18\a \x01(\rR\btimeouts\"\x83\x05\n" +
+	"\btimeouts\x18\a \x01(\rR\btimeouts\x12\x14\n" +
+	"\x05guest\x18\b \x01(\bR\x05guest\"\x83\x05\n" +
 	"\x05Table\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12@\n" +
@@ -3384,7 +4772,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x11GetResultsRequest\x12)\n" +
 	"\x04game\x18\x01 \x01(\x0e2\x15.calabresella.v1.GameR\x04game\x12\x1f\n" +
 	"\vpeople_only\x18\x02 \x01(\bR\n" +
-	"peopleOnly\"\x80\x02\n" +
+	"peopleOnly\"\x96\x02\n" +
 	"\fPlayerResult\x12\x1f\n" +
 	"\vplayer_name\x18\x01 \x01(\tR\n" +
 	"playerName\x12\x18\n" +
@@ -3397,7 +4785,8 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x06rating\x18\b \x01(\x01R\x06rating\x12\x10\n" +
 	"\x03bot\x18\t \x01(\bR\x03bot\x12#\n" +
 	"\rsigned_points\x18\n" +
-	" \x01(\x12R\fsignedPoints\"M\n" +
+	" \x01(\x12R\fsignedPoints\x12\x14\n" +
+	"\x05guest\x18\v \x01(\bR\x05guest\"M\n" +
 	"\x12GetResultsResponse\x127\n" +
 	"\aplayers\x18\x01 \x03(\v2\x1d.calabresella.v1.PlayerResultR\aplayers\"A\n" +
 	"\x10GetReplayRequest\x12\x19\n" +
@@ -3421,7 +4810,106 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\fplayer_names\x18\f \x03(\tR\vplayerNames\x12\x1d\n" +
 	"\n" +
 	"match_over\x18\r \x01(\bR\tmatchOverB\a\n" +
-	"\x05_seat*\x89\x01\n" +
+	"\x05_seat\"\xbc\x01\n" +
+	"\vSeekRequest\x126\n" +
+	"\aoptions\x18\x01 \x01(\v2\x1c.calabresella.v1.GameOptionsR\aoptions\x12,\n" +
+	"\x05clock\x18\x02 \x01(\v2\x16.calabresella.v1.ClockR\x05clock\x12\"\n" +
+	"\rbots_after_ms\x18\x03 \x01(\rR\vbotsAfterMs\x12#\n" +
+	"\rrating_window\x18\x04 \x01(\x01R\fratingWindow\"\xad\x01\n" +
+	"\n" +
+	"Assignment\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\rR\x04seat\x12\x1d\n" +
+	"\n" +
+	"seat_token\x18\x03 \x01(\tR\tseatToken\x12#\n" +
+	"\rtournament_id\x18\x04 \x01(\tR\ftournamentId\x12,\n" +
+	"\x05table\x18\x05 \x01(\v2\x16.calabresella.v1.TableR\x05table\"\x88\x01\n" +
+	"\fSeekResponse\x128\n" +
+	"\awaiting\x18\x01 \x01(\v2\x1c.calabresella.v1.SeekWaitingH\x00R\awaiting\x125\n" +
+	"\x06seated\x18\x02 \x01(\v2\x1b.calabresella.v1.AssignmentH\x00R\x06seatedB\a\n" +
+	"\x05event\"?\n" +
+	"\vSeekWaiting\x12\x18\n" +
+	"\aseekers\x18\x01 \x01(\rR\aseekers\x12\x16\n" +
+	"\x06needed\x18\x02 \x01(\rR\x06needed\"/\n" +
+	"\x0eCompeteRequest\x12\x1d\n" +
+	"\n" +
+	"max_tables\x18\x01 \x01(\rR\tmaxTables\"N\n" +
+	"\x0fCompeteResponse\x12;\n" +
+	"\n" +
+	"assignment\x18\x01 \x01(\v2\x1b.calabresella.v1.AssignmentR\n" +
+	"assignment\"\xf3\x02\n" +
+	"\x17CreateTournamentRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x126\n" +
+	"\aoptions\x18\x02 \x01(\v2\x1c.calabresella.v1.GameOptionsR\aoptions\x12,\n" +
+	"\x05clock\x18\x03 \x01(\v2\x16.calabresella.v1.ClockR\x05clock\x129\n" +
+	"\x06format\x18\x04 \x01(\x0e2!.calabresella.v1.TournamentFormatR\x06format\x12\x14\n" +
+	"\x05deals\x18\x05 \x01(\rR\x05deals\x12\"\n" +
+	"\rstart_unix_ms\x18\x06 \x01(\x03R\vstartUnixMs\x12\x1a\n" +
+	"\bentrants\x18\a \x03(\tR\bentrants\x12+\n" +
+	"\x11open_registration\x18\b \x01(\bR\x10openRegistration\x12\x17\n" +
+	"\x04seed\x18\t \x01(\x04H\x00R\x04seed\x88\x01\x01B\a\n" +
+	"\x05_seed\"W\n" +
+	"\x18CreateTournamentResponse\x12;\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\v2\x1b.calabresella.v1.TournamentR\n" +
+	"tournament\"\xbb\x04\n" +
+	"\n" +
+	"Tournament\x12#\n" +
+	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x126\n" +
+	"\aoptions\x18\x03 \x01(\v2\x1c.calabresella.v1.GameOptionsR\aoptions\x12,\n" +
+	"\x05clock\x18\x04 \x01(\v2\x16.calabresella.v1.ClockR\x05clock\x129\n" +
+	"\x06format\x18\x05 \x01(\x0e2!.calabresella.v1.TournamentFormatR\x06format\x12\x14\n" +
+	"\x05deals\x18\x06 \x01(\rR\x05deals\x12\"\n" +
+	"\rstart_unix_ms\x18\a \x01(\x03R\vstartUnixMs\x12\x1a\n" +
+	"\bentrants\x18\b \x03(\tR\bentrants\x12+\n" +
+	"\x11open_registration\x18\t \x01(\bR\x10openRegistration\x126\n" +
+	"\x05state\x18\n" +
+	" \x01(\x0e2 .calabresella.v1.TournamentStateR\x05state\x12\x18\n" +
+	"\amatches\x18\v \x01(\rR\amatches\x12\x18\n" +
+	"\aplaying\x18\f \x01(\rR\aplaying\x12\x1a\n" +
+	"\bfinished\x18\r \x01(\rR\bfinished\x12\x17\n" +
+	"\x04seed\x18\x0e \x01(\x04H\x00R\x04seed\x88\x01\x01\x12&\n" +
+	"\x0fcreated_unix_ms\x18\x0f \x01(\x03R\rcreatedUnixMsB\a\n" +
+	"\x05_seed\"\xa3\x01\n" +
+	"\x0fTournamentMatch\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\rR\x06number\x12\x14\n" +
+	"\x05round\x18\x02 \x01(\rR\x05round\x12\x14\n" +
+	"\x05seats\x18\x03 \x03(\tR\x05seats\x12\x19\n" +
+	"\btable_id\x18\x04 \x01(\tR\atableId\x121\n" +
+	"\x05state\x18\x05 \x01(\x0e2\x1b.calabresella.v1.TableStateR\x05state\"\xda\x02\n" +
+	"\bStanding\x12\x18\n" +
+	"\aentrant\x18\x01 \x01(\tR\aentrant\x12\x10\n" +
+	"\x03bot\x18\x02 \x01(\bR\x03bot\x12\x18\n" +
+	"\amatches\x18\x03 \x01(\rR\amatches\x12\x14\n" +
+	"\x05hands\x18\x04 \x01(\rR\x05hands\x12&\n" +
+	"\x0fpoints_per_hand\x18\x05 \x01(\x01R\rpointsPerHand\x12\x12\n" +
+	"\x04ci95\x18\x06 \x01(\x01R\x04ci95\x12\x12\n" +
+	"\x04wins\x18\a \x01(\rR\x04wins\x12\x16\n" +
+	"\x06rating\x18\b \x01(\x01R\x06rating\x12\x1a\n" +
+	"\btimeouts\x18\t \x01(\rR\btimeouts\x12\x18\n" +
+	"\aillegal\x18\n" +
+	" \x01(\rR\aillegal\x12 \n" +
+	"\vdisconnects\x18\v \x01(\rR\vdisconnects\x12\x1a\n" +
+	"\bforfeits\x18\f \x01(\rR\bforfeits\x12\x16\n" +
+	"\x06points\x18\r \x01(\x12R\x06points\";\n" +
+	"\x14GetTournamentRequest\x12#\n" +
+	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\"\xc9\x01\n" +
+	"\x15GetTournamentResponse\x12;\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\v2\x1b.calabresella.v1.TournamentR\n" +
+	"tournament\x127\n" +
+	"\tstandings\x18\x02 \x03(\v2\x19.calabresella.v1.StandingR\tstandings\x12:\n" +
+	"\amatches\x18\x03 \x03(\v2 .calabresella.v1.TournamentMatchR\amatches\"\x18\n" +
+	"\x16ListTournamentsRequest\"X\n" +
+	"\x17ListTournamentsResponse\x12=\n" +
+	"\vtournaments\x18\x01 \x03(\v2\x1b.calabresella.v1.TournamentR\vtournaments\"=\n" +
+	"\x16EnterTournamentRequest\x12#\n" +
+	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\"V\n" +
+	"\x17EnterTournamentResponse\x12;\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\v2\x1b.calabresella.v1.TournamentR\n" +
+	"tournament*\x89\x01\n" +
 	"\bSeatKind\x12\x19\n" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x18\n" +
@@ -3449,7 +4937,17 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x14END_REASON_COMPLETED\x10\x01\x12\x16\n" +
 	"\x12END_REASON_FORFEIT\x10\x02\x12\x18\n" +
 	"\x14END_REASON_ABANDONED\x10\x03\x12\x17\n" +
-	"\x13END_REASON_SHUTDOWN\x10\x042\x85\b\n" +
+	"\x13END_REASON_SHUTDOWN\x10\x04*\x96\x01\n" +
+	"\x10TournamentFormat\x12!\n" +
+	"\x1dTOURNAMENT_FORMAT_UNSPECIFIED\x10\x00\x12!\n" +
+	"\x1dTOURNAMENT_FORMAT_ROUND_ROBIN\x10\x01\x12\x1b\n" +
+	"\x17TOURNAMENT_FORMAT_SWISS\x10\x02\x12\x1f\n" +
+	"\x1bTOURNAMENT_FORMAT_DUPLICATE\x10\x03*\x92\x01\n" +
+	"\x0fTournamentState\x12 \n" +
+	"\x1cTOURNAMENT_STATE_UNSPECIFIED\x10\x00\x12 \n" +
+	"\x1cTOURNAMENT_STATE_REGISTERING\x10\x01\x12\x1c\n" +
+	"\x18TOURNAMENT_STATE_RUNNING\x10\x02\x12\x1d\n" +
+	"\x19TOURNAMENT_STATE_FINISHED\x10\x032\xb1\f\n" +
 	"\fTableService\x12X\n" +
 	"\vCreateTable\x12#.calabresella.v1.CreateTableRequest\x1a$.calabresella.v1.CreateTableResponse\x12U\n" +
 	"\n" +
@@ -3464,7 +4962,13 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\vListRecords\x12#.calabresella.v1.ListRecordsRequest\x1a$.calabresella.v1.ListRecordsResponse\x12U\n" +
 	"\n" +
 	"GetResults\x12\".calabresella.v1.GetResultsRequest\x1a#.calabresella.v1.GetResultsResponse\x12R\n" +
-	"\tGetReplay\x12!.calabresella.v1.GetReplayRequest\x1a\".calabresella.v1.GetReplayResponseB\xd9\x01\n" +
+	"\tGetReplay\x12!.calabresella.v1.GetReplayRequest\x1a\".calabresella.v1.GetReplayResponse\x12E\n" +
+	"\x04Seek\x12\x1c.calabresella.v1.SeekRequest\x1a\x1d.calabresella.v1.SeekResponse0\x01\x12N\n" +
+	"\aCompete\x12\x1f.calabresella.v1.CompeteRequest\x1a .calabresella.v1.CompeteResponse0\x01\x12g\n" +
+	"\x10CreateTournament\x12(.calabresella.v1.CreateTournamentRequest\x1a).calabresella.v1.CreateTournamentResponse\x12^\n" +
+	"\rGetTournament\x12%.calabresella.v1.GetTournamentRequest\x1a&.calabresella.v1.GetTournamentResponse\x12d\n" +
+	"\x0fListTournaments\x12'.calabresella.v1.ListTournamentsRequest\x1a(.calabresella.v1.ListTournamentsResponse\x12d\n" +
+	"\x0fEnterTournament\x12'.calabresella.v1.EnterTournamentRequest\x1a(.calabresella.v1.EnterTournamentResponseB\xd9\x01\n" +
 	"\x13com.calabresella.v1B\x11TableServiceProtoP\x01ZRgithub.com/calabresella/calabresella/clients/go/gen/calabresella/v1;calabresellav1\xa2\x02\x03CXX\xaa\x02\x0fCalabresella.V1\xca\x02\x0fCalabresella\\V1\xe2\x02\x1bCalabresella\\V1\\GPBMetadata\xea\x02\x10Calabresella::V1b\x06proto3"
 
 var (
@@ -3479,147 +4983,198 @@ func file_calabresella_v1_table_service_proto_rawDescGZIP() []byte {
 	return file_calabresella_v1_table_service_proto_rawDescData
 }
 
-var file_calabresella_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_calabresella_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
+var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_calabresella_v1_table_service_proto_goTypes = []any{
-	(SeatKind)(0),                  // 0: calabresella.v1.SeatKind
-	(TimeoutPolicy)(0),             // 1: calabresella.v1.TimeoutPolicy
-	(TableState)(0),                // 2: calabresella.v1.TableState
-	(SnapshotReason)(0),            // 3: calabresella.v1.SnapshotReason
-	(EndReason)(0),                 // 4: calabresella.v1.EndReason
-	(*Clock)(nil),                  // 5: calabresella.v1.Clock
-	(*SeatInfo)(nil),               // 6: calabresella.v1.SeatInfo
-	(*Table)(nil),                  // 7: calabresella.v1.Table
-	(*CreateTableRequest)(nil),     // 8: calabresella.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),    // 9: calabresella.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),      // 10: calabresella.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),     // 11: calabresella.v1.ListTablesResponse
-	(*GetTableRequest)(nil),        // 12: calabresella.v1.GetTableRequest
-	(*GetTableResponse)(nil),       // 13: calabresella.v1.GetTableResponse
-	(*JoinTableRequest)(nil),       // 14: calabresella.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),      // 15: calabresella.v1.JoinTableResponse
-	(*ObserveRequest)(nil),         // 16: calabresella.v1.ObserveRequest
-	(*ObserveResponse)(nil),        // 17: calabresella.v1.ObserveResponse
-	(*SpectateRequest)(nil),        // 18: calabresella.v1.SpectateRequest
-	(*SpectateResponse)(nil),       // 19: calabresella.v1.SpectateResponse
-	(*ActRequest)(nil),             // 20: calabresella.v1.ActRequest
-	(*ActResponse)(nil),            // 21: calabresella.v1.ActResponse
-	(*GetRecordRequest)(nil),       // 22: calabresella.v1.GetRecordRequest
-	(*GetRecordResponse)(nil),      // 23: calabresella.v1.GetRecordResponse
-	(*Update)(nil),                 // 24: calabresella.v1.Update
-	(*Snapshot)(nil),               // 25: calabresella.v1.Snapshot
-	(*HandStarted)(nil),            // 26: calabresella.v1.HandStarted
-	(*Turn)(nil),                   // 27: calabresella.v1.Turn
-	(*TimedOut)(nil),               // 28: calabresella.v1.TimedOut
-	(*HandRevealed)(nil),           // 29: calabresella.v1.HandRevealed
-	(*SeatChanged)(nil),            // 30: calabresella.v1.SeatChanged
-	(*MatchEnded)(nil),             // 31: calabresella.v1.MatchEnded
-	(*GetObservationRequest)(nil),  // 32: calabresella.v1.GetObservationRequest
-	(*GetObservationResponse)(nil), // 33: calabresella.v1.GetObservationResponse
-	(*ListRecordsRequest)(nil),     // 34: calabresella.v1.ListRecordsRequest
-	(*RecordSummary)(nil),          // 35: calabresella.v1.RecordSummary
-	(*ListRecordsResponse)(nil),    // 36: calabresella.v1.ListRecordsResponse
-	(*GetResultsRequest)(nil),      // 37: calabresella.v1.GetResultsRequest
-	(*PlayerResult)(nil),           // 38: calabresella.v1.PlayerResult
-	(*GetResultsResponse)(nil),     // 39: calabresella.v1.GetResultsResponse
-	(*GetReplayRequest)(nil),       // 40: calabresella.v1.GetReplayRequest
-	(*GetReplayResponse)(nil),      // 41: calabresella.v1.GetReplayResponse
-	nil,                            // 42: calabresella.v1.Table.MetadataEntry
-	nil,                            // 43: calabresella.v1.CreateTableRequest.MetadataEntry
-	(*GameOptions)(nil),            // 44: calabresella.v1.GameOptions
-	(*MatchResult)(nil),            // 45: calabresella.v1.MatchResult
-	(*Action)(nil),                 // 46: calabresella.v1.Action
-	(*Event)(nil),                  // 47: calabresella.v1.Event
-	(*Observation)(nil),            // 48: calabresella.v1.Observation
-	(*SeatCards)(nil),              // 49: calabresella.v1.SeatCards
-	(*Card)(nil),                   // 50: calabresella.v1.Card
-	(Game)(0),                      // 51: calabresella.v1.Game
+	(SeatKind)(0),                    // 0: calabresella.v1.SeatKind
+	(TimeoutPolicy)(0),               // 1: calabresella.v1.TimeoutPolicy
+	(TableState)(0),                  // 2: calabresella.v1.TableState
+	(SnapshotReason)(0),              // 3: calabresella.v1.SnapshotReason
+	(EndReason)(0),                   // 4: calabresella.v1.EndReason
+	(TournamentFormat)(0),            // 5: calabresella.v1.TournamentFormat
+	(TournamentState)(0),             // 6: calabresella.v1.TournamentState
+	(*Clock)(nil),                    // 7: calabresella.v1.Clock
+	(*SeatInfo)(nil),                 // 8: calabresella.v1.SeatInfo
+	(*Table)(nil),                    // 9: calabresella.v1.Table
+	(*CreateTableRequest)(nil),       // 10: calabresella.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),      // 11: calabresella.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),        // 12: calabresella.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),       // 13: calabresella.v1.ListTablesResponse
+	(*GetTableRequest)(nil),          // 14: calabresella.v1.GetTableRequest
+	(*GetTableResponse)(nil),         // 15: calabresella.v1.GetTableResponse
+	(*JoinTableRequest)(nil),         // 16: calabresella.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),        // 17: calabresella.v1.JoinTableResponse
+	(*ObserveRequest)(nil),           // 18: calabresella.v1.ObserveRequest
+	(*ObserveResponse)(nil),          // 19: calabresella.v1.ObserveResponse
+	(*SpectateRequest)(nil),          // 20: calabresella.v1.SpectateRequest
+	(*SpectateResponse)(nil),         // 21: calabresella.v1.SpectateResponse
+	(*ActRequest)(nil),               // 22: calabresella.v1.ActRequest
+	(*ActResponse)(nil),              // 23: calabresella.v1.ActResponse
+	(*GetRecordRequest)(nil),         // 24: calabresella.v1.GetRecordRequest
+	(*GetRecordResponse)(nil),        // 25: calabresella.v1.GetRecordResponse
+	(*Update)(nil),                   // 26: calabresella.v1.Update
+	(*Snapshot)(nil),                 // 27: calabresella.v1.Snapshot
+	(*HandStarted)(nil),              // 28: calabresella.v1.HandStarted
+	(*Turn)(nil),                     // 29: calabresella.v1.Turn
+	(*TimedOut)(nil),                 // 30: calabresella.v1.TimedOut
+	(*HandRevealed)(nil),             // 31: calabresella.v1.HandRevealed
+	(*SeatChanged)(nil),              // 32: calabresella.v1.SeatChanged
+	(*MatchEnded)(nil),               // 33: calabresella.v1.MatchEnded
+	(*GetObservationRequest)(nil),    // 34: calabresella.v1.GetObservationRequest
+	(*GetObservationResponse)(nil),   // 35: calabresella.v1.GetObservationResponse
+	(*ListRecordsRequest)(nil),       // 36: calabresella.v1.ListRecordsRequest
+	(*RecordSummary)(nil),            // 37: calabresella.v1.RecordSummary
+	(*ListRecordsResponse)(nil),      // 38: calabresella.v1.ListRecordsResponse
+	(*GetResultsRequest)(nil),        // 39: calabresella.v1.GetResultsRequest
+	(*PlayerResult)(nil),             // 40: calabresella.v1.PlayerResult
+	(*GetResultsResponse)(nil),       // 41: calabresella.v1.GetResultsResponse
+	(*GetReplayRequest)(nil),         // 42: calabresella.v1.GetReplayRequest
+	(*GetReplayResponse)(nil),        // 43: calabresella.v1.GetReplayResponse
+	(*SeekRequest)(nil),              // 44: calabresella.v1.SeekRequest
+	(*Assignment)(nil),               // 45: calabresella.v1.Assignment
+	(*SeekResponse)(nil),             // 46: calabresella.v1.SeekResponse
+	(*SeekWaiting)(nil),              // 47: calabresella.v1.SeekWaiting
+	(*CompeteRequest)(nil),           // 48: calabresella.v1.CompeteRequest
+	(*CompeteResponse)(nil),          // 49: calabresella.v1.CompeteResponse
+	(*CreateTournamentRequest)(nil),  // 50: calabresella.v1.CreateTournamentRequest
+	(*CreateTournamentResponse)(nil), // 51: calabresella.v1.CreateTournamentResponse
+	(*Tournament)(nil),               // 52: calabresella.v1.Tournament
+	(*TournamentMatch)(nil),          // 53: calabresella.v1.TournamentMatch
+	(*Standing)(nil),                 // 54: calabresella.v1.Standing
+	(*GetTournamentRequest)(nil),     // 55: calabresella.v1.GetTournamentRequest
+	(*GetTournamentResponse)(nil),    // 56: calabresella.v1.GetTournamentResponse
+	(*ListTournamentsRequest)(nil),   // 57: calabresella.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),  // 58: calabresella.v1.ListTournamentsResponse
+	(*EnterTournamentRequest)(nil),   // 59: calabresella.v1.EnterTournamentRequest
+	(*EnterTournamentResponse)(nil),  // 60: calabresella.v1.EnterTournamentResponse
+	nil,                              // 61: calabresella.v1.Table.MetadataEntry
+	nil,                              // 62: calabresella.v1.CreateTableRequest.MetadataEntry
+	(*GameOptions)(nil),              // 63: calabresella.v1.GameOptions
+	(*MatchResult)(nil),              // 64: calabresella.v1.MatchResult
+	(*Action)(nil),                   // 65: calabresella.v1.Action
+	(*Event)(nil),                    // 66: calabresella.v1.Event
+	(*Observation)(nil),              // 67: calabresella.v1.Observation
+	(*SeatCards)(nil),                // 68: calabresella.v1.SeatCards
+	(*Card)(nil),                     // 69: calabresella.v1.Card
+	(Game)(0),                        // 70: calabresella.v1.Game
 }
 var file_calabresella_v1_table_service_proto_depIdxs = []int32{
 	1,  // 0: calabresella.v1.Clock.on_timeout:type_name -> calabresella.v1.TimeoutPolicy
 	0,  // 1: calabresella.v1.SeatInfo.kind:type_name -> calabresella.v1.SeatKind
-	42, // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
-	44, // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
-	5,  // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
+	61, // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
+	63, // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
+	7,  // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
 	2,  // 5: calabresella.v1.Table.state:type_name -> calabresella.v1.TableState
-	6,  // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
-	45, // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
-	44, // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
+	8,  // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
+	64, // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
+	63, // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
 	0,  // 9: calabresella.v1.CreateTableRequest.seats:type_name -> calabresella.v1.SeatKind
-	5,  // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
-	43, // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
-	7,  // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
+	7,  // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
+	62, // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
+	9,  // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
 	2,  // 13: calabresella.v1.ListTablesRequest.state:type_name -> calabresella.v1.TableState
-	7,  // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
-	7,  // 15: calabresella.v1.GetTableResponse.table:type_name -> calabresella.v1.Table
-	7,  // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
-	24, // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
-	24, // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
-	46, // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
-	46, // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
-	25, // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
-	26, // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
-	47, // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
-	27, // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
-	28, // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
-	29, // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
-	30, // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
-	31, // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
-	27, // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
-	48, // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
-	7,  // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
-	27, // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
+	9,  // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
+	9,  // 15: calabresella.v1.GetTableResponse.table:type_name -> calabresella.v1.Table
+	9,  // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
+	26, // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
+	26, // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
+	65, // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
+	65, // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
+	27, // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
+	28, // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
+	66, // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
+	29, // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
+	30, // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
+	31, // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
+	32, // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
+	33, // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
+	29, // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
+	67, // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
+	9,  // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
+	29, // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
 	3,  // 33: calabresella.v1.Snapshot.reason:type_name -> calabresella.v1.SnapshotReason
-	46, // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
+	65, // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
 	1,  // 35: calabresella.v1.TimedOut.policy:type_name -> calabresella.v1.TimeoutPolicy
-	49, // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
-	50, // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
-	50, // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
-	6,  // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
-	45, // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
+	68, // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
+	69, // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
+	69, // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
+	8,  // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
+	64, // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
 	4,  // 41: calabresella.v1.MatchEnded.reason:type_name -> calabresella.v1.EndReason
-	48, // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
+	67, // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
 	2,  // 43: calabresella.v1.GetObservationResponse.state:type_name -> calabresella.v1.TableState
-	51, // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
+	70, // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
 	4,  // 45: calabresella.v1.ListRecordsRequest.end_reason:type_name -> calabresella.v1.EndReason
-	51, // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
+	70, // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
 	4,  // 47: calabresella.v1.RecordSummary.end_reason:type_name -> calabresella.v1.EndReason
-	45, // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
-	35, // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
-	51, // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
-	38, // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
-	48, // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
-	49, // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
-	50, // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
-	8,  // 55: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
-	10, // 56: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
-	12, // 57: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
-	14, // 58: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
-	16, // 59: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
-	20, // 60: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
-	18, // 61: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
-	22, // 62: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
-	32, // 63: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
-	34, // 64: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
-	37, // 65: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
-	40, // 66: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
-	9,  // 67: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
-	11, // 68: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
-	13, // 69: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
-	15, // 70: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
-	17, // 71: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
-	21, // 72: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
-	19, // 73: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
-	23, // 74: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
-	33, // 75: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
-	36, // 76: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
-	39, // 77: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
-	41, // 78: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
-	67, // [67:79] is the sub-list for method output_type
-	55, // [55:67] is the sub-list for method input_type
-	55, // [55:55] is the sub-list for extension type_name
-	55, // [55:55] is the sub-list for extension extendee
-	0,  // [0:55] is the sub-list for field type_name
+	64, // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
+	37, // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
+	70, // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
+	40, // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
+	67, // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
+	68, // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
+	69, // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
+	63, // 55: calabresella.v1.SeekRequest.options:type_name -> calabresella.v1.GameOptions
+	7,  // 56: calabresella.v1.SeekRequest.clock:type_name -> calabresella.v1.Clock
+	9,  // 57: calabresella.v1.Assignment.table:type_name -> calabresella.v1.Table
+	47, // 58: calabresella.v1.SeekResponse.waiting:type_name -> calabresella.v1.SeekWaiting
+	45, // 59: calabresella.v1.SeekResponse.seated:type_name -> calabresella.v1.Assignment
+	45, // 60: calabresella.v1.CompeteResponse.assignment:type_name -> calabresella.v1.Assignment
+	63, // 61: calabresella.v1.CreateTournamentRequest.options:type_name -> calabresella.v1.GameOptions
+	7,  // 62: calabresella.v1.CreateTournamentRequest.clock:type_name -> calabresella.v1.Clock
+	5,  // 63: calabresella.v1.CreateTournamentRequest.format:type_name -> calabresella.v1.TournamentFormat
+	52, // 64: calabresella.v1.CreateTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	63, // 65: calabresella.v1.Tournament.options:type_name -> calabresella.v1.GameOptions
+	7,  // 66: calabresella.v1.Tournament.clock:type_name -> calabresella.v1.Clock
+	5,  // 67: calabresella.v1.Tournament.format:type_name -> calabresella.v1.TournamentFormat
+	6,  // 68: calabresella.v1.Tournament.state:type_name -> calabresella.v1.TournamentState
+	2,  // 69: calabresella.v1.TournamentMatch.state:type_name -> calabresella.v1.TableState
+	52, // 70: calabresella.v1.GetTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	54, // 71: calabresella.v1.GetTournamentResponse.standings:type_name -> calabresella.v1.Standing
+	53, // 72: calabresella.v1.GetTournamentResponse.matches:type_name -> calabresella.v1.TournamentMatch
+	52, // 73: calabresella.v1.ListTournamentsResponse.tournaments:type_name -> calabresella.v1.Tournament
+	52, // 74: calabresella.v1.EnterTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	10, // 75: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
+	12, // 76: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
+	14, // 77: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
+	16, // 78: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
+	18, // 79: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
+	22, // 80: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
+	20, // 81: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
+	24, // 82: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
+	34, // 83: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
+	36, // 84: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
+	39, // 85: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
+	42, // 86: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
+	44, // 87: calabresella.v1.TableService.Seek:input_type -> calabresella.v1.SeekRequest
+	48, // 88: calabresella.v1.TableService.Compete:input_type -> calabresella.v1.CompeteRequest
+	50, // 89: calabresella.v1.TableService.CreateTournament:input_type -> calabresella.v1.CreateTournamentRequest
+	55, // 90: calabresella.v1.TableService.GetTournament:input_type -> calabresella.v1.GetTournamentRequest
+	57, // 91: calabresella.v1.TableService.ListTournaments:input_type -> calabresella.v1.ListTournamentsRequest
+	59, // 92: calabresella.v1.TableService.EnterTournament:input_type -> calabresella.v1.EnterTournamentRequest
+	11, // 93: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
+	13, // 94: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
+	15, // 95: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
+	17, // 96: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
+	19, // 97: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
+	23, // 98: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
+	21, // 99: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
+	25, // 100: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
+	35, // 101: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
+	38, // 102: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
+	41, // 103: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
+	43, // 104: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
+	46, // 105: calabresella.v1.TableService.Seek:output_type -> calabresella.v1.SeekResponse
+	49, // 106: calabresella.v1.TableService.Compete:output_type -> calabresella.v1.CompeteResponse
+	51, // 107: calabresella.v1.TableService.CreateTournament:output_type -> calabresella.v1.CreateTournamentResponse
+	56, // 108: calabresella.v1.TableService.GetTournament:output_type -> calabresella.v1.GetTournamentResponse
+	58, // 109: calabresella.v1.TableService.ListTournaments:output_type -> calabresella.v1.ListTournamentsResponse
+	60, // 110: calabresella.v1.TableService.EnterTournament:output_type -> calabresella.v1.EnterTournamentResponse
+	93, // [93:111] is the sub-list for method output_type
+	75, // [75:93] is the sub-list for method input_type
+	75, // [75:75] is the sub-list for extension type_name
+	75, // [75:75] is the sub-list for extension extendee
+	0,  // [0:75] is the sub-list for field type_name
 }
 
 func init() { file_calabresella_v1_table_service_proto_init() }
@@ -3644,13 +5199,19 @@ func file_calabresella_v1_table_service_proto_init() {
 		(*Update_MatchEnded)(nil),
 	}
 	file_calabresella_v1_table_service_proto_msgTypes[36].OneofWrappers = []any{}
+	file_calabresella_v1_table_service_proto_msgTypes[39].OneofWrappers = []any{
+		(*SeekResponse_Waiting)(nil),
+		(*SeekResponse_Seated)(nil),
+	}
+	file_calabresella_v1_table_service_proto_msgTypes[43].OneofWrappers = []any{}
+	file_calabresella_v1_table_service_proto_msgTypes[45].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_calabresella_v1_table_service_proto_rawDesc), len(file_calabresella_v1_table_service_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   39,
+			NumEnums:      7,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

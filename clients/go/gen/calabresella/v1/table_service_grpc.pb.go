@@ -37,18 +37,24 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	TableService_CreateTable_FullMethodName    = "/calabresella.v1.TableService/CreateTable"
-	TableService_ListTables_FullMethodName     = "/calabresella.v1.TableService/ListTables"
-	TableService_GetTable_FullMethodName       = "/calabresella.v1.TableService/GetTable"
-	TableService_JoinTable_FullMethodName      = "/calabresella.v1.TableService/JoinTable"
-	TableService_Observe_FullMethodName        = "/calabresella.v1.TableService/Observe"
-	TableService_Act_FullMethodName            = "/calabresella.v1.TableService/Act"
-	TableService_Spectate_FullMethodName       = "/calabresella.v1.TableService/Spectate"
-	TableService_GetRecord_FullMethodName      = "/calabresella.v1.TableService/GetRecord"
-	TableService_GetObservation_FullMethodName = "/calabresella.v1.TableService/GetObservation"
-	TableService_ListRecords_FullMethodName    = "/calabresella.v1.TableService/ListRecords"
-	TableService_GetResults_FullMethodName     = "/calabresella.v1.TableService/GetResults"
-	TableService_GetReplay_FullMethodName      = "/calabresella.v1.TableService/GetReplay"
+	TableService_CreateTable_FullMethodName      = "/calabresella.v1.TableService/CreateTable"
+	TableService_ListTables_FullMethodName       = "/calabresella.v1.TableService/ListTables"
+	TableService_GetTable_FullMethodName         = "/calabresella.v1.TableService/GetTable"
+	TableService_JoinTable_FullMethodName        = "/calabresella.v1.TableService/JoinTable"
+	TableService_Observe_FullMethodName          = "/calabresella.v1.TableService/Observe"
+	TableService_Act_FullMethodName              = "/calabresella.v1.TableService/Act"
+	TableService_Spectate_FullMethodName         = "/calabresella.v1.TableService/Spectate"
+	TableService_GetRecord_FullMethodName        = "/calabresella.v1.TableService/GetRecord"
+	TableService_GetObservation_FullMethodName   = "/calabresella.v1.TableService/GetObservation"
+	TableService_ListRecords_FullMethodName      = "/calabresella.v1.TableService/ListRecords"
+	TableService_GetResults_FullMethodName       = "/calabresella.v1.TableService/GetResults"
+	TableService_GetReplay_FullMethodName        = "/calabresella.v1.TableService/GetReplay"
+	TableService_Seek_FullMethodName             = "/calabresella.v1.TableService/Seek"
+	TableService_Compete_FullMethodName          = "/calabresella.v1.TableService/Compete"
+	TableService_CreateTournament_FullMethodName = "/calabresella.v1.TableService/CreateTournament"
+	TableService_GetTournament_FullMethodName    = "/calabresella.v1.TableService/GetTournament"
+	TableService_ListTournaments_FullMethodName  = "/calabresella.v1.TableService/ListTournaments"
+	TableService_EnterTournament_FullMethodName  = "/calabresella.v1.TableService/EnterTournament"
 )
 
 // TableServiceClient is the client API for TableService service.
@@ -132,6 +138,41 @@ type TableServiceClient interface {
 	// end. Errors: INVALID_ARGUMENT (BAD_TABLE_ID); NOT_FOUND (TABLE_NOT_FOUND); OUT_OF_RANGE
 	// (NO_SUCH_STEP, also when no hand is over yet); UNAVAILABLE (STORE_FAILED).
 	GetReplay(ctx context.Context, in *GetReplayRequest, opts ...grpc.CallOption) (*GetReplayResponse, error)
+	// Matchmaking for a registered player (`authorization: Bearer <API key>`): asks for a match
+	// of a game, options and clock. The stream first sends `waiting`, then `seated` with the
+	// table and the seat token once enough seekers with the same settings (and, if asked,
+	// ratings within the window) are paired, first come first served, or once `bots_after_ms`
+	// has passed and built-in bots fill the missing seats; it then ends. Closing the stream
+	// cancels the seek. A player seeks one match at a time.
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); INVALID_ARGUMENT (BAD_OPTIONS, BAD_CLOCK,
+	// BAD_SEEK); FAILED_PRECONDITION (ALREADY_SEEKING); RESOURCE_EXHAUSTED (TOO_MANY_BAD_KEYS,
+	// TOO_MANY_TABLES).
+	Seek(ctx context.Context, in *SeekRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SeekResponse], error)
+	// An entrant's long-lived call (`authorization: Bearer <API key>`): the server sends every
+	// table scheduled for the player by a tournament, with the seat token, as it is made; on
+	// (re)connection it first sends the player's unfinished tournament tables with fresh tokens
+	// (earlier tokens of those seats stop working). The scheduler gives a connected entrant at
+	// most `max_tables` tables at once (one while it is away, where the clock plays for it).
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); INVALID_ARGUMENT (BAD_COMPETE);
+	// RESOURCE_EXHAUSTED (TOO_MANY_STREAMS, TOO_MANY_BAD_KEYS).
+	Compete(ctx context.Context, in *CompeteRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[CompeteResponse], error)
+	// Creates a tournament (organisers: `authorization: Bearer <admin key>` as given to `serve`).
+	// Errors: UNAUTHENTICATED (ADMIN_KEY_REQUIRED, BAD_ADMIN_KEY); FAILED_PRECONDITION
+	// (NO_ADMIN_KEY: the server has none); INVALID_ARGUMENT (BAD_TOURNAMENT, BAD_OPTIONS,
+	// BAD_CLOCK); UNAVAILABLE (STORE_FAILED).
+	CreateTournament(ctx context.Context, in *CreateTournamentRequest, opts ...grpc.CallOption) (*CreateTournamentResponse, error)
+	// A tournament: its settings, state, matches and live standings (from the stored records of
+	// its finished matches).
+	// Errors: NOT_FOUND (TOURNAMENT_NOT_FOUND); UNAVAILABLE (STORE_FAILED).
+	GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*GetTournamentResponse, error)
+	// Every tournament, newest first.
+	// Errors: UNAVAILABLE (STORE_FAILED).
+	ListTournaments(ctx context.Context, in *ListTournamentsRequest, opts ...grpc.CallOption) (*ListTournamentsResponse, error)
+	// Enters the calling registered player in a tournament open for registration, before it
+	// starts. Entering twice is not an error.
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); NOT_FOUND (TOURNAMENT_NOT_FOUND);
+	// FAILED_PRECONDITION (REGISTRATION_CLOSED).
+	EnterTournament(ctx context.Context, in *EnterTournamentRequest, opts ...grpc.CallOption) (*EnterTournamentResponse, error)
 }
 
 type tableServiceClient struct {
@@ -280,6 +321,84 @@ func (c *tableServiceClient) GetReplay(ctx context.Context, in *GetReplayRequest
 	return out, nil
 }
 
+func (c *tableServiceClient) Seek(ctx context.Context, in *SeekRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SeekResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &TableService_ServiceDesc.Streams[2], TableService_Seek_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[SeekRequest, SeekResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TableService_SeekClient = grpc.ServerStreamingClient[SeekResponse]
+
+func (c *tableServiceClient) Compete(ctx context.Context, in *CompeteRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[CompeteResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &TableService_ServiceDesc.Streams[3], TableService_Compete_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[CompeteRequest, CompeteResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TableService_CompeteClient = grpc.ServerStreamingClient[CompeteResponse]
+
+func (c *tableServiceClient) CreateTournament(ctx context.Context, in *CreateTournamentRequest, opts ...grpc.CallOption) (*CreateTournamentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateTournamentResponse)
+	err := c.cc.Invoke(ctx, TableService_CreateTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *tableServiceClient) GetTournament(ctx context.Context, in *GetTournamentRequest, opts ...grpc.CallOption) (*GetTournamentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetTournamentResponse)
+	err := c.cc.Invoke(ctx, TableService_GetTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *tableServiceClient) ListTournaments(ctx context.Context, in *ListTournamentsRequest, opts ...grpc.CallOption) (*ListTournamentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListTournamentsResponse)
+	err := c.cc.Invoke(ctx, TableService_ListTournaments_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *tableServiceClient) EnterTournament(ctx context.Context, in *EnterTournamentRequest, opts ...grpc.CallOption) (*EnterTournamentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EnterTournamentResponse)
+	err := c.cc.Invoke(ctx, TableService_EnterTournament_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TableServiceServer is the server API for TableService service.
 // All implementations must embed UnimplementedTableServiceServer
 // for forward compatibility.
@@ -361,6 +480,41 @@ type TableServiceServer interface {
 	// end. Errors: INVALID_ARGUMENT (BAD_TABLE_ID); NOT_FOUND (TABLE_NOT_FOUND); OUT_OF_RANGE
 	// (NO_SUCH_STEP, also when no hand is over yet); UNAVAILABLE (STORE_FAILED).
 	GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error)
+	// Matchmaking for a registered player (`authorization: Bearer <API key>`): asks for a match
+	// of a game, options and clock. The stream first sends `waiting`, then `seated` with the
+	// table and the seat token once enough seekers with the same settings (and, if asked,
+	// ratings within the window) are paired, first come first served, or once `bots_after_ms`
+	// has passed and built-in bots fill the missing seats; it then ends. Closing the stream
+	// cancels the seek. A player seeks one match at a time.
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); INVALID_ARGUMENT (BAD_OPTIONS, BAD_CLOCK,
+	// BAD_SEEK); FAILED_PRECONDITION (ALREADY_SEEKING); RESOURCE_EXHAUSTED (TOO_MANY_BAD_KEYS,
+	// TOO_MANY_TABLES).
+	Seek(*SeekRequest, grpc.ServerStreamingServer[SeekResponse]) error
+	// An entrant's long-lived call (`authorization: Bearer <API key>`): the server sends every
+	// table scheduled for the player by a tournament, with the seat token, as it is made; on
+	// (re)connection it first sends the player's unfinished tournament tables with fresh tokens
+	// (earlier tokens of those seats stop working). The scheduler gives a connected entrant at
+	// most `max_tables` tables at once (one while it is away, where the clock plays for it).
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); INVALID_ARGUMENT (BAD_COMPETE);
+	// RESOURCE_EXHAUSTED (TOO_MANY_STREAMS, TOO_MANY_BAD_KEYS).
+	Compete(*CompeteRequest, grpc.ServerStreamingServer[CompeteResponse]) error
+	// Creates a tournament (organisers: `authorization: Bearer <admin key>` as given to `serve`).
+	// Errors: UNAUTHENTICATED (ADMIN_KEY_REQUIRED, BAD_ADMIN_KEY); FAILED_PRECONDITION
+	// (NO_ADMIN_KEY: the server has none); INVALID_ARGUMENT (BAD_TOURNAMENT, BAD_OPTIONS,
+	// BAD_CLOCK); UNAVAILABLE (STORE_FAILED).
+	CreateTournament(context.Context, *CreateTournamentRequest) (*CreateTournamentResponse, error)
+	// A tournament: its settings, state, matches and live standings (from the stored records of
+	// its finished matches).
+	// Errors: NOT_FOUND (TOURNAMENT_NOT_FOUND); UNAVAILABLE (STORE_FAILED).
+	GetTournament(context.Context, *GetTournamentRequest) (*GetTournamentResponse, error)
+	// Every tournament, newest first.
+	// Errors: UNAVAILABLE (STORE_FAILED).
+	ListTournaments(context.Context, *ListTournamentsRequest) (*ListTournamentsResponse, error)
+	// Enters the calling registered player in a tournament open for registration, before it
+	// starts. Entering twice is not an error.
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); NOT_FOUND (TOURNAMENT_NOT_FOUND);
+	// FAILED_PRECONDITION (REGISTRATION_CLOSED).
+	EnterTournament(context.Context, *EnterTournamentRequest) (*EnterTournamentResponse, error)
 	mustEmbedUnimplementedTableServiceServer()
 }
 
@@ -406,6 +560,24 @@ func (UnimplementedTableServiceServer) GetResults(context.Context, *GetResultsRe
 }
 func (UnimplementedTableServiceServer) GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReplay not implemented")
+}
+func (UnimplementedTableServiceServer) Seek(*SeekRequest, grpc.ServerStreamingServer[SeekResponse]) error {
+	return status.Error(codes.Unimplemented, "method Seek not implemented")
+}
+func (UnimplementedTableServiceServer) Compete(*CompeteRequest, grpc.ServerStreamingServer[CompeteResponse]) error {
+	return status.Error(codes.Unimplemented, "method Compete not implemented")
+}
+func (UnimplementedTableServiceServer) CreateTournament(context.Context, *CreateTournamentRequest) (*CreateTournamentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateTournament not implemented")
+}
+func (UnimplementedTableServiceServer) GetTournament(context.Context, *GetTournamentRequest) (*GetTournamentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetTournament not implemented")
+}
+func (UnimplementedTableServiceServer) ListTournaments(context.Context, *ListTournamentsRequest) (*ListTournamentsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListTournaments not implemented")
+}
+func (UnimplementedTableServiceServer) EnterTournament(context.Context, *EnterTournamentRequest) (*EnterTournamentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EnterTournament not implemented")
 }
 func (UnimplementedTableServiceServer) mustEmbedUnimplementedTableServiceServer() {}
 func (UnimplementedTableServiceServer) testEmbeddedByValue()                      {}
@@ -630,6 +802,100 @@ func _TableService_GetReplay_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TableService_Seek_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(SeekRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(TableServiceServer).Seek(m, &grpc.GenericServerStream[SeekRequest, SeekResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TableService_SeekServer = grpc.ServerStreamingServer[SeekResponse]
+
+func _TableService_Compete_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(CompeteRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(TableServiceServer).Compete(m, &grpc.GenericServerStream[CompeteRequest, CompeteResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TableService_CompeteServer = grpc.ServerStreamingServer[CompeteResponse]
+
+func _TableService_CreateTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).CreateTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_CreateTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).CreateTournament(ctx, req.(*CreateTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _TableService_GetTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).GetTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_GetTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).GetTournament(ctx, req.(*GetTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _TableService_ListTournaments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListTournamentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).ListTournaments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_ListTournaments_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).ListTournaments(ctx, req.(*ListTournamentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _TableService_EnterTournament_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EnterTournamentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).EnterTournament(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_EnterTournament_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).EnterTournament(ctx, req.(*EnterTournamentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TableService_ServiceDesc is the grpc.ServiceDesc for TableService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -677,6 +943,22 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "GetReplay",
 			Handler:    _TableService_GetReplay_Handler,
 		},
+		{
+			MethodName: "CreateTournament",
+			Handler:    _TableService_CreateTournament_Handler,
+		},
+		{
+			MethodName: "GetTournament",
+			Handler:    _TableService_GetTournament_Handler,
+		},
+		{
+			MethodName: "ListTournaments",
+			Handler:    _TableService_ListTournaments_Handler,
+		},
+		{
+			MethodName: "EnterTournament",
+			Handler:    _TableService_EnterTournament_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -687,6 +969,16 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "Spectate",
 			Handler:       _TableService_Spectate_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "Seek",
+			Handler:       _TableService_Seek_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "Compete",
+			Handler:       _TableService_Compete_Handler,
 			ServerStreams: true,
 		},
 	},

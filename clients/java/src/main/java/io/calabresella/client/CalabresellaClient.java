@@ -1,5 +1,8 @@
 package io.calabresella.client;
 
+import io.calabresella.v1.Assignment;
+import io.calabresella.v1.CompeteRequest;
+import io.calabresella.v1.CompeteResponse;
 import io.calabresella.v1.CreateTableRequest;
 import io.calabresella.v1.GetRecordRequest;
 import io.calabresella.v1.GetRecordResponse;
@@ -12,6 +15,8 @@ import io.calabresella.v1.ListRecordsRequest;
 import io.calabresella.v1.ListRecordsResponse;
 import io.calabresella.v1.ListTablesRequest;
 import io.calabresella.v1.ListTablesResponse;
+import io.calabresella.v1.SeekRequest;
+import io.calabresella.v1.SeekResponse;
 import io.calabresella.v1.SpectateRequest;
 import io.calabresella.v1.SpectateResponse;
 import io.calabresella.v1.Table;
@@ -19,6 +24,10 @@ import io.calabresella.v1.TableServiceGrpc;
 import io.calabresella.v1.TableState;
 import io.calabresella.v1.Update;
 import io.grpc.ChannelCredentials;
+import io.grpc.ClientInterceptor;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -111,6 +120,7 @@ public final class CalabresellaClient implements AutoCloseable {
         private final String address;
         private RetryPolicy policy = RetryPolicy.DEFAULT;
         private Path caCert;
+        private String apiKey;
 
         private Builder(String address) {
             this.address = Objects.requireNonNull(address, "address");
@@ -126,6 +136,21 @@ public final class CalabresellaClient implements AutoCloseable {
          */
         public Builder caCert(Path path) {
             this.caCert = Objects.requireNonNull(path, "caCert");
+            return this;
+        }
+
+        /**
+         * Sends {@code authorization: Bearer <key>} on every call: a registered player's API key
+         * ({@code calabresella players add}), so {@link #join} seats the player under its
+         * registered name and {@link CalabresellaClient#compete} and
+         * {@link CalabresellaClient#seek} work, or the server's admin key for organiser calls.
+         * Send keys over TLS ({@code https://}).
+         *
+         * @param key the key
+         * @return this builder
+         */
+        public Builder apiKey(String key) {
+            this.apiKey = Objects.requireNonNull(key, "apiKey").trim();
             return this;
         }
 
@@ -161,7 +186,11 @@ public final class CalabresellaClient implements AutoCloseable {
             } else {
                 credentials = InsecureChannelCredentials.create();
             }
-            ManagedChannel channel = Grpc.newChannelBuilder(target, credentials)
+            var builder = Grpc.newChannelBuilder(target, credentials);
+            if (apiKey != null) {
+                builder.intercept(bearer(apiKey));
+            }
+            ManagedChannel channel = builder
                     // Keepalive pings notice a dead connection on a quiet stream (a host gone
                     // without a reset), so the stream can be reopened within the outage window.
                     .keepAliveTime(20, TimeUnit.SECONDS)
@@ -198,6 +227,82 @@ public final class CalabresellaClient implements AutoCloseable {
             }
             return pem;
         }
+    }
+
+    /**
+     * The interceptor that sends {@code authorization: Bearer <key>} on every call (for a
+     * channel made elsewhere, with {@link #over}).
+     *
+     * @param key an API key or the admin key
+     * @return the interceptor
+     */
+    public static ClientInterceptor bearer(String key) {
+        Metadata headers = new Metadata();
+        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + key.trim());
+        return MetadataUtils.newAttachHeadersInterceptor(headers);
+    }
+
+    /**
+     * The tables a tournament schedules for the registered player whose API key the client
+     * sends ({@link Builder#apiKey}): each an {@link Assignment} (table, seat, seat token; play
+     * it with {@link #seat(String, int, String)}), first the player's unfinished tables with
+     * fresh tokens. The server gives it {@code maxTables} (1 to 16) tables at once. The
+     * iterator ends when the server closes the call; a failure is thrown as a
+     * {@link CalabresellaException} from {@code hasNext} (call again to reconnect).
+     *
+     * @param maxTables tables played at once
+     * @return the assignments as they come
+     */
+    public Iterator<Assignment> compete(int maxTables) {
+        Iterator<CompeteResponse> it;
+        try {
+            it = connection.streamStub().compete(CompeteRequest.newBuilder().setMaxTables(maxTables).build());
+        } catch (StatusRuntimeException e) {
+            throw connection.failure(e);
+        }
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                try {
+                    return it.hasNext();
+                } catch (StatusRuntimeException e) {
+                    throw connection.failure(e);
+                }
+            }
+
+            @Override
+            public Assignment next() {
+                try {
+                    return it.next().getAssignment();
+                } catch (StatusRuntimeException e) {
+                    throw connection.failure(e);
+                }
+            }
+        };
+    }
+
+    /**
+     * Matchmaking for the registered player whose API key the client sends: waits until the
+     * server pairs it with other seekers of the same settings, or fills the missing seats with
+     * built-in bots after {@code request.getBotsAfterMs()}.
+     *
+     * @param request the game, options, clock, wait for bots and rating window
+     * @return the seat
+     */
+    public Assignment seek(SeekRequest request) {
+        try {
+            Iterator<SeekResponse> it = connection.streamStub().seek(request);
+            while (it.hasNext()) {
+                SeekResponse r = it.next();
+                if (r.hasSeated()) {
+                    return r.getSeated();
+                }
+            }
+        } catch (StatusRuntimeException e) {
+            throw connection.failure(e);
+        }
+        throw connection.failure(io.grpc.Status.UNAVAILABLE
+                .withDescription("the seek ended without a seat").asRuntimeException());
     }
 
     /**

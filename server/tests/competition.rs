@@ -1,0 +1,337 @@
+//! Tournaments and guests over real gRPC: the admin key guards tournament creation; Swiss and
+//! duplicate tournaments of built-in bots run to the end with the schedule their format
+//! promises; a table a crash left half-seated is seated by the scheduler; guests are marked
+//! in seats and results and never rated.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use calabresella_proto::v1;
+use calabresella_server::ServerConfig;
+use calabresella_server::competition::request_hex;
+use calabresella_server::store::StoreError;
+use calabresella_server::store::players;
+use calabresella_server::store::tournaments::{self, MatchRow, TournamentRow};
+use common::{TestServer, create, join_all, options, reason, table_of};
+use tonic::Code;
+
+const ADMIN: &str = "an-admin-key-for-tests";
+
+fn config() -> ServerConfig {
+    ServerConfig {
+        admin_key_sha256: Some(players::key_hash(ADMIN)),
+        ..ServerConfig::default()
+    }
+}
+
+fn with_key<T>(message: T, key: Option<&str>) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(message);
+    calabresella_client::authorize(&mut r, key).expect("ascii key");
+    r
+}
+
+fn bots_tournament(format: v1::TournamentFormat, entrants: &[&str]) -> v1::CreateTournamentRequest {
+    v1::CreateTournamentRequest {
+        name: "bots".into(),
+        options: Some(options(v1::Game::Calabresella, 1)),
+        clock: None,
+        format: format as i32,
+        deals: 2,
+        start_unix_ms: 0,
+        entrants: entrants.iter().map(|e| (*e).to_owned()).collect(),
+        open_registration: false,
+        seed: Some(5),
+    }
+}
+
+async fn finished(server: &TestServer, id: &str) -> v1::GetTournamentResponse {
+    let mut c = server.client.clone();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = c
+            .get_tournament(v1::GetTournamentRequest {
+                tournament_id: id.to_owned(),
+            })
+            .await
+            .expect("get tournament")
+            .into_inner();
+        let t = r.tournament.clone().expect("tournament");
+        if t.state == v1::TournamentState::Finished as i32 {
+            return r;
+        }
+        assert!(Instant::now() < deadline, "unfinished: {t:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn organiser_calls_need_the_admin_key() {
+    let without = TestServer::start(ServerConfig::default()).await;
+    let mut c = without.client.clone();
+    let request = bots_tournament(
+        v1::TournamentFormat::RoundRobin,
+        &["random", "heuristic", "pimc"],
+    );
+    let e = c
+        .create_tournament(with_key(request.clone(), Some(ADMIN)))
+        .await
+        .expect_err("no admin key on this server");
+    assert_eq!(
+        (e.code(), reason(&e).as_str()),
+        (Code::FailedPrecondition, "NO_ADMIN_KEY")
+    );
+
+    let server = TestServer::start(config()).await;
+    let mut c = server.client.clone();
+    for (key, code, why) in [
+        (None, Code::Unauthenticated, "ADMIN_KEY_REQUIRED"),
+        (
+            Some("not-the-admin-key"),
+            Code::Unauthenticated,
+            "BAD_ADMIN_KEY",
+        ),
+    ] {
+        let e = c
+            .create_tournament(with_key(request.clone(), key))
+            .await
+            .expect_err(why);
+        assert_eq!((e.code(), reason(&e).as_str()), (code, why));
+    }
+    // Bad settings are refused and nothing is stored.
+    for (entrants, deals) in [
+        (vec!["random", "heuristic"], 2),
+        (vec!["random", "heuristic", "nobody"], 2),
+        (vec!["random", "random", "heuristic"], 2),
+        (vec!["random", "heuristic", "pimc"], 0),
+    ] {
+        let mut r = bots_tournament(v1::TournamentFormat::RoundRobin, &entrants);
+        r.deals = deals;
+        let e = c
+            .create_tournament(with_key(r, Some(ADMIN)))
+            .await
+            .expect_err("bad tournament");
+        assert_eq!(reason(&e), "BAD_TOURNAMENT", "{e:?}");
+    }
+    let list = c
+        .list_tournaments(v1::ListTournamentsRequest {})
+        .await
+        .expect("list")
+        .into_inner();
+    assert!(list.tournaments.is_empty());
+    let e = c
+        .get_tournament(v1::GetTournamentRequest {
+            tournament_id: "tn-nope".into(),
+        })
+        .await
+        .expect_err("unknown");
+    assert_eq!(
+        (e.code(), reason(&e).as_str()),
+        (Code::NotFound, "TOURNAMENT_NOT_FOUND")
+    );
+}
+
+#[tokio::test]
+async fn swiss_and_duplicate_tournaments_of_bots_play_their_whole_schedule() {
+    let server = TestServer::start(config()).await;
+    let mut c = server.client.clone();
+    // Swiss: four bots in groups of three, the last group filled; two rounds.
+    let swiss = c
+        .create_tournament(with_key(
+            bots_tournament(
+                v1::TournamentFormat::Swiss,
+                &["random", "heuristic", "pimc:ms=2", "pimc:ms=3"],
+            ),
+            Some(ADMIN),
+        ))
+        .await
+        .expect("create swiss")
+        .into_inner()
+        .tournament
+        .expect("tournament");
+    assert_eq!(swiss.seed, None, "the seed stays hidden until the end");
+    let done = finished(&server, &swiss.tournament_id).await;
+    assert_eq!(done.matches.len(), 4);
+    for round in 0..2 {
+        let mut seated: Vec<String> = done
+            .matches
+            .iter()
+            .filter(|m| m.round == round)
+            .flat_map(|m| m.seats.clone())
+            .filter(|s| !s.starts_with('~'))
+            .collect();
+        seated.sort();
+        assert_eq!(
+            seated,
+            ["heuristic", "pimc:ms=2", "pimc:ms=3", "random"],
+            "round {round}"
+        );
+    }
+    assert_eq!(done.standings.len(), 4, "fillers take no place");
+    assert!(done.standings.iter().all(|s| s.matches == 2 && s.bot));
+    assert_eq!(done.tournament.expect("t").seed, Some(5));
+
+    // Duplicate: three bots, two deals, every rotation of the seats: six matches, each deal's
+    // three sharing their cards.
+    let dup = c
+        .create_tournament(with_key(
+            bots_tournament(
+                v1::TournamentFormat::Duplicate,
+                &["random", "heuristic", "pimc:ms=2"],
+            ),
+            Some(ADMIN),
+        ))
+        .await
+        .expect("create duplicate")
+        .into_inner()
+        .tournament
+        .expect("tournament");
+    let done = finished(&server, &dup.tournament_id).await;
+    assert_eq!(done.matches.len(), 6);
+    let mut seeds = std::collections::HashMap::new();
+    for m in &done.matches {
+        let record = c
+            .get_record(v1::GetRecordRequest {
+                table_id: m.table_id.clone(),
+            })
+            .await
+            .expect("record")
+            .into_inner();
+        let json: serde_json::Value = serde_json::from_str(&record.record_json).expect("json");
+        let seed = json["meta"]["seed"].as_u64().expect("seed");
+        seeds
+            .entry(seed)
+            .or_insert_with(Vec::new)
+            .push(m.seats.clone());
+    }
+    assert_eq!(seeds.len(), 2);
+    for seatings in seeds.values() {
+        assert_eq!(seatings.len(), 3);
+        for seat in 0..3 {
+            let mut who: Vec<&String> = seatings.iter().map(|s| &s[seat]).collect();
+            who.sort();
+            who.dedup();
+            assert_eq!(who.len(), 3, "each entrant plays the deal from every seat");
+        }
+    }
+    let hands: u32 = done.standings.iter().map(|s| s.hands).sum();
+    assert!(
+        hands >= 3 * 6,
+        "every match has a hand for each seat: {hands}"
+    );
+}
+
+#[tokio::test]
+async fn a_tournament_table_a_crash_left_unseated_is_seated_by_the_scheduler() {
+    let server = TestServer::start(config()).await;
+    for name in ["ann", "ben", "cat"] {
+        let name = name.to_owned();
+        server
+            .store
+            .read(move |c| players::add(c, &name).map_err(|e| StoreError::Other(e.to_string())))
+            .await
+            .expect("register");
+    }
+    let mut c = server.client.clone();
+    // The table as the scheduler makes it, stored before its players are seated.
+    let table = create(
+        &mut c,
+        options(v1::Game::Calabresella, 1),
+        vec![v1::SeatKind::Open; 3],
+        9,
+        None,
+    )
+    .await;
+    let request = v1::CreateTournamentRequest {
+        name: "crash".into(),
+        options: Some(options(v1::Game::Calabresella, 1)),
+        deals: 1,
+        entrants: vec!["ann".into(), "ben".into(), "cat".into()],
+        seed: Some(1),
+        ..Default::default()
+    };
+    let row = TournamentRow {
+        id: "tn-crash".into(),
+        name: "crash".into(),
+        request: request_hex(&request),
+        state: "RUNNING".into(),
+        start_unix_ms: 0,
+        created_unix_ms: 0,
+        entrants: ["ann", "ben", "cat"]
+            .iter()
+            .map(|e| ((*e).to_owned(), false))
+            .collect(),
+    };
+    let owner = server.store.instance().to_owned();
+    let id = table.table_id.clone();
+    server
+        .store
+        .read(move |c| {
+            tournaments::create(c, &row, &owner)?;
+            tournaments::add_matches(
+                c,
+                "tn-crash",
+                &[MatchRow {
+                    number: 0,
+                    round: 0,
+                    seats: vec!["ann".into(), "ben".into(), "cat".into()],
+                    seed: 9,
+                    table_id: String::new(),
+                    over: false,
+                }],
+            )?;
+            tournaments::set_table(c, "tn-crash", 0, &id)
+        })
+        .await
+        .expect("store the tournament");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let t = table_of(&mut c, table.table_id.clone()).await;
+        if t.seats.iter().all(|s| s.taken) {
+            let names: Vec<&str> = t.seats.iter().map(|s| s.player_name.as_str()).collect();
+            assert_eq!(names, ["ann", "ben", "cat"]);
+            assert!(t.seats.iter().all(|s| !s.guest));
+            break;
+        }
+        assert!(Instant::now() < deadline, "the table was not seated: {t:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn guests_are_marked_and_never_rated() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let table = create(
+        &mut c,
+        options(v1::Game::TressetteInDue, 1),
+        vec![v1::SeatKind::Open, v1::SeatKind::BotHeuristic],
+        3,
+        None,
+    )
+    .await;
+    let seats = join_all(&c, &table).await;
+    let t = table_of(&mut c, table.table_id.clone()).await;
+    assert!(t.seats[0].guest && !t.seats[1].guest);
+    for mut s in seats {
+        s.play(common::random_choice(1), |_| {})
+            .await
+            .expect("play");
+    }
+    let results = c
+        .get_results(v1::GetResultsRequest::default())
+        .await
+        .expect("results")
+        .into_inner()
+        .players;
+    let guest = results.iter().find(|p| !p.bot).expect("the guest's line");
+    assert!(guest.guest && guest.matches == 1);
+    assert_eq!((guest.mu, guest.sigma, guest.rating), (0.0, 0.0, 0.0));
+    let bot = results.iter().find(|p| p.bot).expect("the bot's line");
+    assert!(!bot.guest && bot.sigma > 0.0, "the bot is rated: {bot:?}");
+    assert_eq!(
+        results.last().map(|p| p.guest),
+        Some(true),
+        "guests come last"
+    );
+}
