@@ -198,6 +198,8 @@ def test_a_tournament_of_remote_bots_survives_kill_9(cli: Path, tmp_path: Path) 
         stop.set()
         for t in threads:
             t.join(timeout=60)
+        # Every entrant's compete() rode out the kill and returned.
+        assert set(played) == set(ENTRANTS)
 
         out = tmp_path / "export"
         subprocess.run(
@@ -305,3 +307,10 @@ def test_seekers_are_paired_and_bots_fill_for_a_seeker_who_waits(cli: Path, tmp_
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_compete_raises_when_the_server_is_never_reached() -> None:
+    started = time.monotonic()
+    with pytest.raises(cb.ConnectionLostError):
+        cb.compete(first_legal, f"127.0.0.1:{free_port()}", "cbk_" + "0" * 64, timeout=1.0)
+    assert time.monotonic() - started < 10

@@ -98,6 +98,23 @@ async fn organiser_calls_need_the_admin_key() {
             .expect_err(why);
         assert_eq!((e.code(), reason(&e).as_str()), (code, why));
     }
+    // A malformed header is a bad admin key; eleven of them block the address for bad keys,
+    // not for the right key.
+    let mut r = tonic::Request::new(request.clone());
+    r.metadata_mut()
+        .insert("authorization", "Basic abc".parse().expect("ascii"));
+    let e = c.create_tournament(r).await.expect_err("malformed");
+    assert_eq!(reason(&e), "BAD_ADMIN_KEY");
+    for _ in 0..11 {
+        let _ = c
+            .create_tournament(with_key(request.clone(), Some("wrong-admin-key")))
+            .await;
+    }
+    let e = c
+        .create_tournament(with_key(request.clone(), Some("wrong-admin-key")))
+        .await
+        .expect_err("blocked");
+    assert_eq!(reason(&e), "TOO_MANY_BAD_KEYS");
     // Bad settings are refused and nothing is stored.
     for (entrants, deals) in [
         (vec!["random", "heuristic"], 2),
@@ -113,12 +130,43 @@ async fn organiser_calls_need_the_admin_key() {
             .expect_err("bad tournament");
         assert_eq!(reason(&e), "BAD_TOURNAMENT", "{e:?}");
     }
+    // A disabled player is no entrant.
+    for name in ["ann", "ben"] {
+        let name = name.to_owned();
+        server
+            .store
+            .read(move |c| players::add(c, &name).map_err(|e| StoreError::Other(e.to_string())))
+            .await
+            .expect("register");
+    }
+    server
+        .store
+        .read(|c| {
+            players::set_disabled(c, "ben", true).map_err(|e| StoreError::Other(e.to_string()))
+        })
+        .await
+        .expect("disable");
+    let e = c
+        .create_tournament(with_key(
+            bots_tournament(
+                v1::TournamentFormat::RoundRobin,
+                &["ann", "ben", "heuristic"],
+            ),
+            Some(ADMIN),
+        ))
+        .await
+        .expect_err("a disabled entrant");
+    assert!(e.message().contains("disabled"), "{e:?}");
     let list = c
         .list_tournaments(v1::ListTournamentsRequest {})
         .await
         .expect("list")
         .into_inner();
     assert!(list.tournaments.is_empty());
+    // The right key still passes from the blocked address.
+    c.create_tournament(with_key(request.clone(), Some(ADMIN)))
+        .await
+        .expect("the admin key passes a block made by bad keys");
     let e = c
         .get_tournament(v1::GetTournamentRequest {
             tournament_id: "tn-nope".into(),
@@ -334,4 +382,94 @@ async fn guests_are_marked_and_never_rated() {
         Some(true),
         "guests come last"
     );
+}
+
+async fn register(server: &TestServer, name: &str) -> String {
+    let name = name.to_owned();
+    server
+        .store
+        .read(move |c| players::add(c, &name).map_err(|e| StoreError::Other(e.to_string())))
+        .await
+        .expect("register")
+}
+
+/// The next assignment of a Compete stream within `wait`, if any.
+async fn next_assignment(
+    stream: &mut tonic::Streaming<v1::CompeteResponse>,
+    wait: Duration,
+) -> Option<v1::Assignment> {
+    match tokio::time::timeout(wait, stream.message()).await {
+        Ok(Ok(Some(r))) => r.assignment,
+        Ok(other) => panic!("the call ended: {other:?}"),
+        Err(_) => None,
+    }
+}
+
+#[tokio::test]
+async fn a_duplicate_entrant_never_holds_two_seatings_of_one_deal_at_once() {
+    let server = TestServer::start(config()).await;
+    let key = register(&server, "ann").await;
+    let mut c = server.client.clone();
+    let mut calls = c
+        .compete(with_key(v1::CompeteRequest { max_tables: 3 }, Some(&key)))
+        .await
+        .expect("compete")
+        .into_inner();
+    let mut r = bots_tournament(
+        v1::TournamentFormat::Duplicate,
+        &["ann", "random", "heuristic"],
+    );
+    r.deals = 1;
+    c.create_tournament(with_key(r, Some(ADMIN)))
+        .await
+        .expect("create");
+    let first = next_assignment(&mut calls, Duration::from_secs(10))
+        .await
+        .expect("a first table");
+    assert!(!first.seat_token.is_empty());
+    // Three tables may be in play for ann, but the other two seatings share the deal: none
+    // comes while the first is unfinished (ann does not play it; its clock is a minute).
+    assert!(
+        next_assignment(&mut calls, Duration::from_millis(1500))
+            .await
+            .is_none(),
+        "a second seating of the same deal was sent at once"
+    );
+}
+
+#[tokio::test]
+async fn a_player_has_a_bounded_number_of_matchmaking_tables() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let key = register(&server, "ann").await;
+    let mut c = server.client.clone();
+    let seek = || v1::SeekRequest {
+        options: Some(options(v1::Game::Calabresella, 1)),
+        clock: None,
+        bots_after_ms: 1,
+        rating_window: 0.0,
+    };
+    for _ in 0..4 {
+        let mut s = c
+            .seek(with_key(seek(), Some(&key)))
+            .await
+            .expect("seek")
+            .into_inner();
+        let mut seated = None;
+        while let Some(m) = s.message().await.expect("seek stream") {
+            if let Some(v1::seek_response::Event::Seated(a)) = m.event {
+                seated = Some(a);
+            }
+        }
+        let a = seated.expect("seated with bots");
+        let t = table_of(&mut c, a.table_id).await;
+        assert_eq!(t.seats[a.seat as usize].player_name, "ann");
+    }
+    let e = c
+        .seek(with_key(seek(), Some(&key)))
+        .await
+        .expect_err("a fifth unfinished table");
+    assert_eq!(reason(&e), "TOO_MANY_TABLES_FOR_CLIENT");
+    // Without a key there is no seeking at all.
+    let e = c.seek(with_key(seek(), None)).await.expect_err("no key");
+    assert_eq!(reason(&e), "KEY_REQUIRED");
 }

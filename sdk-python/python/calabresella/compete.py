@@ -3,6 +3,7 @@ for a registered player (tournaments, and matchmaking when asked), reconnecting 
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -11,6 +12,8 @@ from typing import Any
 
 from calabresella._core import BotError, Client, ConnectionLostError, Observation, ServerError
 from calabresella.bots import Action, Bot
+
+_log = logging.getLogger("calabresella.compete")
 
 # Server answers after which a new connection may succeed: the server restarting, the network.
 _TRANSIENT = {"UNAVAILABLE", "DEADLINE_EXCEEDED", "UNKNOWN", "INTERNAL", "CANCELLED"}
@@ -47,7 +50,9 @@ def compete(
     each on its own thread (so the bot is called from several threads when ``max_tables`` is
     above 1). When the call drops (the server restarts, the network fails) it reconnects every
     ``retry_s`` seconds, and the server hands back the unfinished tables with fresh seat
-    tokens. ``seek``, when given, also plays matchmaking matches one after another: its items
+    tokens (each drop and reconnection is logged on the ``calabresella.compete`` logger). The
+    first connection must succeed: a wrong address raises :class:`ConnectionLostError` at
+    once. ``seek``, when given, also plays matchmaking matches one after another: its items
     are :meth:`Client.seek`'s arguments (``game``, ``bots_after_ms``, ``rating_window``, the
     clock and the rule options). A bad or disabled key raises :class:`ServerError` at once.
     ``on_match`` is called with each summary as it ends."""
@@ -104,20 +109,29 @@ def compete(
         seeker = threading.Thread(target=seeking, daemon=True)
         seeker.start()
 
+    connected = False
     while not _stopped(stop):
         try:
             client = connect_now()
             tables = client.compete(max_tables=max_tables)
+            if connected:
+                _log.warning("reconnected to %s", address)
+            connected = True
             while not _stopped(stop) and not tables.closed:
                 a = tables.next(timeout=0.5)
                 if a is not None:
                     start(client, a)
             tables.close()
-        except ConnectionLostError:
-            pass
-        except ServerError as e:
-            if e.code not in _TRANSIENT:
+            if not _stopped(stop):
+                _log.warning("the server closed the Compete call; reconnecting")
+        except ConnectionLostError as e:
+            if not connected:
                 raise
+            _log.warning("connection to %s lost (%s); reconnecting", address, e)
+        except ServerError as e:
+            if not connected or e.code not in _TRANSIENT:
+                raise
+            _log.warning("the server answered %s; reconnecting", e.code)
         if not _stopped(stop):
             time.sleep(retry_s)
     with lock:

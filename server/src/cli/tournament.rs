@@ -54,9 +54,18 @@ enum Format {
 pub struct CreateArgs {
     #[command(flatten)]
     server: ServerArg,
-    /// The server's admin key.
-    #[arg(long, env = "CALABRESELLA_ADMIN_KEY", hide_env_values = true)]
-    admin_key: String,
+    /// The server's admin key (prefer the environment or `--admin-key-file`: a command line
+    /// is visible to every user of the machine).
+    #[arg(
+        long,
+        env = "CALABRESELLA_ADMIN_KEY",
+        hide_env_values = true,
+        required_unless_present = "admin_key_file"
+    )]
+    admin_key: Option<String>,
+    /// A file holding the server's admin key.
+    #[arg(long, conflicts_with = "admin_key")]
+    admin_key_file: Option<PathBuf>,
     #[command(flatten)]
     game: GameArgs,
     /// The tournament's name.
@@ -175,7 +184,15 @@ async fn create(a: CreateArgs) -> Result<()> {
         open_registration: a.open_registration,
         seed: a.seed,
     });
-    calabresella_client::authorize(&mut request, Some(&a.admin_key))?;
+    let key = match (&a.admin_key_file, &a.admin_key) {
+        (Some(path), _) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the admin key file {}", path.display()))?,
+        (None, Some(k)) => k.clone(),
+        (None, None) => {
+            anyhow::bail!("give the admin key: --admin-key-file or CALABRESELLA_ADMIN_KEY")
+        }
+    };
+    calabresella_client::authorize(&mut request, Some(key.trim()))?;
     let mut client = connect(&a.server).await?;
     let t = client
         .create_tournament(request)
@@ -305,7 +322,7 @@ async fn status(a: OneArgs, standings: bool) -> Result<()> {
         );
     }
     say!(
-        "{:<24} {:>7} {:>6} {:>9} {:>7} {:>5} {:>7} {:>8} {:>7} {:>6}",
+        "{:<24} {:>7} {:>6} {:>9} {:>7} {:>5} {:>7} {:>8} {:>7} {:>11} {:>8}",
         "entrant",
         "matches",
         "hands",
@@ -315,11 +332,12 @@ async fn status(a: OneArgs, standings: bool) -> Result<()> {
         "rating",
         "timeouts",
         "illegal",
-        "drops"
+        "disconnects",
+        "forfeits"
     );
     for s in &r.standings {
         say!(
-            "{:<24} {:>7} {:>6} {:>9.3} {:>7.3} {:>5} {:>7.2} {:>8} {:>7} {:>6}",
+            "{:<24} {:>7} {:>6} {:>9.3} {:>7.3} {:>5} {:>7.2} {:>8} {:>7} {:>11} {:>8}",
             s.entrant,
             s.matches,
             s.hands,
@@ -329,7 +347,8 @@ async fn status(a: OneArgs, standings: bool) -> Result<()> {
             s.rating,
             s.timeouts,
             s.illegal,
-            s.disconnects
+            s.disconnects,
+            s.forfeits
         );
     }
     Ok(())

@@ -33,6 +33,10 @@ pub const MAX_MATCHES: u128 = 20_000;
 /// replaces).
 pub const MAX_COMPETE_CALLS: usize = 2;
 
+/// The longest tournament name: its tables are named after it and their match number, within
+/// a table name's 100 characters.
+pub const MAX_NAME: usize = 80;
+
 /// The creator name of the tables the server schedules.
 const CREATOR: &str = "competition";
 
@@ -52,6 +56,8 @@ pub struct Hub {
     registry: Arc<Registry>,
     online: Mutex<HashMap<String, Vec<Arc<Online>>>>,
     seeks: Mutex<seek::Queue>,
+    /// Each player's matchmaking tables (their published state), to count the unfinished.
+    seek_tables: Mutex<HashMap<String, Vec<tokio::sync::watch::Receiver<v1::Table>>>>,
     /// Shared with the scheduler task, which holds the hub itself only while it works.
     wake: Arc<Notify>,
     next_id: AtomicU64,
@@ -196,6 +202,7 @@ impl Hub {
             registry,
             online: Mutex::new(HashMap::new()),
             seeks: Mutex::new(seek::Queue::default()),
+            seek_tables: Mutex::new(HashMap::new()),
             wake: Arc::new(Notify::new()),
             next_id: AtomicU64::new(1),
         })
@@ -329,8 +336,23 @@ impl Hub {
             .unwrap_or(1)
     }
 
-    /// Sends seat `seat` of table `t` to every call of `name`.
+    /// Sends seat `seat` of table `t` to every call of `name`. A player disabled since its
+    /// calls opened gets nothing more: its calls are closed (the clock plays its seats).
     async fn send(&self, name: &str, t: &v1::Table, seat: u8, token: &str, tournament: &str) {
+        if !self.lock_online().contains_key(name) {
+            return;
+        }
+        let who = name.to_owned();
+        let disabled = self
+            .registry
+            .store()
+            .read(move |c| crate::store::players::is_disabled(c, &who))
+            .await
+            .unwrap_or(true);
+        if disabled {
+            self.lock_online().remove(name);
+            return;
+        }
         let calls: Vec<Arc<Online>> = self.lock_online().get(name).cloned().unwrap_or_default();
         for call in calls {
             let mut sent = call.sent.lock().await;
@@ -424,8 +446,14 @@ impl Hub {
             return Ok(());
         }
         let mut playing = 0;
+        // An entrant never holds two seatings of one deal at once (in duplicate, that would
+        // show it every hand of the deal).
+        let mut dealt: HashSet<(String, u64)> = HashSet::new();
         for m in matches.iter().filter(|m| !m.table_id.is_empty() && !m.over) {
             playing += 1;
+            for s in m.seats.iter().filter(|s| !s.is_empty()) {
+                dealt.insert((s.clone(), m.seed));
+            }
             // A table made just before the server stopped may miss some of its players
             // (they are seated one by one after it is stored): seat them now.
             if let Ok(handle) = self.registry.get(&m.table_id)
@@ -441,7 +469,9 @@ impl Hub {
                 break;
             }
             let room = m.seats.iter().filter(|s| !s.is_empty()).all(|s| {
-                is_bot_entrant(s) || busy.get(s).copied().unwrap_or(0) < self.allowance(s)
+                is_bot_entrant(s)
+                    || (busy.get(s).copied().unwrap_or(0) < self.allowance(s)
+                        && !dealt.contains(&(s.clone(), m.seed)))
             });
             if !room {
                 continue;
@@ -454,6 +484,7 @@ impl Hub {
             playing += 1;
             for s in &m.seats {
                 *busy.entry(s.clone()).or_default() += 1;
+                dealt.insert((s.clone(), m.seed));
             }
         }
         if matches.iter().all(|m| m.over) {
@@ -509,7 +540,11 @@ impl Hub {
             }
         }
         let request = v1::CreateTableRequest {
-            name: format!("{} · match {}", t.name, m.number + 1),
+            name: format!(
+                "{} · match {}",
+                t.name.chars().take(MAX_NAME).collect::<String>(),
+                m.number
+            ),
             options: r.options,
             seats: kinds,
             clock: r.clock,

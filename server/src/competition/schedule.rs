@@ -34,14 +34,20 @@ pub fn is_filler(entrant: &str) -> bool {
     entrant.starts_with('~')
 }
 
-/// SplitMix64 of `seed` and two indices: independent seeds for each group and deal.
+/// The seed of one deal: SHA-256 of the tournament's seed and two indices. One-way, so the
+/// seed a finished match's record shows says nothing about the tournament's seed or its other
+/// deals.
 pub fn mix(seed: u64, a: u64, b: u64) -> u64 {
-    let mut z =
-        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(b"calabresella-tournament-deal");
+    h.update(seed.to_le_bytes());
+    h.update(a.to_le_bytes());
+    h.update(b.to_le_bytes());
+    let d = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&d[..8]);
+    u64::from_le_bytes(first)
 }
 
 /// Every `k`-subset of `0..n`, in lexicographic order.
@@ -123,9 +129,11 @@ pub fn draw(
                     });
                 }
             } else {
+                // The rotation moves with the group too, so that with fewer deals than seats
+                // the entrants listed first do not always sit first.
                 out.push(Planned {
                     round: 0,
-                    seats: seated(layout, &group, d as usize % k),
+                    seats: seated(layout, &group, (g + d as usize) % k),
                     seed: mix(seed, g as u64 + 1, u64::from(d)),
                 });
             }

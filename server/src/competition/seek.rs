@@ -11,6 +11,10 @@ use tokio::sync::oneshot;
 use super::{CREATOR, Hub, assignment, seat_players};
 use crate::error::{Reason, ServiceError};
 
+/// Unfinished matchmaking tables a player may have: a seeker who never plays cannot fill the
+/// server with tables.
+pub const MAX_SEEK_TABLES: usize = 4;
+
 /// What a seeker gets: its seat, or why none could be made.
 pub type Seated = Result<v1::Assignment, ServiceError>;
 
@@ -102,6 +106,27 @@ fn ready(q: &mut Queue, now: Instant) -> Vec<Vec<Seeker>> {
 impl Hub {
     /// Queues `seeker`; fails if its player already waits.
     pub fn add_seek(&self, seeker: Seeker) -> Result<(usize, usize), ServiceError> {
+        {
+            let mut tables = self.seek_tables.lock().unwrap_or_else(|e| e.into_inner());
+            let open = tables.entry(seeker.name.clone()).or_default();
+            open.retain(|t| {
+                let state = t.borrow().state;
+                state == v1::TableState::Waiting as i32 || state == v1::TableState::Playing as i32
+            });
+            if open.len() >= MAX_SEEK_TABLES {
+                return Err(ServiceError::Exhausted(
+                    Reason::TooManyTablesForClient,
+                    format!(
+                        "{:?} has {} unfinished matchmaking tables, the limit per player",
+                        seeker.name,
+                        open.len()
+                    ),
+                ));
+            }
+            if open.is_empty() {
+                tables.remove(&seeker.name);
+            }
+        }
         let (count, needed) = {
             let mut q = self.lock_seeks();
             if q.has(&seeker.name) {
@@ -163,6 +188,15 @@ impl Hub {
                 .registry
                 .create_scheduled(spec, CREATOR.to_owned())
                 .await?;
+            {
+                let mut tables = self.seek_tables.lock().unwrap_or_else(|e| e.into_inner());
+                for s in &group {
+                    tables
+                        .entry(s.name.clone())
+                        .or_default()
+                        .push(handle.summary.clone());
+                }
+            }
             seat_players(&handle, &names).await
         }
         .await;

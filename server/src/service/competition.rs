@@ -21,6 +21,13 @@ const MAX_TABLES_PER_ENTRANT: u32 = 16;
 const MAX_BOTS_AFTER_MS: u32 = 3_600_000;
 /// Entrants a tournament may have.
 const MAX_ENTRANTS: usize = 256;
+/// Tournaments whose standings are kept computed.
+const STANDINGS_KEPT: usize = 64;
+
+/// Standings computed, by tournament, with what they were computed from (matches over,
+/// dropped calls, entrants).
+pub type StandingsCache =
+    std::sync::Arc<std::sync::Mutex<HashMap<String, ((usize, u64, usize), Vec<v1::Standing>)>>>;
 
 fn bad(why: impl Into<String>) -> ServiceError {
     ServiceError::Invalid(Reason::BadTournament, why.into())
@@ -69,7 +76,13 @@ impl GameService {
                     .into(),
             ));
         };
-        let Some(key) = bearer(metadata)? else {
+        let header = bearer(metadata).map_err(|_| {
+            ServiceError::Unauthenticated(
+                Reason::BadAdminKey,
+                "the authorization header is `Bearer <admin key>`".into(),
+            )
+        })?;
+        let Some(key) = header else {
             return Err(ServiceError::Unauthenticated(
                 Reason::AdminKeyRequired,
                 "organiser calls need `authorization: Bearer <admin key>`".into(),
@@ -77,16 +90,19 @@ impl GameService {
         };
         let max = config.max_bad_keys_per_client_per_minute;
         let now = std::time::Instant::now();
-        if client.is_some_and(|c| self.bad_keys.blocked(c, max, now)) {
-            return Err(ServiceError::Exhausted(
-                Reason::TooManyBadKeys,
-                format!(
-                    "more than {max} calls with a bad key in the last minute from this address"
-                ),
-            ));
-        }
-        // Hashes are compared, so the time taken says nothing about the key.
+        // Hashes are compared, so the time taken says nothing about the key. The right key
+        // passes even from a blocked address: others behind it must not lock the organiser
+        // out.
         if &crate::store::players::key_hash(&key) != want {
+            if client.is_some_and(|c| self.bad_keys.blocked(c, max, now)) {
+                return Err(ServiceError::Exhausted(
+                    Reason::TooManyBadKeys,
+                    format!(
+                        "more than {max} calls with a bad key in the last minute from this \
+                         address"
+                    ),
+                ));
+            }
             if let Some(c) = client {
                 self.bad_keys.failed(c, max, now);
             }
@@ -228,10 +244,16 @@ impl GameService {
         mut r: v1::CreateTournamentRequest,
     ) -> Result<v1::Tournament, ServiceError> {
         let name = r.name.trim().to_owned();
-        if name.is_empty() || name.chars().count() > 100 || !crate::names::printable(&name) {
+        if name.is_empty()
+            || name.chars().count() > comp::MAX_NAME
+            || !crate::names::printable(&name)
+        {
             return Err(ServiceError::Invalid(
                 Reason::BadName,
-                "a tournament's name is 1 to 100 printable characters".into(),
+                format!(
+                    "a tournament's name is 1 to {} printable characters",
+                    comp::MAX_NAME
+                ),
             ));
         }
         let options = r.options.ok_or_else(|| {
@@ -292,7 +314,18 @@ impl GameService {
                 match store.registered_like(e.to_owned()).await? {
                     // The registered name itself (any case); a look-alike is refused, so a
                     // typo cannot enter someone else.
-                    Some(n) if crate::names::normal(&n) == crate::names::normal(e) => (n, false),
+                    Some(n) if crate::names::normal(&n) == crate::names::normal(e) => {
+                        let who = n.clone();
+                        if store
+                            .read(move |c| crate::store::players::is_disabled(c, &who))
+                            .await?
+                        {
+                            return Err(bad(format!(
+                                "entrant {n:?} is disabled (`calabresella players enable`)"
+                            )));
+                        }
+                        (n, false)
+                    }
                     Some(n) => {
                         return Err(bad(format!(
                             "entrant {e:?} only looks like the registered player {n:?}"
@@ -363,26 +396,52 @@ impl GameService {
                     return Ok(None);
                 };
                 let matches = tournaments::matches(c, &id)?;
-                let finished = tournaments::finished(c, &id)?;
                 let disconnects = tournaments::disconnects(c, &id)?;
-                Ok(Some((t, matches, finished, disconnects)))
+                Ok(Some((t, matches, disconnects)))
             })
             .await?;
-        let Some((t, matches, finished, disconnects)) = found else {
+        let Some((t, matches, disconnects)) = found else {
             return Err(ServiceError::NotFound(
                 Reason::TournamentNotFound,
                 "no such tournament".into(),
             ));
         };
         let description = comp::describe(&t, &matches)?;
-        let entrants = t.entrants.clone();
-        let disconnects: HashMap<String, u32> = disconnects.into_iter().collect();
-        // Replaying every record is CPU work: off the async workers.
-        let standings = tokio::task::spawn_blocking(move || {
-            comp::standings::standings(&entrants, &finished, &disconnects)
-        })
-        .await
-        .map_err(|e| ServiceError::Unavailable(format!("standings failed: {e}")))?;
+        // The standings change only when a match ends, a call drops or an entrant enters:
+        // computed once per change, however many callers ask.
+        let version = (
+            matches.iter().filter(|m| m.over).count(),
+            disconnects.iter().map(|(_, n)| u64::from(*n)).sum::<u64>(),
+            t.entrants.len(),
+        );
+        let cached = self
+            .standings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&t.id)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, s)| s.clone());
+        let standings = match cached {
+            Some(s) => s,
+            None => {
+                let id = t.id.clone();
+                let finished = store.read(move |c| tournaments::finished(c, &id)).await?;
+                let entrants = t.entrants.clone();
+                let disconnects: HashMap<String, u32> = disconnects.into_iter().collect();
+                // Replaying every record is CPU work: off the async workers.
+                let s = tokio::task::spawn_blocking(move || {
+                    comp::standings::standings(&entrants, &finished, &disconnects)
+                })
+                .await
+                .map_err(|e| ServiceError::Unavailable(format!("standings failed: {e}")))?;
+                let mut cache = self.standings.lock().unwrap_or_else(|e| e.into_inner());
+                if cache.len() >= STANDINGS_KEPT {
+                    cache.clear();
+                }
+                cache.insert(t.id.clone(), (version, s.clone()));
+                s
+            }
+        };
         let matches = matches
             .into_iter()
             .map(|m| v1::TournamentMatch {
@@ -441,16 +500,18 @@ impl GameService {
         let r = comp::request_of(&t)?;
         let seats = layout(&self.registry, &r.options.unwrap_or_default())?;
         let format = v1::TournamentFormat::try_from(r.format).unwrap_or_default();
-        // One more entrant must keep the tournament within its limits.
-        let room = t.entrants.len() < MAX_ENTRANTS
-            && count(format, t.entrants.len() + 1, &seats, r.deals) <= MAX_MATCHES;
-        let open = r.open_registration && room;
+        let open = r.open_registration;
         let found = store
             .read(move |c| {
-                if tournaments::get(c, &id)?.is_none() {
+                // One more entrant must keep the tournament within its limits: checked and
+                // written on the store's one thread, so simultaneous entries cannot all pass.
+                let Some(now) = tournaments::get(c, &id)? else {
                     return Ok(None);
-                }
-                let open = open && tournaments::enter(c, &id, &name)?;
+                };
+                let room = now.entrants.iter().any(|(e, _)| *e == name)
+                    || (now.entrants.len() < MAX_ENTRANTS
+                        && count(format, now.entrants.len() + 1, &seats, r.deals) <= MAX_MATCHES);
+                let open = open && room && tournaments::enter(c, &id, &name)?;
                 let t = tournaments::get(c, &id)?;
                 Ok(t.map(|t| (t, open)))
             })

@@ -30,6 +30,8 @@ pub struct GameService {
     bad_keys: FailureBudget,
     /// Tournaments, matchmaking and the entrants' calls.
     hub: Arc<crate::competition::Hub>,
+    /// Tournament standings computed.
+    standings: competition::StandingsCache,
 }
 
 impl GameService {
@@ -46,6 +48,7 @@ impl GameService {
             spectators: StreamBudget::default(),
             bad_keys: FailureBudget::default(),
             hub,
+            standings: competition::StandingsCache::default(),
         }
     }
 }

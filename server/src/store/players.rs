@@ -70,7 +70,13 @@ pub fn check_name(name: &str) -> Result<String, PlayerError> {
             "a name is 1 to 64 characters, with no control or invisible characters".into(),
         ));
     }
-    if names::reserved(n) || names::normal(n).ends_with("(guest)") {
+    // A name the tournament scheduler would read as a built-in bot (`pimc :`, `random`) or
+    // as its filler (`~...`) is no player's.
+    if names::reserved(n)
+        || names::normal(n).ends_with("(guest)")
+        || n.starts_with('~')
+        || calabresella_engine::bots::bot_from_spec(n, 0).is_ok()
+    {
         return Err(PlayerError::BadName(format!(
             "{n:?} is kept for a built-in bot or the server"
         )));
@@ -167,4 +173,38 @@ pub fn by_key(conn: &mut dyn Conn, key: &str) -> Result<Option<(String, bool)>, 
         .into_iter()
         .next()
         .map(|mut r| (r[0].take_text(), r[1].int() != 0)))
+}
+
+/// Whether registered player `name` (exactly) has its key disabled; false for a name that is
+/// not registered.
+pub fn is_disabled(conn: &mut dyn Conn, name: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .query(
+            "SELECT disabled FROM players WHERE name = $1",
+            &[name.into()],
+        )?
+        .first()
+        .is_some_and(|r| r[0].int() != 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_a_scheduler_would_read_as_bots_are_refused() {
+        for name in [
+            "~mallory",
+            "pimc :",
+            "Random",
+            "heuristic",
+            "pimc:ms=5",
+            "dummy",
+        ] {
+            assert!(check_name(name).is_err(), "{name:?} was accepted");
+        }
+        for name in ["mallory", "Team Rossi", "pimcbot fan"] {
+            assert_eq!(check_name(name).expect(name), name);
+        }
+    }
 }
