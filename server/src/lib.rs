@@ -177,7 +177,9 @@ pub async fn serve(
         .build_v1alpha()
         .ok();
     let limiter = RateLimiter::new(options.rate_limit_per_client);
-    let game = TableServiceServer::new(GameService::new(registry.clone()))
+    let service = GameService::new(registry.clone());
+    let hub = service.hub();
+    let game = TableServiceServer::new(service)
         .max_decoding_message_size(options.max_request_bytes)
         .max_encoding_message_size(options.max_response_bytes);
     let game = tonic::service::interceptor::InterceptedService::new(
@@ -192,6 +194,7 @@ pub async fn serve(
             health_reporter
                 .set_not_serving::<TableServiceServer<GameService>>()
                 .await;
+            hub.shut_down();
             registry.shutdown_all().await;
         }
     };

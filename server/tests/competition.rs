@@ -473,3 +473,44 @@ async fn a_player_has_a_bounded_number_of_matchmaking_tables() {
     let e = c.seek(with_key(seek(), None)).await.expect_err("no key");
     assert_eq!(reason(&e), "KEY_REQUIRED");
 }
+
+#[tokio::test]
+async fn stopping_the_server_ends_compete_calls_and_seeks_with_unavailable() {
+    let server = TestServer::start(config()).await;
+    let ann = register(&server, "ann").await;
+    let ben = register(&server, "ben").await;
+    let mut c = server.client.clone();
+    let mut call = c
+        .compete(with_key(v1::CompeteRequest { max_tables: 1 }, Some(&ann)))
+        .await
+        .expect("compete")
+        .into_inner();
+    let mut seek = c
+        .seek(with_key(
+            v1::SeekRequest {
+                options: Some(options(v1::Game::Calabresella, 1)),
+                ..Default::default()
+            },
+            Some(&ben),
+        ))
+        .await
+        .expect("seek")
+        .into_inner();
+    let waiting = seek.message().await.expect("waiting").expect("a message");
+    assert!(matches!(
+        waiting.event,
+        Some(v1::seek_response::Event::Waiting(_))
+    ));
+    let stopped = tokio::time::timeout(Duration::from_secs(10), server.shut_down()).await;
+    assert!(stopped.is_ok(), "the server did not stop with calls open");
+    let e = tokio::time::timeout(Duration::from_secs(5), call.message())
+        .await
+        .expect("the call ends")
+        .expect_err("the call ends with an error");
+    assert_eq!(e.code(), Code::Unavailable, "{e:?}");
+    let e = tokio::time::timeout(Duration::from_secs(5), seek.message())
+        .await
+        .expect("the seek ends")
+        .expect_err("the seek ends with an error");
+    assert_eq!(e.code(), Code::Unavailable, "{e:?}");
+}

@@ -61,6 +61,8 @@ pub struct Hub {
     /// Shared with the scheduler task, which holds the hub itself only while it works.
     wake: Arc<Notify>,
     next_id: AtomicU64,
+    /// Set when the server stops.
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 /// Removes an entrant's call from the hub when its stream is dropped, and counts the drop
@@ -205,6 +207,7 @@ impl Hub {
             seek_tables: Mutex::new(HashMap::new()),
             wake: Arc::new(Notify::new()),
             next_id: AtomicU64::new(1),
+            stopping: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -219,6 +222,21 @@ impl Hub {
 
     fn lock_seeks(&self) -> std::sync::MutexGuard<'_, seek::Queue> {
         self.seeks.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The server is stopping: the scheduler makes no more tables, every `Compete` call ends
+    /// with UNAVAILABLE (its entrant reconnects to the next server), and every seek waiting
+    /// is dropped (its stream ends with UNAVAILABLE).
+    pub fn shut_down(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+        let calls: Vec<Arc<Online>> = self.lock_online().drain().flat_map(|(_, c)| c).collect();
+        for call in calls {
+            let _ = call.tx.try_send(Err(ServiceError::Unavailable(
+                "the server is stopping: connect again".into(),
+            )
+            .into()));
+        }
+        self.lock_seeks().clear();
     }
 
     /// Asks the scheduler to look for work now.
@@ -369,6 +387,9 @@ impl Hub {
 
     /// One pass of the scheduler: seeks, then every unfinished tournament of this instance.
     async fn tick(self: &Arc<Self>) -> Result<(), ServiceError> {
+        if self.stopping.load(Ordering::Relaxed) {
+            return Ok(());
+        }
         self.match_seeks().await;
         let store = self.registry.store();
         let owner = store.instance().to_owned();

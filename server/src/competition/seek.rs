@@ -49,6 +49,11 @@ pub struct Queue {
 }
 
 impl Queue {
+    /// Every seek leaves the queue (the server is stopping).
+    pub fn clear(&mut self) {
+        self.waiting.clear();
+    }
+
     /// Whether `name` is already waiting.
     pub fn has(&self, name: &str) -> bool {
         self.waiting.iter().any(|s| s.name == name)

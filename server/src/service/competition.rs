@@ -206,8 +206,9 @@ impl GameService {
                     event: Some(v1::seek_response::Event::Seated(a)),
                 }),
                 Ok(Err(e)) => Err(e.into()),
-                // Cancelled: the stream is gone.
-                Err(_) => return,
+                // The seek left the queue: cancelled (then the stream is gone and this goes
+                // nowhere), or the server is stopping.
+                Err(_) => Err(ServiceError::Unavailable("the server is stopping".into()).into()),
             };
             let _ = out.send(item).await;
         });

@@ -35,6 +35,11 @@ pub struct GameService {
 }
 
 impl GameService {
+    /// The competitions hub (the server stops it on shutdown).
+    pub fn hub(&self) -> Arc<crate::competition::Hub> {
+        self.hub.clone()
+    }
+
     /// A service over `registry`.
     pub fn new(registry: Arc<Registry>) -> GameService {
         let hub = crate::competition::Hub::new(registry.clone());
