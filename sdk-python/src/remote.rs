@@ -48,6 +48,20 @@ pub(crate) fn wait<T: Send>(
     out?.map_err(|s| Python::attach(|py| errors::status(py, &s)))
 }
 
+/// The clock of keyword arguments: `None` (the server's) when none is given; an unset time
+/// is 0, the server's default.
+fn clock_of(move_ms: Option<u32>, bank_ms: Option<u32>, forfeit: bool) -> Option<v1::Clock> {
+    (move_ms.is_some() || bank_ms.is_some() || forfeit).then(|| v1::Clock {
+        move_ms: move_ms.unwrap_or(0),
+        bank_ms: bank_ms.unwrap_or(0),
+        on_timeout: if forfeit {
+            v1::TimeoutPolicy::Forfeit
+        } else {
+            v1::TimeoutPolicy::Bot
+        } as i32,
+    })
+}
+
 /// A wrong name in a filter, as the `ValueError` it always was.
 fn bad_filter(e: requests::NameError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -186,16 +200,10 @@ impl Client {
             .iter()
             .map(|s| requests::seat(s).map_err(|e| errors::notation(e.to_string())))
             .collect::<PyResult<Vec<_>>>()?;
-        let clock =
-            (move_ms.is_some() || bank_ms.is_some() || forfeit_on_timeout).then(|| v1::Clock {
-                move_ms: move_ms.unwrap_or(60_000),
-                bank_ms: bank_ms.unwrap_or(0),
-                on_timeout: if forfeit_on_timeout {
-                    v1::TimeoutPolicy::Forfeit
-                } else {
-                    v1::TimeoutPolicy::Bot
-                } as i32,
-            });
+        let clock = clock_of(move_ms, bank_ms, forfeit_on_timeout).map(|c| v1::Clock {
+            move_ms: move_ms.unwrap_or(60_000),
+            ..c
+        });
         let req = requests::NewTable {
             rules: rules_from(game, options)?,
             seats: kinds,
@@ -424,16 +432,7 @@ impl Client {
         forfeit_on_timeout: bool,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let clock =
-            (move_ms.is_some() || bank_ms.is_some() || forfeit_on_timeout).then(|| v1::Clock {
-                move_ms: move_ms.unwrap_or(0),
-                bank_ms: bank_ms.unwrap_or(0),
-                on_timeout: if forfeit_on_timeout {
-                    v1::TimeoutPolicy::Forfeit
-                } else {
-                    v1::TimeoutPolicy::Bot
-                } as i32,
-            });
+        let clock = clock_of(move_ms, bank_ms, forfeit_on_timeout);
         let request = v1::SeekRequest {
             options: Some(convert::rules(&rules_from(game, options)?)),
             clock,

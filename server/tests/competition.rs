@@ -132,12 +132,7 @@ async fn organiser_calls_need_the_admin_key() {
     }
     // A disabled player is no entrant.
     for name in ["ann", "ben"] {
-        let name = name.to_owned();
-        server
-            .store
-            .read(move |c| players::add(c, &name).map_err(|e| StoreError::Other(e.to_string())))
-            .await
-            .expect("register");
+        register(&server, name).await;
     }
     server
         .store
@@ -273,12 +268,7 @@ async fn swiss_and_duplicate_tournaments_of_bots_play_their_whole_schedule() {
 async fn a_tournament_table_a_crash_left_unseated_is_seated_by_the_scheduler() {
     let server = TestServer::start(config()).await;
     for name in ["ann", "ben", "cat"] {
-        let name = name.to_owned();
-        server
-            .store
-            .read(move |c| players::add(c, &name).map_err(|e| StoreError::Other(e.to_string())))
-            .await
-            .expect("register");
+        register(&server, name).await;
     }
     let mut c = server.client.clone();
     // The table as the scheduler makes it, stored before its players are seated.

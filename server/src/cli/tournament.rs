@@ -375,26 +375,34 @@ async fn export(a: ExportArgs) -> Result<()> {
         let path = a.out.join(name);
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
     };
-    let mut standings = String::from(
-        "entrant,bot,matches,hands,points,points_per_hand,ci95,wins,rating,timeouts,illegal,disconnects,forfeits\n",
-    );
+    // The CSV has the JSON's fields, in the JSON's order.
+    const FIELDS: [&str; 13] = [
+        "entrant",
+        "bot",
+        "matches",
+        "hands",
+        "points",
+        "points_per_hand",
+        "ci95",
+        "wins",
+        "rating",
+        "timeouts",
+        "illegal",
+        "disconnects",
+        "forfeits",
+    ];
+    let mut standings = FIELDS.join(",") + "\n";
     for s in &r.standings {
-        standings.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            csv(&s.entrant),
-            s.bot,
-            s.matches,
-            s.hands,
-            s.points,
-            s.points_per_hand,
-            s.ci95,
-            s.wins,
-            s.rating,
-            s.timeouts,
-            s.illegal,
-            s.disconnects,
-            s.forfeits
-        ));
+        let line = standing_json(s);
+        let cells: Vec<String> = FIELDS
+            .iter()
+            .map(|f| match &line[*f] {
+                serde_json::Value::String(t) => csv(t),
+                other => other.to_string(),
+            })
+            .collect();
+        standings.push_str(&cells.join(","));
+        standings.push('\n');
     }
     let mut matches = String::from("number,round,table_id,state,seats\n");
     let mut client = connect(&a.server).await?;

@@ -127,19 +127,9 @@ pub fn is_bot_entrant(entrant: &str) -> bool {
     is_filler(entrant) || calabresella_engine::bots::bot_from_spec(entrant, 0).is_ok()
 }
 
-fn hex_decode(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
 /// A stored tournament's creating request.
 pub fn request_of(t: &TournamentRow) -> Result<v1::CreateTournamentRequest, ServiceError> {
-    hex_decode(&t.request)
+    crate::table::tokens::unhex(&t.request)
         .and_then(|b| v1::CreateTournamentRequest::decode(b.as_slice()).ok())
         .ok_or_else(|| {
             ServiceError::Store(crate::store::StoreError::Invalid(format!(

@@ -9,7 +9,7 @@ mod requests;
 mod run;
 pub mod session;
 pub mod stored;
-mod tokens;
+pub(crate) mod tokens;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -20,7 +20,7 @@ pub(super) fn parse_token(t: &str) -> Option<[u8; 16]> {
 }
 
 /// Bytes from hex digits; `None` for anything else.
-pub(super) fn unhex(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
         return None;
     }
