@@ -314,3 +314,40 @@ def test_compete_raises_when_the_server_is_never_reached() -> None:
     with pytest.raises(cb.ConnectionLostError):
         cb.compete(first_legal, f"127.0.0.1:{free_port()}", "cbk_" + "0" * 64, timeout=1.0)
     assert time.monotonic() - started < 10
+
+
+def test_compete_plays_matchmaking_matches_one_after_another(cli: Path, tmp_path: Path) -> None:
+    db = tmp_path / "mm.db"
+    key = subprocess.run(
+        [str(cli), "players", "add", "dana", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    admin = tmp_path / "admin.key"
+    admin.write_text("y" * 32)
+    port = free_port()
+    proc = serve(cli, db, admin, port, tmp_path / "mm.log")
+    done = threading.Event()
+    ended: list[dict[str, Any]] = []
+
+    def seen(summary: dict[str, Any]) -> None:
+        ended.append(summary)
+        if len(ended) >= 2:
+            done.set()
+
+    try:
+        played = cb.compete(
+            first_legal,
+            f"127.0.0.1:{port}",
+            key,
+            seek={"game": "tressette-in-due", "bots_after_ms": 1, "target": 1},
+            stop=done,
+            on_match=seen,
+        )
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert len(played) >= 2
+    assert all("error" not in p and p["reason"] == "completed" for p in played[:2])
+    assert len({p["table_id"] for p in played}) == len(played)
