@@ -63,8 +63,8 @@ pub struct CreateArgs {
         required_unless_present = "admin_key_file"
     )]
     admin_key: Option<String>,
-    /// A file holding the server's admin key.
-    #[arg(long, conflicts_with = "admin_key")]
+    /// A file holding the server's admin key (it wins over `CALABRESELLA_ADMIN_KEY`).
+    #[arg(long)]
     admin_key_file: Option<PathBuf>,
     #[command(flatten)]
     game: GameArgs,
