@@ -601,10 +601,20 @@ fn start_server_with(args: &[&str]) -> (std::process::Child, String) {
 
 /// [`start_server_with`], the server's log (standard error) going to `log`.
 fn start_server_logging(args: &[&str], log: Stdio) -> (std::process::Child, String) {
+    start_server_env(args, log, &[])
+}
+
+/// [`start_server_logging`] with environment variables `env` set for the server.
+fn start_server_env(
+    args: &[&str],
+    log: Stdio,
+    env: &[(&str, &str)],
+) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut server = bin()
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(log)
         .spawn()
@@ -1096,4 +1106,42 @@ fn registered_players_sit_with_their_key_and_no_key_reaches_the_log() {
         assert!(!log.contains(k.as_str()), "a key in the log");
         assert!(!log.contains(&k[4..20]), "part of a key in the log");
     }
+}
+
+/// The admin key file wins over `CALABRESELLA_ADMIN_KEY`, in `serve` and in `tournament
+/// create`: an organiser who exported the variable (as `tournament` commands read it) can still
+/// start the server, and create tournaments, with the file.
+#[test]
+fn the_admin_key_file_wins_over_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("admin.key");
+    std::fs::write(&file, "file-admin-key-0123456789\n").unwrap();
+    let file = file.to_str().unwrap();
+    let env = [("CALABRESELLA_ADMIN_KEY", "env-admin-key-0123456789")];
+    let (mut server, url) = start_server_env(
+        &["--db", ":memory:", "--admin-key-file", file],
+        Stdio::null(),
+        &env,
+    );
+    let create = |extra: &[&str]| {
+        bin()
+            .args(["tournament", "create", "--server", &url, "--name", "cup"])
+            .args(["--entrants", "random,heuristic,pimc"])
+            .args(extra)
+            .envs(env)
+            .output()
+            .unwrap()
+    };
+    let with_file = create(&["--admin-key-file", file]);
+    let from_env = create(&[]);
+    server.kill().unwrap();
+    let _ = server.wait();
+    assert!(
+        with_file.status.success() && String::from_utf8_lossy(&with_file.stdout).starts_with("tn-"),
+        "{}",
+        String::from_utf8_lossy(&with_file.stderr)
+    );
+    // The variable's key is not the server's (the file's is).
+    assert!(!from_env.status.success());
+    assert!(String::from_utf8_lossy(&from_env.stderr).contains("BAD_ADMIN_KEY"));
 }

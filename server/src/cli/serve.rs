@@ -39,15 +39,12 @@ pub struct ServeArgs {
     no_guests: bool,
     /// A file holding the admin key that organiser calls (creating tournaments) present as
     /// `authorization: Bearer <key>`: at least 16 characters, surrounding white space ignored.
-    /// Without an admin key organiser calls are refused.
-    #[arg(
-        long,
-        env = "CALABRESELLA_ADMIN_KEY_FILE",
-        conflicts_with = "admin_key"
-    )]
+    /// It wins over `CALABRESELLA_ADMIN_KEY`. Without an admin key organiser calls are
+    /// refused.
+    #[arg(long, env = "CALABRESELLA_ADMIN_KEY_FILE")]
     admin_key_file: Option<std::path::PathBuf>,
-    /// The admin key itself, from the environment (prefer `--admin-key-file`: a command line
-    /// is visible to every user of the machine).
+    /// The admin key itself, from the environment `CALABRESELLA_ADMIN_KEY` (the variable the
+    /// `tournament` commands send it from; prefer `--admin-key-file` for the server).
     #[arg(
         long,
         env = "CALABRESELLA_ADMIN_KEY",
