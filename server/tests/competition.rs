@@ -13,7 +13,7 @@ use calabresella_server::competition::request_hex;
 use calabresella_server::store::StoreError;
 use calabresella_server::store::players;
 use calabresella_server::store::tournaments::{self, MatchRow, TournamentRow};
-use common::{TestServer, create, join_all, options, reason, table_of};
+use common::{TestServer, create, join_all, options, reason, register, table_of};
 use tonic::Code;
 
 const ADMIN: &str = "an-admin-key-for-tests";
@@ -372,15 +372,6 @@ async fn guests_are_marked_and_never_rated() {
         Some(true),
         "guests come last"
     );
-}
-
-async fn register(server: &TestServer, name: &str) -> String {
-    let name = name.to_owned();
-    server
-        .store
-        .read(move |c| players::add(c, &name).map_err(|e| StoreError::Other(e.to_string())))
-        .await
-        .expect("register")
 }
 
 /// The next assignment of a Compete stream within `wait`, if any.

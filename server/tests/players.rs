@@ -8,18 +8,8 @@ use calabresella_proto::v1;
 use calabresella_server::ServerConfig;
 use calabresella_server::store::StoreError;
 use calabresella_server::store::players;
-use common::{TestServer, create, options, reason, table_of};
+use common::{TestServer, create, options, reason, register, table_of};
 use tonic::Code;
-
-/// Registers `name` in the server's store; returns its key.
-async fn register(server: &TestServer, name: &str) -> String {
-    let name = name.to_owned();
-    server
-        .store
-        .read(move |c| players::add(c, &name).map_err(|e| StoreError::Other(e.to_string())))
-        .await
-        .expect("register")
-}
 
 /// A join of `table` (seat 0) as `name`, with `authorization` when given.
 fn join(

@@ -339,3 +339,16 @@ pub fn fresh_database(admin_url: &str, name: &str) -> String {
         _ => format!("{admin_url}/{db}"),
     }
 }
+
+/// Registers `name` in the server's store; returns its API key.
+pub async fn register(server: &TestServer, name: &str) -> String {
+    let name = name.to_owned();
+    server
+        .store
+        .read(move |c| {
+            calabresella_server::store::players::add(c, &name)
+                .map_err(|e| calabresella_server::store::StoreError::Other(e.to_string()))
+        })
+        .await
+        .expect("register")
+}
