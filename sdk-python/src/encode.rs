@@ -6,13 +6,14 @@
 //! straight from the engine's hand (no allocation) and `Observation.tensor()` fills from a
 //! [`View`]; a test holds the two equal on every seat of random games.
 
-use calabresella_engine::game::{Phase, Viewer};
+use calabresella_engine::game::{AnyObservation, Phase, Viewer};
 use calabresella_engine::{CardSet, Seat};
 use calabresella_proto::v1;
 
 pub use calabresella_engine::game::Features;
 
 use crate::game::Game;
+use crate::history::{self, Fact};
 use crate::view::View;
 
 /// Version of the tensor layouts; bumped whenever a layout changes (2: five seats and the
@@ -247,55 +248,73 @@ fn set_cards(set: &mut impl FnMut(usize, f32), at: usize, cards: CardSet) {
 /// observation tensor followed by the public history and what the viewer alone knows.
 pub fn encode_info(v: &View, out: &mut [f32]) {
     let f = Features::of_view(v);
-    f.encode(out);
-    let out = &mut out[OBS_SIZE..INFO_SIZE];
-    out.fill(0.0);
-    let mine = v.viewer;
-    let mut trick_no = 1u32;
-    for e in &v.history {
-        let rel = |s: Seat| f.rel(s);
-        match e.kind {
-            v1::EventKind::Played => {
-                if let (Some(s), Some(c)) = (e.seat, e.card) {
-                    out[40 * rel(s) + usize::from(c.index())] = 1.0;
-                    out[200 + usize::from(c.index())] = trick_no as f32 / 20.0;
+    let mut h = History::start(&f, out);
+    for fact in v.history.iter().filter_map(Fact::of_pub) {
+        h.push(fact);
+    }
+}
+
+/// Writes the information-state tensor of `viewer` in the engine's observation `o` (whose
+/// features are `f`) into `out`, straight from the engine's events.
+pub fn encode_info_engine(f: &Features, o: &AnyObservation, out: &mut [f32]) {
+    let mut h = History::start(f, out);
+    history::facts(o, |fact| h.push(fact));
+}
+
+/// The information-state tensor being written: the observation part done, the history part
+/// filled one [`Fact`] at a time.
+struct History<'a> {
+    /// The features (for relative seats and the viewer).
+    f: &'a Features,
+    /// The history part of the tensor.
+    out: &'a mut [f32],
+    /// The trick being played, 1-based.
+    trick_no: u32,
+}
+
+impl<'a> History<'a> {
+    /// Writes the observation part of `f` and clears the history part.
+    fn start(f: &'a Features, out: &'a mut [f32]) -> History<'a> {
+        f.encode(out);
+        let out = &mut out[OBS_SIZE..INFO_SIZE];
+        out.fill(0.0);
+        History {
+            f,
+            out,
+            trick_no: 1,
+        }
+    }
+
+    /// Adds one event of the hand's history.
+    fn push(&mut self, fact: Fact) {
+        let out = &mut *self.out;
+        let rel = |s: Seat| self.f.rel(s);
+        match fact {
+            Fact::Played(s, c) => {
+                out[40 * rel(s) + usize::from(c.index())] = 1.0;
+                out[200 + usize::from(c.index())] = self.trick_no as f32 / 20.0;
+            }
+            Fact::TrickWon(n) => self.trick_no = n + 1,
+            Fact::Bid(s, contract, promise) => {
+                // Per seat: spoke, then pass or a contract one-hot, then a Briscola bid's level.
+                let slot = 240 + 8 * rel(s);
+                out[slot..slot + 8].fill(0.0);
+                out[slot] = 1.0;
+                match promise {
+                    Some(p) => out[slot + 7] = promise_level(p),
+                    None => out[slot + 1 + contract.map_or(0, |c| 1 + c.ordinal())] = 1.0,
                 }
             }
-            v1::EventKind::TrickWon => trick_no = e.number + 1,
-            v1::EventKind::Bid => {
-                if let Some(s) = e.seat {
-                    // Per seat: spoke, then pass or a contract one-hot, then a Briscola bid's
-                    // level.
-                    let slot = 240 + 8 * rel(s);
-                    out[slot..slot + 8].fill(0.0);
-                    out[slot] = 1.0;
-                    match e.promise {
-                        Some(p) => out[slot + 7] = promise_level(p),
-                        None => out[slot + 1 + e.contract.map_or(0, |c| 1 + c.ordinal())] = 1.0,
-                    }
-                }
+            Fact::Discarded(s, c) if Some(s) == self.f.viewer => {
+                out[280 + usize::from(c.index())] = 1.0;
             }
-            v1::EventKind::Discarded if e.seat == mine => {
-                if let Some(c) = e.card {
-                    out[280 + usize::from(c.index())] = 1.0;
-                }
+            Fact::Discarded(..) => {}
+            Fact::MonteSeen(cards) => fill_cards(&mut out[320..360], cards),
+            Fact::Drew(c) => out[360 + usize::from(c.index())] = 1.0,
+            Fact::Declared(s, cards) => {
+                let at = 400 + 40 * rel(s);
+                fill_cards(&mut out[at..at + 40], cards);
             }
-            v1::EventKind::MonteTaken
-            | v1::EventKind::MonteReceived
-            | v1::EventKind::MonteShown
-            | v1::EventKind::MonteRevealed => fill_cards(&mut out[320..360], e.cards),
-            v1::EventKind::Drew => {
-                if let Some(c) = e.card {
-                    out[360 + usize::from(c.index())] = 1.0;
-                }
-            }
-            v1::EventKind::Declared => {
-                if let Some(s) = e.seat {
-                    let at = 400 + 40 * rel(s);
-                    fill_cards(&mut out[at..at + 40], e.cards);
-                }
-            }
-            _ => {}
         }
     }
 }

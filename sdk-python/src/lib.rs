@@ -11,6 +11,7 @@ pub mod compete;
 pub mod encode;
 pub mod errors;
 pub mod game;
+pub mod history;
 pub mod observation;
 pub mod remote;
 pub mod state;

@@ -431,7 +431,10 @@ impl Observation {
         let arr = PyArray1::<f32>::zeros(py, encode::INFO_SIZE, false);
         let mut rw = arr.readwrite();
         if let Ok(out) = rw.as_slice_mut() {
-            encode::encode_info(self.view(), out);
+            match &self.fast {
+                Some(f) => encode::encode_info_engine(&f.features, &f.engine, out),
+                None => encode::encode_info(self.view(), out),
+            }
         }
         drop(rw);
         arr

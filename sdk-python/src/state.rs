@@ -13,7 +13,6 @@ use crate::encode::{self, Encode, Features};
 use crate::errors;
 use crate::game::Game;
 use crate::observation::{Observation, parse_action};
-use crate::view::View;
 
 /// `current_player()` when the episode is over (OpenSpiel's value).
 pub const TERMINAL: i64 = -4;
@@ -426,13 +425,15 @@ impl State {
         seat: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let viewer = self.viewer(seat)?;
-        let view: View = self
+        let obs = self
             .game
-            .view(viewer)
+            .observation(viewer)
             .ok_or_else(|| errors::illegal("no hand has been dealt yet"))?;
-        let mut v = vec![0f32; encode::INFO_SIZE];
-        encode::encode_info(&view, &mut v);
-        Ok(PyArray1::from_vec(py, v))
+        let arr = PyArray1::<f32>::zeros(py, encode::INFO_SIZE, false);
+        write_into(&arr, "information state", encode::INFO_SIZE, |out| {
+            encode::encode_info_engine(&Features::of_game(&self.game, viewer), &obs, out)
+        })?;
+        Ok(arr)
     }
 
     /// The action id a built-in bot (`"random"` or `"heuristic"`, seeded with `seed`) chooses

@@ -126,9 +126,9 @@ fn next_seed(rng: &mut GameRng) -> u64 {
 fn write_slot(slot: &mut Slot, obs: &mut [f32], mask: &mut [i8], player: &mut i64) {
     let decider = slot.game.decider();
     if obs.len() == INFO_SIZE {
-        // The information state needs the hand's history as the decider saw it: the view.
-        match slot.game.view(decider) {
-            Some(v) => encode::encode_info(&v, obs),
+        // The information state needs the hand's history as the decider saw it.
+        match slot.game.observation(decider) {
+            Some(o) => encode::encode_info_engine(&Features::of_game(&slot.game, decider), &o, obs),
             None => obs.fill(0.0),
         }
     } else {
