@@ -175,31 +175,75 @@ impl Encode for Features {
 
     fn encode(&self, out: &mut [f32]) {
         let out = &mut out[..OBS_SIZE];
-        out.fill(0.0);
-        visit(self, |i, x| out[i] = x);
+        // The card blocks (480 of the 563 entries) are written whole, zeros included, from
+        // their bit masks: cheaper than clearing them and setting their cards one by one.
+        let (cards, rest) = out.split_at_mut(CARD_BLOCKS);
+        let mut visible = [CardSet::EMPTY; SEATS - 1];
+        let mut trick = [CardSet::EMPTY; SEATS];
+        for s in Seat::first_n(self.players) {
+            let r = self.rel(s);
+            if r > 0 {
+                visible[r - 1] = self.visible[s.index()];
+            }
+            if let Some(c) = self.trick[s.index()] {
+                trick[r] = CardSet::single(c);
+            }
+        }
+        let mut blocks = cards.chunks_exact_mut(40);
+        let called = self.called.map_or(CardSet::EMPTY, CardSet::single);
+        let all = [self.own]
+            .into_iter()
+            .chain(visible)
+            .chain(trick)
+            .chain([self.played, called]);
+        for (block, set) in (&mut blocks).zip(all) {
+            write_block(block, set);
+        }
+        rest.fill(0.0);
+        visit_scalars(self, |i, x| rest[i - CARD_BLOCKS] = x);
     }
 }
 
-/// Calls `set(index, value)` for every entry of `f`'s observation tensor that may be nonzero
-/// (every other entry is zero): the layout, in one place.
+/// Entries of the observation tensor's card blocks: the hand, four visible hands, five trick
+/// slots, the cards played and the called card, 40 each.
+const CARD_BLOCKS: usize = 480;
+
+/// The eight tensor entries of each byte of a card mask.
+static BYTE_ENTRIES: [[f32; 8]; 256] = {
+    let mut t = [[0.0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                t[b][i] = 1.0;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Writes the 40-entry block of `cards`: 1 for each card held, 0 elsewhere, eight entries at a
+/// time from a table.
 #[inline]
-fn visit(f: &Features, mut set: impl FnMut(usize, f32)) {
-    set_cards(&mut set, 0, f.own);
+fn write_block(out: &mut [f32], cards: CardSet) {
+    let bits = cards.bits();
+    for (k, chunk) in out[..40].chunks_exact_mut(8).enumerate() {
+        chunk.copy_from_slice(&BYTE_ENTRIES[((bits >> (8 * k)) & 0xff) as usize]);
+    }
+}
+
+/// Calls `set(index, value)` for every entry after the card blocks of `f`'s observation tensor
+/// that may be nonzero (every other entry is zero): the layout's scalar part, in one place.
+#[inline]
+fn visit_scalars(f: &Features, mut set: impl FnMut(usize, f32)) {
     let points = hand_points(f);
     for s in Seat::first_n(f.players) {
         let r = f.rel(s);
-        if r > 0 {
-            set_cards(&mut set, 40 + 40 * (r - 1), f.visible[s.index()]);
-        }
-        if let Some(c) = f.trick[s.index()] {
-            set(200 + 40 * r + usize::from(c.index()), 1.0);
-        }
         set(534 + r, f32::from(f.hand_sizes[s.index()]) / 16.0);
         set(556 + r, f.seat_points[s.index()] as f32 / points);
-    }
-    set_cards(&mut set, 400, f.played);
-    if let Some(c) = f.called {
-        set(440 + usize::from(c.index()), 1.0);
     }
     set(480 + f.phase.index(), 1.0);
     set(487 + f.contract.map_or(0, |c| 1 + c.ordinal()), 1.0);
@@ -235,12 +279,6 @@ fn visit(f: &Features, mut set: impl FnMut(usize, f32)) {
 fn fill_cards(out: &mut [f32], cards: CardSet) {
     for c in cards {
         out[usize::from(c.index())] = 1.0;
-    }
-}
-
-fn set_cards(set: &mut impl FnMut(usize, f32), at: usize, cards: CardSet) {
-    for c in cards {
-        set(at + usize::from(c.index()), 1.0);
     }
 }
 

@@ -258,18 +258,7 @@ impl Game {
 
     /// Writes the legal action ids into `out` (in the engine's order); returns how many.
     pub fn legal_ids(&self, out: &mut [u16]) -> usize {
-        if self.is_over() {
-            return 0;
-        }
-        let monte = self.monte();
-        let mut n = 0;
-        for a in self.inner.legal_actions() {
-            if let (Ok(id), Some(slot)) = (a.to_id(monte.as_ref()), out.get_mut(n)) {
-                *slot = id;
-                n += 1;
-            }
-        }
-        n
+        self.inner.legal_ids(out)
     }
 
     /// Writes the legal-action mask (`mask[id]` set for each legal id); returns how many are

@@ -165,20 +165,13 @@ const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(100);
 /// draws from its own generator exactly as `RandomBot` does (`legal[below(len)]`), so the
 /// matches are the ones the checked path would play.
 fn random_playout(game: &mut Game, players: &mut [Player]) -> u64 {
-    let mut actions = 0u64;
-    while let Some(seat) = game.decider() {
-        let n = game.inner.num_legal_actions();
-        let Player::Random(rng) = &mut players[seat.index()] else {
-            break;
-        };
-        let i = rng.below(n as u32) as usize % n.max(1);
-        let Some(a) = game.inner.legal_action(i) else {
-            break;
-        };
-        game.apply_unchecked(a);
-        actions += 1;
-    }
-    actions
+    let single = game.single;
+    game.inner
+        .play_out(single, |seat, n| match &mut players[seat.index()] {
+            Player::Random(rng) => rng.below(n as u32) as usize % n.max(1),
+            // Only random players reach this loop; any other seat stops it.
+            _ => usize::MAX,
+        })
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -330,9 +330,14 @@ impl VectorEnv {
         let pool = self.pool.as_ref();
         let width = self.width;
         let finished = py.detach(|| {
-            // Three phases, so the games are the same for any number of threads: the actions
-            // (in parallel), the auto-resets (in game order, each drawing the next seed from
-            // the one generator), the new observations (in parallel).
+            let reset = |slot: &mut Slot, rng: &mut GameRng| {
+                let seed = next_seed(rng);
+                if let Ok(g) = Game::seeded(rules, seed, None, single) {
+                    slot.game = g;
+                    slot.seed = seed;
+                }
+                slot.returned = [0.0; Seat::MAX];
+            };
             let act = |slot: &mut Slot, action: Action, reward: &mut [f32], done: &mut bool| {
                 // Every action was checked against the cached legal list above.
                 slot.game.apply_unchecked(action);
@@ -343,62 +348,58 @@ impl VectorEnv {
                 slot.returned = now;
                 *done = slot.game.is_over();
             };
-            match pool {
-                None => {
-                    for (((slot, action), reward), done) in slots
-                        .iter_mut()
-                        .zip(chosen)
-                        .zip(r.chunks_mut(seats))
-                        .zip(d.iter_mut())
-                    {
-                        act(slot, action, reward, done);
+            let Some(pool) = pool else {
+                // One pass in game order (the same games as the three phases below: the
+                // resets draw their seeds in game order either way), so each game's state is
+                // read from memory once per step, not twice, when the batch outgrows the cache.
+                let mut finished = 0u64;
+                for (((((slot, action), reward), done), o), (m, p)) in slots
+                    .iter_mut()
+                    .zip(chosen)
+                    .zip(r.chunks_mut(seats))
+                    .zip(d.iter_mut())
+                    .zip(o.chunks_mut(width))
+                    .zip(m.chunks_mut(MASK_SIZE).zip(p.iter_mut()))
+                {
+                    act(slot, action, reward, done);
+                    if *done {
+                        finished += 1;
+                        reset(slot, rng);
                     }
+                    write_slot(slot, o, m, p);
                 }
-                Some(pool) => pool.install(|| {
-                    slots
-                        .par_iter_mut()
-                        .zip(chosen)
-                        .zip(r.par_chunks_mut(seats))
-                        .zip(d.par_iter_mut())
-                        .with_min_len(MIN_PER_TASK)
-                        .for_each(|(((slot, action), reward), done)| {
-                            act(slot, action, reward, done);
-                        });
-                }),
-            }
+                return finished;
+            };
+            // Threads: three phases, so the games are the same for any number of threads: the
+            // actions (in parallel), the auto-resets (in game order, each drawing the next seed
+            // from the one generator), the new observations (in parallel).
+            pool.install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(chosen)
+                    .zip(r.par_chunks_mut(seats))
+                    .zip(d.par_iter_mut())
+                    .with_min_len(MIN_PER_TASK)
+                    .for_each(|(((slot, action), reward), done)| {
+                        act(slot, action, reward, done);
+                    });
+            });
             let mut finished = 0u64;
             for (slot, &done) in slots.iter_mut().zip(d.iter()) {
                 if done {
                     finished += 1;
-                    let seed = next_seed(rng);
-                    if let Ok(g) = Game::seeded(rules, seed, None, single) {
-                        slot.game = g;
-                        slot.seed = seed;
-                    }
-                    slot.returned = [0.0; Seat::MAX];
+                    reset(slot, rng);
                 }
             }
-            match pool {
-                None => {
-                    for (((slot, o), m), p) in slots
-                        .iter_mut()
-                        .zip(o.chunks_mut(width))
-                        .zip(m.chunks_mut(MASK_SIZE))
-                        .zip(p.iter_mut())
-                    {
-                        write_slot(slot, o, m, p);
-                    }
-                }
-                Some(pool) => pool.install(|| {
-                    slots
-                        .par_iter_mut()
-                        .zip(o.par_chunks_mut(width))
-                        .zip(m.par_chunks_mut(MASK_SIZE))
-                        .zip(p.par_iter_mut())
-                        .with_min_len(MIN_PER_TASK)
-                        .for_each(|(((slot, o), m), p)| write_slot(slot, o, m, p));
-                }),
-            }
+            pool.install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(o.par_chunks_mut(width))
+                    .zip(m.par_chunks_mut(MASK_SIZE))
+                    .zip(p.par_iter_mut())
+                    .with_min_len(MIN_PER_TASK)
+                    .for_each(|(((slot, o), m), p)| write_slot(slot, o, m, p));
+            });
             finished
         });
         self.episodes += finished;

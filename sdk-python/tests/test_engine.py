@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import pickle
@@ -81,6 +82,67 @@ def check_state(s: cb.State) -> None:
     info = s.information_state_tensor()
     assert info.shape == (cb.INFORMATION_STATE_SIZE,)
     np.testing.assert_array_equal(info[: cb.OBSERVATION_SIZE], s.observation_tensor())
+
+
+def decode_blocks(tensor: np.ndarray) -> dict[str, Any]:
+    """The observation tensor's card blocks and counts read back by `OBSERVATION_LAYOUT`, with
+    cards named by the engine's card index, read from the `play` action ids (an encoder
+    independent of the one under test)."""
+    names = cb.new_hand("calabresella", seed=0)
+    plays = []
+    for i in range(cb.NUM_ACTIONS):
+        with contextlib.suppress(cb.CalabresellaError):
+            words = names.action_to_string(i).split()
+            if words[0] == "play" and len(words) == 2:
+                plays.append(words[1])
+    deck = plays[:40]
+    assert len(set(deck)) == 40
+    layout = {name: (at, n) for name, at, n in cb.OBSERVATION_LAYOUT}
+
+    def cards(name: str, k: int = 0) -> set[str]:
+        at, _ = layout[name]
+        block = tensor[at + 40 * k : at + 40 * (k + 1)]
+        assert set(np.unique(block).tolist()) <= {0.0, 1.0}
+        return {deck[i] for i in np.flatnonzero(block)}
+
+    at, _ = layout["hand_sizes"]
+    return {
+        "hand": cards("hand"),
+        "visible": [cards("visible_hands", k) for k in range(4)],
+        "trick": [cards("trick", k) for k in range(5)],
+        "called": cards("called"),
+        "hand_sizes": (tensor[at : at + 5] * 16).round().astype(int).tolist(),
+    }
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_the_observation_tensor_holds_what_the_observation_shows(
+    game: str, options: dict[str, Any]
+) -> None:
+    rng = random.Random(5)
+    for seed in range(3):
+        s = cb.new_hand(game, seed=seed, **options)
+        while not s.is_terminal():
+            for seat in range(s.num_players):
+                o = s.observation(seat)
+                got = decode_blocks(s.observation_tensor(seat))
+                n = s.num_players
+
+                def rel(x: int, seat: int = seat, n: int = n) -> int:
+                    return (x - seat) % n
+
+                assert got["hand"] == set(o.hand)
+                for k in range(4):
+                    shown = {c for x, h in o.visible_hands.items() if rel(x) == k + 1 for c in h}
+                    assert got["visible"][k] == shown
+                for k in range(5):
+                    assert got["trick"][k] == {c for x, c in o.trick if rel(x) == k}
+                assert got["called"] == ({o.called} if o.called else set())
+                sizes = [0] * 5
+                for x, size in enumerate(o.hand_sizes):
+                    sizes[rel(x)] = size
+                assert got["hand_sizes"] == sizes
+            s.apply_action(rng.choice(s.legal_actions()))
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES)

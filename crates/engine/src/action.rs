@@ -290,8 +290,7 @@ impl Action {
             Action::Call(c) => CALL0 + u16::from(c.index()),
             Action::Return(c) => RETURN0 + u16::from(c.index()),
             Action::Discard(c) => DISCARD0 + u16::from(c.index()),
-            Action::Play(c, None) => PLAY0 + u16::from(c.index()),
-            Action::Play(c, Some(s)) => SIGNAL0 + 40 * s as u16 + u16::from(c.index()),
+            Action::Play(c, s) => Action::play_id(c, s),
             Action::Promise(p) => {
                 if !p.is_valid() {
                     return Err(ActionIdError::BadPromise);
@@ -303,6 +302,15 @@ impl Action {
                 }
             }
         })
+    }
+
+    /// The id of `play c` with the lead signal `s`.
+    #[inline]
+    pub const fn play_id(c: Card, s: Option<Signal>) -> u16 {
+        match s {
+            None => PLAY0 + c.index() as u16,
+            Some(s) => SIGNAL0 + 40 * s as u16 + c.index() as u16,
+        }
     }
 
     /// The id of an action that needs no monte (every action but `take`), with a branch-free

@@ -78,6 +78,27 @@ fn check_step(m: &AnyMatch, i: usize, rng: &mut GameRng, label: &str) {
             "{label}: id of {a}"
         );
     }
+    // The listed ids (card plays from the playable set) are the legal actions' ids, in order.
+    let mut ids = [0u16; calabresella_engine::game::MAX_LEGAL];
+    let n = m.legal_ids(&mut ids);
+    let expected: Vec<u16> = legal
+        .iter()
+        .map(|a| a.to_id(monte.as_ref()).unwrap())
+        .collect();
+    assert_eq!(ids[..n], expected[..], "{label}: legal_ids");
+    if let Some((cards, signals)) = m.legal_plays() {
+        assert_eq!(
+            legal.len(),
+            cards.len() * if signals { 4 } else { 1 },
+            "{label}: legal_plays counts every legal action"
+        );
+        assert!(
+            legal
+                .iter()
+                .all(|a| matches!(a, Action::Play(c, _) if cards.contains(*c))),
+            "{label}: legal_plays lists only card plays"
+        );
+    }
     assert_eq!(m.legal_action(legal.len()), None);
 
     // is_legal agrees with the list for every action id, and a refused action (as the decider,

@@ -363,6 +363,12 @@ impl Hand {
         }
     }
 
+    /// When the actor must play a card: the playable cards (no signals in Calabresella).
+    #[inline]
+    pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
+        matches!(self.step, Step::Play).then_some((self.legal, false))
+    }
+
     /// The `i`-th legal action (0-based) in the order of [`Hand::legal_actions`]: pass before
     /// bids, bids low to high, cards by index, takes by monte mask.
     #[inline]

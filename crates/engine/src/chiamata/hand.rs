@@ -445,6 +445,13 @@ impl Hand {
         }
     }
 
+    /// When the actor must play a card: the playable cards and whether the lead signals are
+    /// offered with them.
+    #[inline]
+    pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
+        matches!(self.phase, Phase::Play).then(|| (self.legal, self.signals_allowed()))
+    }
+
     /// The `i`-th legal action: in the auction `pass` then the bids from the lowest; calls and
     /// cards in index order, each card on a Tressette lead plain first, then with busso,
     /// striscio and volo.

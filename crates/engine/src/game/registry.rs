@@ -2,7 +2,7 @@
 //! from it: [`Rules`] (a game and its options), [`AnyMatch`], [`AnyObservation`] and
 //! [`AnyEvent`]. Surfaces hold these and never name a game.
 
-use crate::action::Action;
+use crate::action::{Action, Signal};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealRefused;
@@ -361,6 +361,25 @@ where
 fn current_of<G: Game>(m: &G) -> Option<&G::Hand> {
     m.hands().last().filter(|h| !h.is_over())
 }
+fn play_out_of<G: Game>(
+    m: &mut G,
+    one_hand: bool,
+    choose: &mut impl FnMut(Seat, usize) -> usize,
+) -> u64 {
+    let hand = m.hands().len();
+    let mut actions = 0;
+    while !(one_hand && m.hands().len() != hand) {
+        let (Some(seat), Some(h)) = (m.decider(), current_of(m)) else {
+            break;
+        };
+        let Some(a) = h.legal_action(choose(seat, h.num_legal_actions())) else {
+            break;
+        };
+        m.apply_unchecked(a);
+        actions += 1;
+    }
+    actions
+}
 fn describe_of<G: Game>(m: &G) -> String {
     let n = G::seats(m.options());
     let mut out = format!("{} ", G::name(m.options()));
@@ -517,6 +536,18 @@ impl AnyMatch {
         each!(AnyMatch, self, m => current_of(m).and_then(|h| h.legal_action(i)))
     }
 
+    /// Plays on while someone decides, taking the legal action of index
+    /// `choose(decider, count)` each time (an index out of range stops the loop); with
+    /// `one_hand`, stops when the current hand ends. The per-action loop of random bots, with
+    /// the game dispatched once rather than at every call. Returns how many actions it played.
+    pub fn play_out(
+        &mut self,
+        one_hand: bool,
+        mut choose: impl FnMut(Seat, usize) -> usize,
+    ) -> u64 {
+        each!(AnyMatch, self, m => play_out_of(m, one_hand, &mut choose))
+    }
+
     /// Why `seat` may not take `action` now, or `Ok` when it may (nothing is applied).
     pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
         each!(AnyMatch, self, m => Game::check_as(m, seat, action))
@@ -591,6 +622,43 @@ impl AnyMatch {
     /// The view of `viewer` of hand `i` alone (no match totals or earlier results).
     pub fn hand_observation(&self, i: usize, viewer: Viewer) -> Option<AnyObservation> {
         each!(AnyMatch, self, m => Game::hand_observation(m, i, viewer).map(Into::into))
+    }
+
+    /// When every legal action now is a card play: the playable cards and whether the lead
+    /// signals are offered with them ([`Rollout::legal_plays`]).
+    pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
+        each!(AnyMatch, self, m => Game::hands(m).last().filter(|h| !Rollout::is_over(*h)).and_then(Rollout::legal_plays))
+    }
+
+    /// Writes the ids of the legal actions now into `out`, in the order of
+    /// [`AnyMatch::legal_actions`] (as many as fit); returns how many it wrote. Card plays, most
+    /// steps, are listed from the playable set without building the actions.
+    pub fn legal_ids(&self, out: &mut [u16]) -> usize {
+        let mut n = 0;
+        let mut put = |id: u16| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = id;
+                n += 1;
+            }
+        };
+        if let Some((cards, signals)) = self.legal_plays() {
+            for c in cards {
+                put(Action::play_id(c, None));
+                if signals {
+                    for s in [Signal::Busso, Signal::Striscio, Signal::Volo] {
+                        put(Action::play_id(c, Some(s)));
+                    }
+                }
+            }
+        } else if !self.is_over() {
+            let monte = self.id_monte();
+            for a in self.legal_actions() {
+                if let Ok(id) = a.to_id(monte.as_ref()) {
+                    put(id);
+                }
+            }
+        }
+        n
     }
 
     /// What `viewer` may know of the current (or last) hand, without allocating.

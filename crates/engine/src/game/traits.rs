@@ -38,6 +38,11 @@ pub trait Rollout {
     fn apply_unchecked(&mut self, action: Action);
     /// Plays the hand out at random; returns the number of actions.
     fn playout_random(&mut self, rng: &mut GameRng) -> usize;
+    /// When every legal action now is a card play: the playable cards, and whether each is
+    /// offered with the three lead signals too (`None` in any other step). The legal actions
+    /// are then the cards in index order, each plain first and, with signals, then with busso,
+    /// striscio and volo: what batched environments list without building the actions.
+    fn legal_plays(&self) -> Option<(CardSet, bool)>;
 }
 
 /// Implements [`Rollout`] for a hand type through its inherent methods of the same names (every
@@ -59,6 +64,9 @@ macro_rules! rollout_via_inherent {
             }
             fn playout_random(&mut self, rng: &mut $crate::rng::GameRng) -> usize {
                 <$hand>::playout_random(self, rng)
+            }
+            fn legal_plays(&self) -> Option<($crate::cardset::CardSet, bool)> {
+                <$hand>::legal_plays(self)
             }
         }
     };

@@ -207,6 +207,13 @@ impl Hand {
         self.legal.len() * if self.signals_allowed() { 4 } else { 1 }
     }
 
+    /// The playable cards and whether the lead signals are offered with them (every step of a
+    /// Tressette hand is a card play).
+    #[inline]
+    pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
+        (!self.is_over()).then(|| (self.legal, self.signals_allowed()))
+    }
+
     /// The `i`-th legal action: cards in index order, each (on a signalled lead) plain first,
     /// then with busso, striscio and volo.
     #[inline]
