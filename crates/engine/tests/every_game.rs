@@ -411,3 +411,39 @@ fn no_match_takes_more_actions_than_its_rules_bound_and_fitting_lowers_only_the_
         }
     }
 }
+
+#[test]
+fn play_out_takes_the_actions_the_per_action_loop_takes_in_every_game() {
+    // `AnyMatch::play_out` lists card plays from the playable set; with the same choices it
+    // must play what `legal_action(choose(decider, num_legal_actions()))` plays, whole matches
+    // and single hands alike.
+    for rules in every_option_set() {
+        for seed in 0..20u64 {
+            for one_hand in [false, true] {
+                let mut fast = AnyMatch::seeded(rules, seed, None).unwrap();
+                let mut slow = fast.clone();
+                let mut rng = GameRng::from_seed(seed);
+                let mut seen = Vec::new();
+                let played = fast.play_out(one_hand, |seat, n| {
+                    seen.push((seat, n));
+                    rng.below(n as u32) as usize
+                });
+                let mut rng = GameRng::from_seed(seed);
+                let mut steps = Vec::new();
+                while let Some(seat) = slow.decider() {
+                    if one_hand && slow.hands_dealt() > 1 {
+                        break;
+                    }
+                    let n = slow.num_legal_actions();
+                    steps.push((seat, n));
+                    let a = slow.legal_action(rng.below(n as u32) as usize).unwrap();
+                    slow.apply_unchecked(a);
+                }
+                assert_eq!(seen, steps, "{rules} seed {seed}: the choices offered");
+                assert_eq!(played, steps.len() as u64, "{rules} seed {seed}");
+                assert_eq!(fast, slow, "{rules} seed {seed}: the same match");
+                assert!(one_hand || fast.is_over(), "{rules}: played to the end");
+            }
+        }
+    }
+}

@@ -361,6 +361,14 @@ where
 fn current_of<G: Game>(m: &G) -> Option<&G::Hand> {
     m.hands().last().filter(|h| !h.is_over())
 }
+/// A card's plays on a signalled lead, in the order of the legal actions.
+const LEAD_SIGNALS: [Option<Signal>; 4] = [
+    None,
+    Some(Signal::Busso),
+    Some(Signal::Striscio),
+    Some(Signal::Volo),
+];
+
 fn play_out_of<G: Game>(
     m: &mut G,
     one_hand: bool,
@@ -372,7 +380,22 @@ fn play_out_of<G: Game>(
         let (Some(seat), Some(h)) = (m.decider(), current_of(m)) else {
             break;
         };
-        let Some(a) = h.legal_action(choose(seat, h.num_legal_actions())) else {
+        // Card plays, most steps, are taken from the playable set here, inline, rather than
+        // through the hand's general `legal_action` (the same order: cards by index, each plain
+        // then signalled; `every_game.rs` holds `legal_ids` to it).
+        let a = match h.legal_plays() {
+            Some((cards, false)) => cards
+                .nth(choose(seat, cards.len()))
+                .map(|c| Action::Play(c, None)),
+            Some((cards, true)) => {
+                let i = choose(seat, 4 * cards.len());
+                cards
+                    .nth(i / 4)
+                    .map(|c| Action::Play(c, LEAD_SIGNALS[i % 4]))
+            }
+            None => h.legal_action(choose(seat, h.num_legal_actions())),
+        };
+        let Some(a) = a else {
             break;
         };
         m.apply_unchecked(a);
@@ -645,8 +668,8 @@ impl AnyMatch {
             for c in cards {
                 put(Action::play_id(c, None));
                 if signals {
-                    for s in [Signal::Busso, Signal::Striscio, Signal::Volo] {
-                        put(Action::play_id(c, Some(s)));
+                    for s in &LEAD_SIGNALS[1..] {
+                        put(Action::play_id(c, *s));
                     }
                 }
             }
