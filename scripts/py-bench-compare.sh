@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Compares two builds of the Python package in the same run, interleaved (old, new, old, new,
-# ...) on one core: VectorEnv steps/s (Calabresella, one thread, tensors and masks) at 64, 1,024
-# and 16,384 games, and the information-state tensor's time in the middle of a hand. Prints each figure's medians and
-# the ratio new/old.
+# Compares two builds of the Python package in the same run, interleaved (old, new, old,
+# new, ...) on one core: VectorEnv steps/s (Calabresella, one thread, tensors and masks) at
+# 64, 1,024 and 16,384 games, and the information-state tensor's time in the middle of a
+# hand. Prints each figure's medians and the ratio new/old.
 #
 # Usage: scripts/py-bench-compare.sh OLD_PYTHON_DIR NEW_PYTHON_DIR [ROUNDS]
-# Each directory holds a `calabresella` package with its built `_core` extension, for example:
-#   git worktree add /tmp/old HEAD~1
-#   (cd /tmp/old/sdk-python && VIRTUAL_ENV=$PWD/../../main/.venv maturin develop --release)
-#   cp -rL /tmp/old/sdk-python/python /tmp/old-py; cp -rL sdk-python/python /tmp/new-py
+# Each directory holds a `calabresella` package with its built `_core` extension. For example,
+# from the repository's root (the old build is a wheel, so the .venv keeps this checkout's):
+#   repo=$PWD && git worktree add /tmp/old HEAD~1
+#   (cd /tmp/old/sdk-python && "$repo/.venv/bin/maturin" build --release -o /tmp/old-wheel)
+#   mkdir /tmp/old-py && (cd /tmp/old-py && unzip -q /tmp/old-wheel/*.whl)
+#   (cd sdk-python && maturin develop --release) && cp -rL sdk-python/python /tmp/new-py
 #   scripts/py-bench-compare.sh /tmp/old-py /tmp/new-py 5
 set -euo pipefail
 old=${1:?usage: scripts/py-bench-compare.sh OLD_PYTHON_DIR NEW_PYTHON_DIR [ROUNDS]}
@@ -58,8 +60,16 @@ done
 python3 - "$out" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
-for what, label in [("64", "VectorEnv, 64 games, steps/s"), ("1024", "VectorEnv, 1,024 games, steps/s"),
-                    ("16384", "VectorEnv, 16,384 games, steps/s"), ("info", "information_state_tensor, us")]:
-    med = {w: statistics.median(float(v) for ww, k, v in rows if ww == w and k == what) for w in ("old", "new")}
+labels = {
+    "64": "VectorEnv, 64 games, steps/s",
+    "1024": "VectorEnv, 1,024 games, steps/s",
+    "16384": "VectorEnv, 16,384 games, steps/s",
+    "info": "information_state_tensor, us",
+}
+for what, label in labels.items():
+    med = {
+        w: statistics.median(float(v) for ww, k, v in rows if ww == w and k == what)
+        for w in ("old", "new")
+    }
     print(f"{label}: old {med['old']:,.2f}  new {med['new']:,.2f}  new/old {med['new'] / med['old']:.2f}")
 PY

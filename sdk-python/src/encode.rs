@@ -4,7 +4,9 @@
 //!
 //! The observation tensor is written from [`Features`], which the batched environment fills
 //! straight from the engine's hand (no allocation) and `Observation.tensor()` fills from a
-//! [`View`]; a test holds the two equal on every seat of random games.
+//! [`View`]; a test holds the two equal on every seat of random games. The information-state
+//! tensor's history part is written from [`Fact`]s: the engine's events for in-process
+//! observations, the parsed events of a `View` otherwise (`crate::history`).
 
 use calabresella_engine::game::{AnyObservation, Phase, Viewer};
 use calabresella_engine::{CardSet, Seat};
@@ -292,8 +294,9 @@ pub fn encode_info(v: &View, out: &mut [f32]) {
     }
 }
 
-/// Writes the information-state tensor of `viewer` in the engine's observation `o` (whose
-/// features are `f`) into `out`, straight from the engine's events.
+/// Writes the information-state tensor of the engine's observation `o` into `out` (at least
+/// [`INFO_SIZE`] long), straight from the engine's events; `f` must be the features of the same
+/// viewer in the same state (the observation part and the relative seats come from it).
 pub fn encode_info_engine(f: &Features, o: &AnyObservation, out: &mut [f32]) {
     let mut h = History::start(f, out);
     history::facts(o, |fact| h.push(fact));

@@ -258,6 +258,9 @@ impl Game {
 
     /// Writes the legal action ids into `out` (in the engine's order); returns how many.
     pub fn legal_ids(&self, out: &mut [u16]) -> usize {
+        if self.is_over() {
+            return 0;
+        }
         self.inner.legal_ids(out)
     }
 

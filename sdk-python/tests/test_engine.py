@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import pickle
 import random
@@ -84,10 +85,9 @@ def check_state(s: cb.State) -> None:
     np.testing.assert_array_equal(info[: cb.OBSERVATION_SIZE], s.observation_tensor())
 
 
-def decode_blocks(tensor: np.ndarray) -> dict[str, Any]:
-    """The observation tensor's card blocks and counts read back by `OBSERVATION_LAYOUT`, with
-    cards named by the engine's card index, read from the `play` action ids (an encoder
-    independent of the one under test)."""
+@functools.cache
+def deck() -> tuple[str, ...]:
+    """Card names by the engine's card index, read from the `play` action ids."""
     names = cb.new_hand("calabresella", seed=0)
     plays = []
     for i in range(cb.NUM_ACTIONS):
@@ -95,15 +95,20 @@ def decode_blocks(tensor: np.ndarray) -> dict[str, Any]:
             words = names.action_to_string(i).split()
             if words[0] == "play" and len(words) == 2:
                 plays.append(words[1])
-    deck = plays[:40]
-    assert len(set(deck)) == 40
+    assert len(set(plays[:40])) == 40
+    return tuple(plays[:40])
+
+
+def decode_blocks(tensor: np.ndarray) -> dict[str, Any]:
+    """The observation tensor's card blocks and counts read back by `OBSERVATION_LAYOUT`, with
+    cards named by the engine's card index (an encoder independent of the one under test)."""
     layout = {name: (at, n) for name, at, n in cb.OBSERVATION_LAYOUT}
 
     def cards(name: str, k: int = 0) -> set[str]:
         at, _ = layout[name]
         block = tensor[at + 40 * k : at + 40 * (k + 1)]
         assert set(np.unique(block).tolist()) <= {0.0, 1.0}
-        return {deck[i] for i in np.flatnonzero(block)}
+        return {deck()[i] for i in np.flatnonzero(block)}
 
     at, _ = layout["hand_sizes"]
     return {
@@ -111,6 +116,7 @@ def decode_blocks(tensor: np.ndarray) -> dict[str, Any]:
         "visible": [cards("visible_hands", k) for k in range(4)],
         "trick": [cards("trick", k) for k in range(5)],
         "called": cards("called"),
+        "played": cards("played"),
         "hand_sizes": (tensor[at : at + 5] * 16).round().astype(int).tolist(),
     }
 
@@ -122,7 +128,12 @@ def test_the_observation_tensor_holds_what_the_observation_shows(
     rng = random.Random(5)
     for seed in range(3):
         s = cb.new_hand(game, seed=seed, **options)
+        played: set[str] = set()
         while not s.is_terminal():
+            # The cards won so far only grow, and none of them is in a hand or on the table.
+            now = decode_blocks(s.observation_tensor(0))["played"]
+            assert played <= now
+            played = now
             for seat in range(s.num_players):
                 o = s.observation(seat)
                 got = decode_blocks(s.observation_tensor(seat))
@@ -138,6 +149,8 @@ def test_the_observation_tensor_holds_what_the_observation_shows(
                 for k in range(5):
                     assert got["trick"][k] == {c for x, c in o.trick if rel(x) == k}
                 assert got["called"] == ({o.called} if o.called else set())
+                assert got["played"] == played
+                assert not played & (set(o.hand) | {c for _, c in o.trick})
                 sizes = [0] * 5
                 for x, size in enumerate(o.hand_sizes):
                     sizes[rel(x)] = size

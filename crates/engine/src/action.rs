@@ -236,6 +236,15 @@ pub enum Action {
     Promise(Promise),
 }
 
+/// A lead's choices for each card, in the order of every game's legal actions: plain, then
+/// with busso, striscio and volo.
+pub const LEAD_SIGNALS: [Option<Signal>; 4] = [
+    None,
+    Some(Signal::Busso),
+    Some(Signal::Striscio),
+    Some(Signal::Volo),
+];
+
 /// Number of numeric action ids (ids are `0..NUM_ACTION_IDS`).
 pub const NUM_ACTION_IDS: u16 = 431;
 

@@ -86,6 +86,12 @@ fn check_step(m: &AnyMatch, i: usize, rng: &mut GameRng, label: &str) {
         .map(|a| a.to_id(monte.as_ref()).unwrap())
         .collect();
     assert_eq!(ids[..n], expected[..], "{label}: legal_ids");
+    let all_plays = !legal.is_empty() && legal.iter().all(|a| matches!(a, Action::Play(..)));
+    assert_eq!(
+        m.legal_plays().is_some(),
+        all_plays,
+        "{label}: legal_plays exactly when every legal action is a card play"
+    );
     if let Some((cards, signals)) = m.legal_plays() {
         assert_eq!(
             legal.len(),
@@ -445,5 +451,10 @@ fn play_out_takes_the_actions_the_per_action_loop_takes_in_every_game() {
                 assert!(one_hand || fast.is_over(), "{rules}: played to the end");
             }
         }
+        // An index out of range stops the loop at once, with nothing played.
+        let mut m = AnyMatch::seeded(rules, 1, None).unwrap();
+        let before = m.clone();
+        assert_eq!(m.play_out(false, |_, n| n), 0, "{rules}");
+        assert_eq!(m, before, "{rules}: nothing changed");
     }
 }

@@ -45,13 +45,7 @@ impl Role {
     }
 }
 
-/// A lead's choices for each card, in `legal_action` order: plain, then each signal.
-const SIGNALS: [Option<Signal>; 4] = [
-    None,
-    Some(Signal::Busso),
-    Some(Signal::Striscio),
-    Some(Signal::Volo),
-];
+use crate::action::LEAD_SIGNALS as SIGNALS;
 
 /// The most actions a hand can take: a rank auction of 69 bids and 5 passes, a call, 40 cards.
 pub(crate) const MAX_ACTIONS: usize = 120;

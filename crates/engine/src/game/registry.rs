@@ -2,7 +2,7 @@
 //! from it: [`Rules`] (a game and its options), [`AnyMatch`], [`AnyObservation`] and
 //! [`AnyEvent`]. Surfaces hold these and never name a game.
 
-use crate::action::{Action, Signal};
+use crate::action::{Action, LEAD_SIGNALS};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealRefused;
@@ -361,14 +361,6 @@ where
 fn current_of<G: Game>(m: &G) -> Option<&G::Hand> {
     m.hands().last().filter(|h| !h.is_over())
 }
-/// A card's plays on a signalled lead, in the order of the legal actions.
-const LEAD_SIGNALS: [Option<Signal>; 4] = [
-    None,
-    Some(Signal::Busso),
-    Some(Signal::Striscio),
-    Some(Signal::Volo),
-];
-
 fn play_out_of<G: Game>(
     m: &mut G,
     one_hand: bool,
@@ -561,7 +553,8 @@ impl AnyMatch {
 
     /// Plays on while someone decides, taking the legal action of index
     /// `choose(decider, count)` each time (an index out of range stops the loop); with
-    /// `one_hand`, stops when the current hand ends. The per-action loop of random bots, with
+    /// `one_hand`, stops once another hand has been dealt (a match whose next hand waits to be
+    /// dealt stops anyway: nobody decides). The per-action loop of random bots, with
     /// the game dispatched once rather than at every call. Returns how many actions it played.
     pub fn play_out(
         &mut self,

@@ -2,7 +2,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::action::{Action, Signal};
+use crate::action::Action;
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
@@ -223,15 +223,7 @@ impl Hand {
         }
         if self.signals_allowed() {
             let card = self.legal.nth(i / 4)?;
-            Some(Action::Play(
-                card,
-                [
-                    None,
-                    Some(Signal::Busso),
-                    Some(Signal::Striscio),
-                    Some(Signal::Volo),
-                ][i % 4],
-            ))
+            Some(Action::Play(card, crate::action::LEAD_SIGNALS[i % 4]))
         } else {
             self.legal.nth(i).map(|c| Action::Play(c, None))
         }
