@@ -17,26 +17,11 @@ import argparse
 import json
 import statistics
 import subprocess
-import time
 from pathlib import Path
 
-import calabresella as cb
+from bench import tournament_hands_per_sec  # this directory's bench.py: the same measure
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def tournament_hands_per_sec(deals: int) -> float:
-    """Hands per second of random three-bot Calabresella matches, one thread."""
-    start = time.perf_counter()
-    r = cb.tournament(
-        ["random", "random", "random"],
-        "calabresella",
-        deals=deals,
-        threads=1,
-        progress=False,
-        ratings=False,
-    )
-    return float(r.hands.sum()) / (time.perf_counter() - start)
 
 
 def rust_hands_per_sec(cli: Path, hands: int) -> float:
@@ -60,7 +45,7 @@ def main() -> None:
     ratios = []
     for _ in range(a.rounds):
         rust = rust_hands_per_sec(a.cli, 300_000)
-        tour = statistics.median(tournament_hands_per_sec(a.deals) for _ in range(3))
+        tour = statistics.median(tournament_hands_per_sec(a.deals, 1) for _ in range(3))
         ratios.append(rust / tour)
         print(f"rust bench {rust:,.0f} hands/s  tournament {tour:,.0f} hands/s  {rust / tour:.2f}x")
     print(f"median: the tournament is {statistics.median(ratios):.2f}x slower per core")
