@@ -643,7 +643,7 @@ impl AnyMatch {
     /// When every legal action now is a card play: the playable cards and whether the lead
     /// signals are offered with them ([`Rollout::legal_plays`]).
     pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
-        each!(AnyMatch, self, m => Game::hands(m).last().filter(|h| !Rollout::is_over(*h)).and_then(Rollout::legal_plays))
+        each!(AnyMatch, self, m => current_of(m).and_then(Rollout::legal_plays))
     }
 
     /// Writes the ids of the legal actions now into `out`, in the order of
