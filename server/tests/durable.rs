@@ -253,6 +253,53 @@ async fn seat_against_bots(server: &TestServer, seed: u64) -> RemoteSeat {
     join_all(&client, &table).await.remove(0)
 }
 
+/// Actions stored for `table` in the store's write-ahead log.
+async fn logged_actions(server: &TestServer, table: &str) -> i64 {
+    let table = table.to_owned();
+    server
+        .store
+        .read(move |c| {
+            c.query(
+                "SELECT COUNT(*) FROM actions WHERE table_id = $1",
+                &[table.into()],
+            )
+        })
+        .await
+        .expect("count")[0][0]
+        .int()
+}
+
+/// A durable store holds every action before the table applies it (the log a restart
+/// resumes from); an in-memory store dies with the process, so the table skips that log and
+/// keeps its own (the records of finished matches come from it: every other test's server
+/// runs in memory and checks them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_durable_store_keeps_the_write_ahead_log() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut stores = common::backends(dir.path(), "log");
+    stores.push(("memory".to_owned(), StoreOptions::default()));
+    for (kind, store) in stores {
+        let durable = store.location.durable();
+        let server = TestServer::start_on(store).await;
+        let mut seat = seat_against_bots(&server, 9).await;
+        let (d, a) = my_turn(&seat).await.expect("turn");
+        act(&mut seat, d, a).await.expect("act");
+        let logged = logged_actions(&server, &seat.table_id).await;
+        if durable {
+            assert!(
+                logged > d as i64,
+                "{kind}: {logged} logged after decision {d}"
+            );
+        } else {
+            assert_eq!(logged, 0, "{kind}: nothing logged in memory");
+        }
+        // The table took the action all the same.
+        let now = observation(&seat).await.decision;
+        assert!(now > d, "{kind}: decision {now} after {d}");
+        server.shut_down().await;
+    }
+}
+
 /// A store that refuses writes: the act call fails with STORE_READ_ONLY (or STORE_FULL for a
 /// full store), nothing changes, and the same act succeeds once the store takes writes again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,10 +2,11 @@
 //! SQLite (the embedded default) or PostgreSQL, behind one [`Conn`] trait.
 //!
 //! One thread owns the connection. Tables send it [`Write`]s and wait for the commit before
-//! they apply an action or answer a call (write-ahead); the thread gathers whatever writes
-//! are queued from every table into one transaction (group commit), so the cost of a commit
-//! is shared by all the tables that wrote meanwhile. Reads run on the same thread between
-//! commits.
+//! they apply an action or answer a call (write-ahead; a store that is not
+//! [durable](Store::durable) is sent no actions, since nothing could resume from them); the
+//! thread gathers whatever writes are queued from every table into one transaction (group
+//! commit), so the cost of a commit is shared by all the tables that wrote meanwhile. Reads
+//! run on the same thread between commits.
 
 mod conn;
 mod log;

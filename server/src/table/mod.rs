@@ -595,20 +595,25 @@ impl Table {
             .pending
             .as_ref()
             .map_or(0, |p| p.started.elapsed().as_millis() as u32);
-        let write = Write::Action {
-            table: self.id.clone(),
-            index: self.taken.len() as u64,
-            action: StoredAction {
-                seat: seat.index() as u8,
-                action: action.to_string(),
-                ms,
-                timeout,
-            },
-        };
-        self.store.write(vec![write]).await.map_err(|e| {
-            tracing::error!(table = %self.id, error = %e, "action not stored");
-            ServiceError::from(e)
-        })?;
+        // The write-ahead log is what a restarted server resumes the match from. An
+        // in-memory store dies with the process, so nothing could ever read it back: the table
+        // keeps its own log (`taken`, the record's source) and skips the store's round trip.
+        if self.store.durable() {
+            let write = Write::Action {
+                table: self.id.clone(),
+                index: self.taken.len() as u64,
+                action: StoredAction {
+                    seat: seat.index() as u8,
+                    action: action.to_string(),
+                    ms,
+                    timeout,
+                },
+            };
+            self.store.write(vec![write]).await.map_err(|e| {
+                tracing::error!(table = %self.id, error = %e, "action not stored");
+                ServiceError::from(e)
+            })?;
+        }
         self.apply(seat, action, timeout, ms)?;
         Ok(ms)
     }
