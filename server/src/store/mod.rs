@@ -8,6 +8,7 @@
 //! commit), so the cost of a commit is shared by all the tables that wrote meanwhile. Reads
 //! run on the same thread between commits.
 
+mod batch;
 mod conn;
 mod log;
 pub mod migrate;
@@ -298,6 +299,7 @@ impl Store {
         std::thread::Builder::new()
             .name("calabresella-store".into())
             .spawn(move || {
+                batch::schedule_as_batch();
                 let opened = connect(&options).and_then(|mut conn| {
                     let migrated = migrate::migrate_to(conn.as_mut(), version)?;
                     let tables = if version >= 1 {
