@@ -225,7 +225,9 @@ fn counters_move_by_what_a_match_did() {
     assert_eq!(at(&after, "calabresella_tables{state=\"finished\"}"), 1.0);
     assert_eq!(at(&after, "calabresella_tables{state=\"playing\"}"), 0.0);
     assert_eq!(at(&after, "calabresella_open_streams{kind=\"seat\"}"), 0.0);
-    assert!(delta("calabresella_store_commit_duration_seconds_count") >= actions as f64 / 10.0);
+    // The table, its seat and its end; an in-memory store is sent no actions (nothing could
+    // resume from them), so a match commits a few times whatever its length.
+    assert!(delta("calabresella_store_commit_duration_seconds_count") >= 3.0);
     // Nothing secret in any series: no table id, no token, no player's name.
     let (_, body) = get(&metrics, "/metrics");
     assert!(

@@ -140,10 +140,11 @@ async fn one_match(
         tasks.push(tokio::spawn(async move {
             let r = seat
                 .play(
-                    |t, _| {
+                    |t, rejected| {
                         // Counted as it is sent, so a window shorter than a match still
-                        // counts the actions taken in it.
-                        if stats.measuring.load(Ordering::Relaxed) {
+                        // counts the actions taken in it (a refused answer's retry is not
+                        // another action).
+                        if rejected.is_none() && stats.measuring.load(Ordering::Relaxed) {
                             stats.actions.fetch_add(1, Ordering::Relaxed);
                         }
                         let a = &t.legal_actions[rng.below(t.legal_actions.len() as u32) as usize];
