@@ -78,12 +78,14 @@ pub fn transient(s: &Status) -> bool {
 /// restarting, its store refused a write without changing anything, the connection broke
 /// under the call, or the caller went over its rate. A server's own refusals are final.
 pub fn retryable(s: &Status) -> bool {
-    // CANCELLED, or UNKNOWN carrying a transport error, is what a call gets when its
-    // connection breaks under it; the server never sends those itself.
-    let transport = std::error::Error::source(s).is_some_and(|e| e.is::<tonic::transport::Error>());
+    // CANCELLED, or UNKNOWN carrying a source error, is what a call gets when its connection
+    // breaks under it: a status the server sends is decoded from its trailers and carries no
+    // source, while one the client library makes from a local failure (a transport error, a
+    // body cut by a broken pipe, an h2 error) keeps that failure as its source.
+    let local = std::error::Error::source(s).is_some();
     match s.code() {
         Code::Unavailable | Code::Cancelled => true,
-        Code::Unknown => transport,
+        Code::Unknown => local,
         Code::ResourceExhausted => reason(s) == "RATE_LIMITED",
         _ => false,
     }
@@ -485,6 +487,19 @@ mod tests {
         ] {
             assert!(!retryable(&Status::new(c, "x")), "{c:?}");
         }
+        assert!(
+            !retryable(&Status::unknown("the server's own unknown error")),
+            "an UNKNOWN the server sent is final"
+        );
+        let cut = Status::from_error(Box::new(std::io::Error::new(
+            std::io::ErrorKind::BrokenPipe,
+            "stream closed because of a broken pipe",
+        )));
+        assert_eq!(cut.code(), Code::Unknown);
+        assert!(
+            retryable(&cut),
+            "an UNKNOWN made from a broken connection is retried"
+        );
         assert!(refusal(&Status::invalid_argument("bad action")));
         assert!(
             !refusal(&Status::failed_precondition("over")),
