@@ -300,6 +300,127 @@ async fn only_a_durable_store_keeps_the_write_ahead_log() {
     }
 }
 
+/// A match that ended just before a restart (or whose table left memory) still shows its end
+/// to its seat: a resuming stream gets a snapshot saying the server restarted and the same
+/// `MatchEnded`, so a player cut off as the match ended learns how; answers and observations
+/// are refused as the match being over; a table that never was is still not found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_that_ended_before_a_restart_still_shows_its_end() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (kind, store) in common::backends(dir.path(), "ended") {
+        let server = TestServer::start_on(store.clone()).await;
+        let mut client = server.client.clone();
+        let table = create(
+            &mut client,
+            options(v1::Game::TressetteInDue, 11),
+            vec![v1::SeatKind::Open, v1::SeatKind::BotRandom],
+            77,
+            clock(),
+        )
+        .await;
+        let mut seat = join_all(&client, &table).await.remove(0);
+        let live = play_first_legal(&mut seat).await;
+        let live_table = server
+            .client
+            .clone()
+            .get_table(v1::GetTableRequest {
+                table_id: table.table_id.clone(),
+            })
+            .await
+            .expect("table")
+            .into_inner()
+            .table
+            .expect("table");
+        server.shut_down().await;
+
+        let server = TestServer::start_on(store.clone()).await;
+        seat.client = server.client.clone();
+        let updates: Vec<v1::Update> = seat
+            .observe()
+            .await
+            .expect("the seat's stream opens on a finished table")
+            .map(|u| u.expect("no error").update.expect("update"))
+            .collect()
+            .await;
+        assert_eq!(
+            updates.len(),
+            2,
+            "{kind}: a snapshot and the end: {updates:?}"
+        );
+        match &updates[0].kind {
+            Some(v1::update::Kind::Snapshot(s)) => {
+                assert_eq!(
+                    s.reason,
+                    v1::SnapshotReason::ServerRestarted as i32,
+                    "{kind}"
+                );
+                let t = s.table.as_ref().expect("table");
+                assert_eq!(t.state, v1::TableState::Finished as i32, "{kind}");
+                assert_eq!(t.result, live_table.result, "{kind}: the result as played");
+                assert_eq!(t.decisions, live_table.decisions, "{kind}");
+                assert!(s.turn.is_none(), "{kind}: no decision is due");
+            }
+            other => panic!("{kind}: the stream starts with a snapshot, got {other:?}"),
+        }
+        assert_eq!(
+            updates[1].kind,
+            Some(v1::update::Kind::MatchEnded(Box::new(live.clone()))),
+            "{kind}: the same end as played"
+        );
+        assert_eq!(updates[1].seq, updates[0].seq + 1, "{kind}");
+        // The play loop of a client that lost its stream as the match ended returns the end.
+        let again = play_first_legal(&mut seat).await;
+        assert_eq!(again, live, "{kind}");
+        // Answers and observations: the match is over.
+        let e = act(&mut seat, 0, v1::Action::default())
+            .await
+            .expect_err("no answer after the end");
+        assert_eq!(
+            (e.code(), reason(&e).as_str()),
+            (Code::FailedPrecondition, "MATCH_OVER"),
+            "{kind}: {e:?}"
+        );
+        let e = seat
+            .fetch()
+            .await
+            .expect_err("no observation after the end");
+        assert_eq!(
+            (e.code(), reason(&e).as_str()),
+            (Code::FailedPrecondition, "MATCH_OVER"),
+            "{kind}: {e:?}"
+        );
+        // Spectators see the end too.
+        let watched: Vec<_> = server
+            .client
+            .clone()
+            .spectate(v1::SpectateRequest {
+                table_id: table.table_id.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("spectate a finished table")
+            .into_inner()
+            .map(|u| u.expect("no error").update.expect("update").kind)
+            .collect()
+            .await;
+        assert_eq!(
+            watched.last(),
+            Some(&Some(v1::update::Kind::MatchEnded(Box::new(live.clone())))),
+            "{kind}"
+        );
+        // A table that never was is still not found, on every call.
+        let mut ghost = seat.clone();
+        ghost.table_id = "t-never-was".into();
+        let e = ghost.observe_once().await.expect_err("no such table");
+        assert_eq!(reason(&e), "TABLE_NOT_FOUND", "{kind}");
+        let e = act(&mut ghost, 0, v1::Action::default())
+            .await
+            .expect_err("no such table");
+        assert_eq!(reason(&e), "TABLE_NOT_FOUND", "{kind}");
+        server.shut_down().await;
+    }
+}
+
 /// A store that refuses writes: the act call fails with STORE_READ_ONLY (or STORE_FULL for a
 /// full store), nothing changes, and the same act succeeds once the store takes writes again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

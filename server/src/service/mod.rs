@@ -200,35 +200,122 @@ impl GameService {
 
     /// A finished table from the store, if it keeps one under `id`.
     async fn finished_table(&self, id: &str) -> Result<Option<v1::Table>, ServiceError> {
+        Ok(self.stored_end(id).await?.map(|(table, _)| table))
+    }
+
+    /// A finished table from the store and how its match ended, if the store keeps one under
+    /// `id`.
+    async fn stored_end(
+        &self,
+        id: &str,
+    ) -> Result<Option<(v1::Table, v1::MatchEnded)>, ServiceError> {
         let store = self.registry.store();
         let Some((summary, spec)) = store.finished(id.to_owned()).await? else {
             return Ok(None);
         };
+        let reason = calabresella_proto::convert::end_reason_by_name(&summary.reason)
+            .unwrap_or(v1::EndReason::Unspecified);
         // A spec that no longer reads (damaged, or from a future version) leaves out only
         // what it alone holds: options beyond the game's defaults, the clock, the seat kinds.
         let spec = spec.and_then(|json| crate::table::stored::spec_from_json(&json).ok());
-        let decisions = store
-            .record(id.to_owned())
-            .await?
-            .map(|json| records::actions_in_record(&json))
-            .unwrap_or(0);
-        Ok(Some(records::finished_table(summary, spec, decisions)))
+        let record = store.record(id.to_owned()).await?;
+        let table = records::finished_table(summary, spec, record.as_deref());
+        let ended = v1::MatchEnded {
+            result: table.result.clone(),
+            reason: reason as i32,
+        };
+        Ok(Some((table, ended)))
     }
 
-    /// Opens a seat's stream (`token` set) or the public one.
+    /// Opens a seat's stream (`token` set) or the public one. A finished table that has left
+    /// memory (its time to live ran out, or the server restarted after the match ended) still
+    /// shows its end from the store: a snapshot of the table, then `MatchEnded`, so a player
+    /// who lost the connection as the match ended learns how it ended. Its seat tokens are
+    /// gone with it, so any token is taken: the end of a match is public (`GetRecord`).
     async fn open_stream(
         &self,
         id: &str,
         token: Option<String>,
         resume: Option<(u64, String)>,
     ) -> Result<UpdateStream, ServiceError> {
-        let handle = self.find(table_id(id)?).await?;
-        ask(&handle, |reply| Command::Observe {
-            token,
-            resume,
-            reply,
-        })
-        .await?
+        let id = table_id(id)?;
+        let live = match self.registry.get(id) {
+            Ok(handle) => {
+                let resume = resume.clone();
+                ask(&handle, |reply| Command::Observe {
+                    token,
+                    resume,
+                    reply,
+                })
+                .await
+                .and_then(|r| r)
+            }
+            Err(_) => Err(ServiceError::TableNotFound(id.to_owned())),
+        };
+        match live {
+            // The table's task ended while the call waited (its time to live ran out), or it
+            // is not in memory at all.
+            Err(e @ (ServiceError::Unavailable(_) | ServiceError::TableNotFound(_))) => {
+                match self.stored_end(id).await? {
+                    Some((table, ended)) => Ok(self.ended_stream(table, ended, resume.as_ref())),
+                    None if matches!(e, ServiceError::TableNotFound(_)) => {
+                        Err(self.missing(id).await)
+                    }
+                    None => Err(e),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// The stream of a finished table that has left memory: a snapshot (no observation: the
+    /// hands are in the record) and `MatchEnded`, numbered as a new stream of this server's.
+    fn ended_stream(
+        &self,
+        table: v1::Table,
+        ended: v1::MatchEnded,
+        resume: Option<&(u64, String)>,
+    ) -> UpdateStream {
+        let epoch = self.registry.config().epoch.clone();
+        let reason = match resume {
+            None => v1::SnapshotReason::New,
+            Some((_, e)) if crate::table::epoch::restarted_since(e, &epoch) => {
+                v1::SnapshotReason::ServerRestarted
+            }
+            Some(_) => v1::SnapshotReason::Gap,
+        };
+        let snapshot = v1::Update {
+            seq: 0,
+            stream_epoch: epoch.clone(),
+            kind: Some(v1::update::Kind::Snapshot(Box::new(v1::Snapshot {
+                observation: None,
+                table: Some(table),
+                turn: None,
+                reason: reason as i32,
+            }))),
+            next_turn: None,
+        };
+        let end = v1::Update {
+            seq: 1,
+            stream_epoch: epoch,
+            kind: Some(v1::update::Kind::MatchEnded(Box::new(ended))),
+            next_turn: None,
+        };
+        UpdateStream::ended(vec![snapshot, end])
+    }
+
+    /// Why a call for a seat of table `id` cannot be served from memory: the match is over
+    /// (`MATCH_OVER`) when the store keeps it finished, else what [`GameService::missing`]
+    /// says.
+    async fn gone(&self, id: &str) -> ServiceError {
+        match self.stored_end(id).await {
+            Ok(Some(_)) => ServiceError::Precondition(
+                Reason::MatchOver,
+                "the match is over (GetRecord has it whole)".into(),
+            ),
+            Ok(None) => self.missing(id).await,
+            Err(e) => e,
+        }
     }
 
     /// `Act`: checks the request, then asks the table.
@@ -236,7 +323,10 @@ impl GameService {
         if r.seat_token.trim().is_empty() {
             return Err(ServiceError::NoToken.into());
         }
-        let handle = self.find(table_id(&r.table_id)?).await?;
+        let id = table_id(&r.table_id)?;
+        let Ok(handle) = self.registry.get(id) else {
+            return Err(self.gone(id).await.into());
+        };
         let action = r.action.ok_or_else(|| {
             ServiceError::Invalid(Reason::BadAction, "the request has no action".into())
         })?;
@@ -612,7 +702,10 @@ impl TableService for GameService {
         if r.seat_token.trim().is_empty() {
             return Err(ServiceError::NoToken.into());
         }
-        let handle = self.find(table_id(&r.table_id)?).await?;
+        let id = table_id(&r.table_id)?;
+        let Ok(handle) = self.registry.get(id) else {
+            return Err(self.gone(id).await.into());
+        };
         let response = ask(&handle, |reply| Command::Observation {
             token: r.seat_token,
             reply,

@@ -77,9 +77,12 @@ pub fn summary(m: MatchSummary) -> v1::RecordSummary {
 }
 
 /// The public state of a finished table that has left memory (after its time to live, or a
-/// restart), from what the store keeps: its match summary, the table's spec when kept, and the
-/// number of actions in its record. Streams and seats are gone: no stream, no bank.
-pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, decisions: u64) -> v1::Table {
+/// restart), from what the store keeps: its match summary, the table's spec when kept, and its
+/// record (JSON, format v1) for the number of actions and a forfeit. Streams and seats are
+/// gone: no stream, no bank.
+pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&str>) -> v1::Table {
+    let decisions = record.map(actions_in_record).unwrap_or(0);
+    let forfeited_by = record.and_then(forfeited_by_in_record);
     let rules = spec
         .as_ref()
         .map(|s| s.rules)
@@ -103,9 +106,19 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, decisions: u64) 
         v1::TableState::Finished
     };
     let hands = m.hands;
-    let totals = m.totals.clone();
+    let signed_totals = m.totals.clone();
     let created_unix_ms = m.created_unix_ms;
-    let result = summary(m);
+    let mut result = summary(m);
+    // The summary knows neither the table's options nor the forfeit: the result of a table
+    // that left memory reads as the one it carried while live.
+    let totals = rules
+        .as_ref()
+        .map(|r| convert::unsigned_totals(r, &signed_totals))
+        .unwrap_or_default();
+    if let Some(r) = result.result.as_mut() {
+        r.totals.clone_from(&totals);
+        r.forfeited_by = forfeited_by;
+    }
     v1::Table {
         table_id: result.table_id,
         name: result.name,
@@ -118,11 +131,8 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, decisions: u64) 
         state: state as i32,
         seats,
         hands_completed: hands,
-        totals: rules
-            .as_ref()
-            .map(|r| convert::unsigned_totals(r, &totals))
-            .unwrap_or_default(),
-        signed_totals: totals,
+        totals,
+        signed_totals,
         result: result.result,
         created_unix_ms,
         bot_delay_ms: spec
@@ -131,6 +141,16 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, decisions: u64) 
             .unwrap_or_default(),
         decisions,
     }
+}
+
+/// The seat that forfeited, as a record (JSON, format v1) names it in `meta.forfeited_by`.
+pub fn forfeited_by_in_record(json: &str) -> Option<u32> {
+    serde_json::from_str::<serde_json::Value>(json)
+        .ok()?
+        .get("meta")?
+        .get("forfeited_by")?
+        .as_u64()
+        .and_then(|s| u32::try_from(s).ok())
 }
 
 /// How many actions a record (JSON, format v1) holds.
@@ -162,5 +182,32 @@ pub fn player(p: PlayerResult) -> v1::PlayerResult {
         rating: p.rating,
         bot: p.bot,
         guest: p.guest,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_names_the_forfeit_and_counts_its_actions() {
+        let json = r#"{"format":"calabresella-record/1","game":"tressette-in-due","players":2,
+            "first_dealer":0,"hands":[{"dealer":0,"deal":{"hands":[[],[]]},
+            "actions":["1c",{"seat":1,"action":"2c","ms":5}]},{"dealer":1,"deal":{"hands":[[],[]]},
+            "actions":["3c"]}],"meta":{"forfeited_by":1}}"#;
+        assert_eq!(forfeited_by_in_record(json), Some(1));
+        assert_eq!(actions_in_record(json), 3);
+        let no_forfeit = json.replace(r#""forfeited_by":1"#, r#""seed":"5""#);
+        assert_eq!(forfeited_by_in_record(&no_forfeit), None);
+        for bad in [
+            "",
+            "{",
+            "[]",
+            r#"{"meta":{"forfeited_by":-1}}"#,
+            r#"{"meta":7}"#,
+        ] {
+            assert_eq!(forfeited_by_in_record(bad), None, "{bad}");
+            assert_eq!(actions_in_record(bad), 0, "{bad}");
+        }
     }
 }

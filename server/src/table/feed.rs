@@ -297,6 +297,23 @@ pub struct UpdateStream {
     done: bool,
 }
 
+impl UpdateStream {
+    /// A stream of `updates` that then ends, fed by no table: what a finished table that has
+    /// left memory shows.
+    pub fn ended(updates: Vec<v1::Update>) -> UpdateStream {
+        let (tx, rx) = mpsc::channel(updates.len().max(1));
+        for u in updates {
+            // The channel holds them all: it was made as large.
+            let _ = tx.try_send(Ok(Box::new(u)));
+        }
+        UpdateStream {
+            rx,
+            lagged: Arc::new(AtomicBool::new(false)),
+            done: false,
+        }
+    }
+}
+
 impl Stream for UpdateStream {
     type Item = StreamItem;
 
