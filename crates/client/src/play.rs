@@ -258,7 +258,8 @@ impl<S: Strategy> Play<'_, S> {
     }
 
     /// The seat's observation for `turn`, retrying within the outage window; `None` when the
-    /// decision is no longer due (the clock answered first; the stream will say so).
+    /// decision is no longer due (the clock answered first, or the match is over; the stream
+    /// will say so).
     async fn observation(
         &mut self,
         turn: &v1::Turn,
@@ -269,6 +270,9 @@ impl<S: Strategy> Play<'_, S> {
             match with_idle(self.strategy, limit, self.seat.fetch()).await? {
                 Ok(o) if o.decision != turn.decision => return Ok(None),
                 Ok(o) => return Ok(Some(o.observation)),
+                // The match is over (and its table may have left memory) or the decision is
+                // otherwise settled: the stream says what happened.
+                Err(s) if s.code() == Code::FailedPrecondition => return Ok(None),
                 Err(s) if !retryable(&s) => return Err(s.into()),
                 Err(_) => {
                     if Instant::now() >= self.deadline() {

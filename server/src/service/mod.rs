@@ -148,15 +148,32 @@ impl GameService {
     /// (`TABLE_ELSEWHERE`, naming the instance, so a router can send the call there), or
     /// there is no such table.
     async fn missing(&self, id: &str) -> ServiceError {
+        let stored = self.stored_state(id).await;
+        self.absent(id, stored)
+    }
+
+    /// The owner and state (`open` or `ended`) the store gives table `id`; `None` when it
+    /// keeps no such table or cannot say.
+    async fn stored_state(&self, id: &str) -> Option<(String, String)> {
+        self.registry
+            .store()
+            .owner(id.to_owned())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// [`GameService::missing`], from what the store says of the table.
+    fn absent(&self, id: &str, stored: Option<(String, String)>) -> ServiceError {
         let store = self.registry.store();
-        if store.durable()
-            && let Ok(Some((owner, state))) = store.owner(id.to_owned()).await
-            && owner != store.instance()
-            && state == "open"
-        {
-            return ServiceError::Elsewhere(id.to_owned(), owner);
+        match stored {
+            Some((owner, state))
+                if store.durable() && owner != store.instance() && state == "open" =>
+            {
+                ServiceError::Elsewhere(id.to_owned(), owner)
+            }
+            _ => ServiceError::TableNotFound(id.to_owned()),
         }
-        ServiceError::TableNotFound(id.to_owned())
     }
 
     /// The record of table `id`: its finished hands while it plays, the whole match once over
@@ -254,14 +271,18 @@ impl GameService {
         };
         match live {
             // The table's task ended while the call waited (its time to live ran out), or it
-            // is not in memory at all.
+            // is not in memory at all. One small read says whether it ended; only then is
+            // the end read.
             Err(e @ (ServiceError::Unavailable(_) | ServiceError::TableNotFound(_))) => {
-                match self.stored_end(id).await? {
-                    Some((table, ended)) => Ok(self.ended_stream(table, ended, resume.as_ref())),
-                    None if matches!(e, ServiceError::TableNotFound(_)) => {
-                        Err(self.missing(id).await)
-                    }
-                    None => Err(e),
+                let stored = self.stored_state(id).await;
+                if stored.as_ref().is_some_and(|(_, state)| state == "ended")
+                    && let Some((table, ended)) = self.stored_end(id).await?
+                {
+                    return Ok(self.ended_stream(table, ended, resume.as_ref()));
+                }
+                match e {
+                    ServiceError::TableNotFound(_) => Err(self.absent(id, stored)),
+                    e => Err(e),
                 }
             }
             other => other,
@@ -308,13 +329,12 @@ impl GameService {
     /// (`MATCH_OVER`) when the store keeps it finished, else what [`GameService::missing`]
     /// says.
     async fn gone(&self, id: &str) -> ServiceError {
-        match self.stored_end(id).await {
-            Ok(Some(_)) => ServiceError::Precondition(
+        match self.stored_state(id).await {
+            Some((_, state)) if state == "ended" => ServiceError::Precondition(
                 Reason::MatchOver,
-                "the match is over (GetRecord has it whole)".into(),
+                "the match is over and its table has left memory (GetRecord has it whole)".into(),
             ),
-            Ok(None) => self.missing(id).await,
-            Err(e) => e,
+            stored => self.absent(id, stored),
         }
     }
 

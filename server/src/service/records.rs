@@ -81,8 +81,7 @@ pub fn summary(m: MatchSummary) -> v1::RecordSummary {
 /// record (JSON, format v1) for the number of actions and a forfeit. Streams and seats are
 /// gone: no stream, no bank.
 pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&str>) -> v1::Table {
-    let decisions = record.map(actions_in_record).unwrap_or(0);
-    let forfeited_by = record.and_then(forfeited_by_in_record);
+    let (decisions, forfeited_by) = record.map(record_facts).unwrap_or_default();
     let rules = spec
         .as_ref()
         .map(|s| s.rules)
@@ -143,29 +142,28 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
     }
 }
 
-/// The seat that forfeited, as a record (JSON, format v1) names it in `meta.forfeited_by`.
-pub fn forfeited_by_in_record(json: &str) -> Option<u32> {
-    serde_json::from_str::<serde_json::Value>(json)
-        .ok()?
-        .get("meta")?
-        .get("forfeited_by")?
-        .as_u64()
-        .and_then(|s| u32::try_from(s).ok())
-}
-
-/// How many actions a record (JSON, format v1) holds.
-pub fn actions_in_record(json: &str) -> u64 {
-    serde_json::from_str::<serde_json::Value>(json)
-        .ok()
-        .and_then(|v| {
-            v.get("hands")?.as_array().map(|hands| {
-                hands
-                    .iter()
-                    .filter_map(|h| h.get("actions")?.as_array().map(Vec::len))
-                    .sum::<usize>() as u64
-            })
+/// How many actions a record (JSON, format v1) holds, and the seat that forfeited as its
+/// `meta.forfeited_by` names it; from one parse.
+pub fn record_facts(json: &str) -> (u64, Option<u32>) {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+        return (0, None);
+    };
+    let actions = v
+        .get("hands")
+        .and_then(|h| h.as_array())
+        .map(|hands| {
+            hands
+                .iter()
+                .filter_map(|h| h.get("actions")?.as_array().map(Vec::len))
+                .sum::<usize>() as u64
         })
-        .unwrap_or(0)
+        .unwrap_or(0);
+    let forfeited_by = v
+        .get("meta")
+        .and_then(|m| m.get("forfeited_by"))
+        .and_then(serde_json::Value::as_u64)
+        .and_then(|s| u32::try_from(s).ok());
+    (actions, forfeited_by)
 }
 
 /// A results line on the wire.
@@ -195,10 +193,9 @@ mod tests {
             "first_dealer":0,"hands":[{"dealer":0,"deal":{"hands":[[],[]]},
             "actions":["1c",{"seat":1,"action":"2c","ms":5}]},{"dealer":1,"deal":{"hands":[[],[]]},
             "actions":["3c"]}],"meta":{"forfeited_by":1}}"#;
-        assert_eq!(forfeited_by_in_record(json), Some(1));
-        assert_eq!(actions_in_record(json), 3);
+        assert_eq!(record_facts(json), (3, Some(1)));
         let no_forfeit = json.replace(r#""forfeited_by":1"#, r#""seed":"5""#);
-        assert_eq!(forfeited_by_in_record(&no_forfeit), None);
+        assert_eq!(record_facts(&no_forfeit), (3, None));
         for bad in [
             "",
             "{",
@@ -206,8 +203,7 @@ mod tests {
             r#"{"meta":{"forfeited_by":-1}}"#,
             r#"{"meta":7}"#,
         ] {
-            assert_eq!(forfeited_by_in_record(bad), None, "{bad}");
-            assert_eq!(actions_in_record(bad), 0, "{bad}");
+            assert_eq!(record_facts(bad), (0, None), "{bad}");
         }
     }
 }
