@@ -298,13 +298,7 @@ impl GameService {
         resume: Option<&(u64, String)>,
     ) -> UpdateStream {
         let epoch = self.registry.config().epoch.clone();
-        let reason = match resume {
-            None => v1::SnapshotReason::New,
-            Some((_, e)) if crate::table::epoch::restarted_since(e, &epoch) => {
-                v1::SnapshotReason::ServerRestarted
-            }
-            Some(_) => v1::SnapshotReason::Gap,
-        };
+        let reason = crate::table::epoch::snapshot_reason(resume, &epoch);
         let snapshot = v1::Update {
             seq: 0,
             stream_epoch: epoch.clone(),

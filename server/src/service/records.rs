@@ -108,14 +108,8 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
     let signed_totals = m.totals.clone();
     let created_unix_ms = m.created_unix_ms;
     let mut result = summary(m);
-    // The summary knows neither the table's options nor the forfeit: the result of a table
-    // that left memory reads as the one it carried while live.
-    let totals = rules
-        .as_ref()
-        .map(|r| convert::unsigned_totals(r, &signed_totals))
-        .unwrap_or_default();
+    // The summary does not know the forfeit; the record does.
     if let Some(r) = result.result.as_mut() {
-        r.totals.clone_from(&totals);
         r.forfeited_by = forfeited_by;
     }
     v1::Table {
@@ -130,7 +124,10 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
         state: state as i32,
         seats,
         hands_completed: hands,
-        totals,
+        totals: rules
+            .as_ref()
+            .map(|r| convert::unsigned_totals(r, &signed_totals))
+            .unwrap_or_default(),
         signed_totals,
         result: result.result,
         created_unix_ms,

@@ -5,6 +5,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use calabresella_proto::v1;
+
 /// A fresh epoch for a server run starting now: `<start µs, hex>-<12 hex digits>`.
 pub fn new_epoch() -> String {
     let start = SystemTime::now()
@@ -34,6 +36,17 @@ pub fn restarted_since(theirs: &str, ours: &str) -> bool {
         (Some(t), Some(o)) => t < o,
         (_, None) => theirs != ours,
         (None, Some(_)) => false,
+    }
+}
+
+/// Why a stream of this run (epoch `ours`) opens with a snapshot rather than the updates after
+/// the client's resume point: none was given, the server restarted since it, or it is no longer
+/// buffered (or names no run this server knows).
+pub fn snapshot_reason(resume: Option<&(u64, String)>, ours: &str) -> v1::SnapshotReason {
+    match resume {
+        None => v1::SnapshotReason::New,
+        Some((_, theirs)) if restarted_since(theirs, ours) => v1::SnapshotReason::ServerRestarted,
+        Some(_) => v1::SnapshotReason::Gap,
     }
 }
 

@@ -202,14 +202,7 @@ impl Table {
             None => &self.public,
         };
         let last = feed.last_seq();
-        let reason = match &resume {
-            None => v1::SnapshotReason::New,
-            Some((_, e)) if super::epoch::restarted_since(e, &epoch) => {
-                v1::SnapshotReason::ServerRestarted
-            }
-            // The point is no longer buffered, or the epoch is not one this server ran.
-            Some(_) => v1::SnapshotReason::Gap,
-        };
+        let reason = super::epoch::snapshot_reason(resume.as_ref(), &epoch);
         let resumed = resume
             .filter(|(_, e)| *e == epoch)
             .and_then(|(after, _)| feed.since(after, &epoch));
