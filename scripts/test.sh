@@ -52,7 +52,7 @@ cargo test --locked --workspace
 # The binaries `cargo test` built (test profile: optimised, no LTO), so CI compiles once.
 bin=target/debug/calabresella
 
-step "the seeded deal agrees with an independent implementation of its documentation"
+step "the seeded and the committed deals agree with an independent implementation of their documentation"
 for seed in 0 1 7 42 1000003 18446744073709551615; do
   for table in "calabresella 3 0" "calabresella 3 2" "calabresella 4 1" "calabresella 4 3" \
                "tressette 4 0" "tressette 4 3" "tressette-in-due 2 0" "tressette-in-due 2 1" \
@@ -62,6 +62,26 @@ for seed in 0 1 7 42 1000003 18446744073709551615; do
     if ! diff <("$bin" deal --game "$1" --seed "$seed" --players "$2" --dealer "$3") \
               <(python3 scripts/deal_reference.py "$seed" "$2" "$3" "$1") >/dev/null; then
       echo "$1, seed $seed, $2 players, dealer $3: the Rust deal differs from scripts/deal_reference.py" >&2
+      exit 1
+    fi
+  done
+done
+# The committed scheme (docs/RECORDS.md, "Committed deals"): the reference's own ChaCha20 is
+# first checked against RFC 8439's vectors, then every hand below must agree.
+python3 scripts/deal_reference.py --selftest >/dev/null
+for secret in "$(printf '00%.0s' {1..32})" "$(printf 'a5%.0s' {1..32})" \
+              "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"; do
+  for row in "calabresella 3 0 0 t-1 aa,," "calabresella 3 7 2 t-1 aa,bb,cc" "calabresella 4 1 3 tn-x/deal/9 ,,," \
+             "tressette 4 0 1 t-22 $(printf 'ff%.0s' {1..64}),,01," "tressette-in-due 2 3 0 t-3 0102," \
+             "tressette-chiamata 5 0 4 t-4 ,,,,aa" "tressette-chiamata 4 12 2 t-4 a,b,c,d" \
+             "briscola-chiamata 5 1 3 t-5 11,22,33,44,55"; do
+    set -- $row
+    contributions=${6//a,b,c,d/0a,0b,0c,0d}
+    if ! diff <("$bin" deal --game "$1" --players "$2" --secret "$secret" --context "$5" \
+                  --contributions "$contributions" --hand "$3" --dealer "$4") \
+              <(python3 scripts/deal_reference.py --committed "$secret" "$5" "$contributions" "$3" "$2" "$4" "$1") \
+              >/dev/null; then
+      echo "committed $1, hand $3, context $5: the Rust deal differs from scripts/deal_reference.py" >&2
       exit 1
     fi
   done

@@ -31,6 +31,12 @@ create_exception!(
 );
 create_exception!(
     _core,
+    DealMismatchError,
+    CalabresellaError,
+    "A record whose deals are not the ones its scheme committed to (or its seed gives)."
+);
+create_exception!(
+    _core,
     BotError,
     CalabresellaError,
     "A bot raised, returned something that is not an action, or kept answering illegally."
@@ -56,6 +62,11 @@ pub fn illegal(msg: impl std::fmt::Display) -> PyErr {
 /// A `NotationError`.
 pub fn notation(msg: impl std::fmt::Display) -> PyErr {
     NotationError::new_err(msg.to_string())
+}
+
+/// A `DealMismatchError`.
+pub fn deal_mismatch(msg: impl std::fmt::Display) -> PyErr {
+    DealMismatchError::new_err(msg.to_string())
 }
 
 /// An `InvalidRecordError`.
@@ -127,6 +138,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NotationError", py.get_type::<NotationError>())?;
     m.add("InvalidRecordError", py.get_type::<InvalidRecordError>())?;
     m.add("BotError", py.get_type::<BotError>())?;
+    m.add("DealMismatchError", py.get_type::<DealMismatchError>())?;
     m.add("ServerError", py.get_type::<ServerError>())?;
     m.add("ConnectionLostError", py.get_type::<ConnectionLostError>())?;
     Ok(())

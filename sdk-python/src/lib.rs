@@ -10,6 +10,7 @@ pub mod args;
 pub mod compete;
 pub mod encode;
 pub mod errors;
+pub mod fair;
 pub mod game;
 pub mod history;
 pub mod observation;
@@ -35,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<compete::Assignments>()?;
     m.add_function(wrap_pyfunction!(tournament::play_matches, m)?)?;
     m.add_function(wrap_pyfunction!(state::option_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(fair::verify_record, m)?)?;
     m.add("TERMINAL", state::TERMINAL)?;
     m.add("CHANCE", state::CHANCE)?;
     m.add("OBSERVATION_SIZE", encode::OBS_SIZE)?;

@@ -112,6 +112,17 @@ fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict
     d.set_item("decisions", t.decisions)?;
     d.set_item("winners", t.result.as_ref().map(|r| r.winners.clone()))?;
     d.set_item("metadata", t.metadata.clone())?;
+    d.set_item("deal_scheme", &t.deal_scheme)?;
+    d.set_item("commitment", &t.commitment)?;
+    d.set_item("seeded", t.seeded)?;
+    // Each seat's contribution to the deals in hex, once the match started ("" before, or
+    // for a seat that gave none).
+    let entropy: Vec<String> = t
+        .seats
+        .iter()
+        .map(|s| calabresella_engine::fair::hex(&s.entropy))
+        .collect();
+    d.set_item("entropy", entropy)?;
     Ok(d)
 }
 
@@ -404,7 +415,10 @@ impl Client {
         let mut c = self.client.clone();
         let key = self.key.clone();
         let stream = wait(py, &self.rt, async move {
-            let mut r = tonic::Request::new(v1::CompeteRequest { max_tables });
+            let mut r = tonic::Request::new(v1::CompeteRequest {
+                max_tables,
+                entropy: calabresella_client::entropy::contribution()?,
+            });
             calabresella_client::authorize(&mut r, key.as_deref())?;
             Ok(c.compete(r).await?.into_inner())
         })?;
@@ -438,6 +452,8 @@ impl Client {
             clock,
             bots_after_ms,
             rating_window,
+            entropy: calabresella_client::entropy::contribution()
+                .map_err(|s| errors::status(py, &s))?,
         };
         crate::compete::seek(py, &self.rt, self.client.clone(), self.key.clone(), request)
     }

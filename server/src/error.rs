@@ -117,11 +117,15 @@ pub enum Reason {
     BadCompete,
     /// The server is shutting down or the table's task is gone.
     Unavailable,
+    /// A contribution to the deals is longer than the scheme allows.
+    BadEntropy,
+    /// A seeded table's seats are its creator's own.
+    SeededTable,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 51] = [
+    pub const ALL: [Reason; 53] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -173,6 +177,8 @@ impl Reason {
         Reason::BadSeek,
         Reason::BadCompete,
         Reason::Unavailable,
+        Reason::BadEntropy,
+        Reason::SeededTable,
     ];
 
     /// The reason as the wire has it (`BAD_OPTIONS`, ...).
@@ -229,6 +235,8 @@ impl Reason {
             Reason::BadSeek => "BAD_SEEK",
             Reason::BadCompete => "BAD_COMPETE",
             Reason::Unavailable => "UNAVAILABLE",
+            Reason::BadEntropy => "BAD_ENTROPY",
+            Reason::SeededTable => "SEEDED_TABLE",
         }
     }
 }

@@ -271,15 +271,20 @@ async fn a_tournament_table_a_crash_left_unseated_is_seated_by_the_scheduler() {
         register(&server, name).await;
     }
     let mut c = server.client.clone();
-    // The table as the scheduler makes it, stored before its players are seated.
-    let table = create(
-        &mut c,
-        options(v1::Game::Calabresella, 1),
-        vec![v1::SeatKind::Open; 3],
-        9,
-        None,
-    )
-    .await;
+    // The table as the scheduler makes it (committed deals: the scheduler seats no one at a
+    // table seeded by someone else), stored before its players are seated.
+    let table = c
+        .create_table(v1::CreateTableRequest {
+            name: "test".into(),
+            options: Some(options(v1::Game::Calabresella, 1)),
+            seats: vec![v1::SeatKind::Open as i32; 3],
+            ..Default::default()
+        })
+        .await
+        .expect("create table")
+        .into_inner()
+        .table
+        .expect("table");
     let request = v1::CreateTournamentRequest {
         name: "crash".into(),
         options: Some(options(v1::Game::Calabresella, 1)),
@@ -295,6 +300,7 @@ async fn a_tournament_table_a_crash_left_unseated_is_seated_by_the_scheduler() {
         state: "RUNNING".into(),
         start_unix_ms: 0,
         created_unix_ms: 0,
+        secret: "5a".repeat(32),
         entrants: ["ann", "ben", "cat"]
             .iter()
             .map(|e| ((*e).to_owned(), false))
@@ -392,7 +398,13 @@ async fn a_duplicate_entrant_never_holds_two_seatings_of_one_deal_at_once() {
     let key = register(&server, "ann").await;
     let mut c = server.client.clone();
     let mut calls = c
-        .compete(with_key(v1::CompeteRequest { max_tables: 3 }, Some(&key)))
+        .compete(with_key(
+            v1::CompeteRequest {
+                max_tables: 3,
+                entropy: vec![3; 32],
+            },
+            Some(&key),
+        ))
         .await
         .expect("compete")
         .into_inner();
@@ -401,6 +413,8 @@ async fn a_duplicate_entrant_never_holds_two_seatings_of_one_deal_at_once() {
         &["ann", "random", "heuristic"],
     );
     r.deals = 1;
+    // A player entrant: the deals are committed, and every seating shares them.
+    r.seed = None;
     c.create_tournament(with_key(r, Some(ADMIN)))
         .await
         .expect("create");
@@ -428,6 +442,7 @@ async fn a_player_has_a_bounded_number_of_matchmaking_tables() {
         clock: None,
         bots_after_ms: 1,
         rating_window: 0.0,
+        entropy: vec![7; 32],
     };
     for _ in 0..4 {
         let mut s = c
@@ -462,7 +477,13 @@ async fn stopping_the_server_ends_compete_calls_and_seeks_with_unavailable() {
     let ben = register(&server, "ben").await;
     let mut c = server.client.clone();
     let mut call = c
-        .compete(with_key(v1::CompeteRequest { max_tables: 1 }, Some(&ann)))
+        .compete(with_key(
+            v1::CompeteRequest {
+                max_tables: 1,
+                entropy: Vec::new(),
+            },
+            Some(&ann),
+        ))
         .await
         .expect("compete")
         .into_inner();

@@ -21,6 +21,7 @@ fn join(
         table_id: table.to_owned(),
         seat: Some(0),
         player_name: name.to_owned(),
+        ..Default::default()
     });
     if let Some(a) = authorization {
         r.metadata_mut()

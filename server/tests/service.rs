@@ -83,7 +83,7 @@ fn check_no_leak(
     viewer: Option<u32>,
     updates: &[v1::Update],
 ) {
-    let mut replica = Session::new(rules, seed, None).expect("replica");
+    let mut replica = Session::seeded(rules, seed, None).expect("replica");
     let mut applied = 0usize;
     let mut hand = 0usize;
     let mut after_turn: usize = 0;
@@ -597,6 +597,7 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
             table_id: id.clone(),
             seat: Some(0),
             player_name: "bob".into(),
+            ..Default::default()
         })
         .await,
         Code::FailedPrecondition,
@@ -608,6 +609,7 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
             table_id: id.clone(),
             seat: None,
             player_name: " ".into(),
+            ..Default::default()
         })
         .await,
         Code::InvalidArgument,
@@ -623,6 +625,7 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
             table_id: id.clone(),
             seat: None,
             player_name: "cy".into(),
+            ..Default::default()
         })
         .await,
         Code::FailedPrecondition,
@@ -1000,9 +1003,12 @@ async fn a_retried_action_is_applied_once() {
         .expect("record")
         .into_inner();
     assert_eq!((record.hands, record.match_over), (0, false));
+    let json: serde_json::Value = serde_json::from_str(&record.record_json).expect("json");
+    assert_eq!(json["meta"]["deals"]["scheme"], "seeded");
     assert!(
-        !record.record_json.contains("\"seed\""),
-        "no seed while in play"
+        json["meta"]["deals"]["seed"].is_null() && json["meta"].get("seed").is_none(),
+        "no seed while in play: {}",
+        json["meta"]
     );
 }
 
@@ -1766,6 +1772,7 @@ async fn a_person_cannot_take_a_bot_s_name_or_a_look_alike() {
         table_id: t.table_id.clone(),
         seat: Some(0),
         player_name: name.into(),
+        ..Default::default()
     };
     for name in [
         "heuristic bot",

@@ -61,6 +61,7 @@ fn expected(writes: &[Write]) -> Vec<StoredTable> {
                 name,
                 token_sha256,
                 guest,
+                entropy,
             } => {
                 let t = tables.iter_mut().find(|t| t.id == *table).expect("table");
                 t.seats.push(StoredSeat {
@@ -68,6 +69,7 @@ fn expected(writes: &[Write]) -> Vec<StoredTable> {
                     name: name.clone(),
                     token_sha256: token_sha256.clone(),
                     guest: *guest,
+                    entropy: entropy.clone(),
                 });
                 t.seats.sort_by_key(|s| s.seat);
             }
@@ -161,6 +163,8 @@ async fn the_log_reads_back_exactly_as_written() {
                     name: format!("p{s}"),
                     token_sha256: format!("{:064x}", t * 100 + u64::from(s)),
                     guest: s % 2 == 1,
+                    // Contributions of every length the scheme takes, none included.
+                    entropy: "ab".repeat((t as usize * 7 + s as usize) % 65),
                 });
             }
             if rng.below(2) == 1 && rng.below(4) > 0 {
@@ -741,7 +745,7 @@ async fn the_migration_marks_old_unplayed_abandoned_tables_for_retention() {
                 other => break other.expect("open"),
             }
         };
-        assert_eq!(new.migrated, vec![3, 4, 5], "{kind}");
+        assert_eq!(new.migrated, vec![3, 4, 5, 6], "{kind}");
         assert_eq!(
             new.store.stats().await.expect("stats").abandoned_unplayed,
             1

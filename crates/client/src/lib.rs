@@ -9,6 +9,7 @@
 //! (plain text or `https://`) into a channel's endpoint for all of them.
 
 pub mod endpoint;
+pub mod entropy;
 pub mod play;
 pub mod remote;
 pub mod requests;

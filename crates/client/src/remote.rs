@@ -68,17 +68,34 @@ impl RemoteSeat {
     /// [`RemoteSeat::join`] as a registered player: `key` is its API key, sent as
     /// `authorization: Bearer <key>` (the seat then carries the player's registered name;
     /// `name` may be empty). No key: a guest, under `name`.
+    /// The seat contributes 32 fresh random bytes to the table's committed deals
+    /// ([`crate::entropy::contribution`]).
     pub async fn join_as(
-        mut client: TableServiceClient<Channel>,
+        client: TableServiceClient<Channel>,
         table_id: &str,
         seat: Option<u32>,
         name: &str,
         key: Option<&str>,
     ) -> Result<RemoteSeat, Status> {
+        let entropy = crate::entropy::contribution()?;
+        RemoteSeat::join_with(client, table_id, seat, name, key, entropy).await
+    }
+
+    /// [`RemoteSeat::join_as`] with a contribution of the caller's own (empty: none; at most
+    /// 64 bytes).
+    pub async fn join_with(
+        mut client: TableServiceClient<Channel>,
+        table_id: &str,
+        seat: Option<u32>,
+        name: &str,
+        key: Option<&str>,
+        entropy: Vec<u8>,
+    ) -> Result<RemoteSeat, Status> {
         let mut request = tonic::Request::new(v1::JoinTableRequest {
             table_id: table_id.to_owned(),
             seat,
             player_name: name.to_owned(),
+            entropy,
         });
         authorize(&mut request, key)?;
         let r = client.join_table(request).await?.into_inner();

@@ -30,6 +30,7 @@ mod cardset;
 pub mod chiamata;
 pub mod deals;
 mod error;
+pub mod fair;
 pub mod game;
 pub mod record;
 pub mod rng;

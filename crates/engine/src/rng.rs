@@ -1,8 +1,15 @@
-//! The engine's one random-number algorithm, fixed so that a seed means the same thing on every
-//! platform and in every release (golden tests pin it).
+//! The engine's random-number algorithms, fixed so that a seed or a key means the same thing on
+//! every platform and in every release (golden tests pin them).
 //!
-//! **Algorithm.** `Xoshiro256PlusPlus::seed_from_u64(seed)` (the state is filled by SplitMix64,
-//! as in the reference implementation). Its 64-bit outputs are split into a stream of 32-bit
+//! **Two sources of 64-bit outputs.** A seed ([`GameRng::from_seed`], for simulation, tests and
+//! bots): `Xoshiro256PlusPlus::seed_from_u64(seed)` (the state is filled by SplitMix64, as in the
+//! reference implementation). A 256-bit key ([`GameRng::from_key`], for the committed deals of
+//! [`crate::fair`]): the ChaCha20 keystream (20 rounds, RFC 8439's block function) of that key
+//! with a zero nonce and the block counter from 0, read as consecutive 8-byte little-endian
+//! words; this is `rand_chacha`'s `ChaCha20Rng::from_seed(key)`, and any RFC 8439 ChaCha20 with
+//! a 12-byte zero nonce gives the same bytes. Everything below is the same for both sources.
+//!
+//! **Draws.** The 64-bit outputs are split into a stream of 32-bit
 //! values: the low half of an output first, then its high half. A number below `n` is drawn with
 //! Lemire's nearly divisionless method on the next 32-bit value `x`: `m = x * n` as a 64-bit
 //! product; while the low 32 bits of `m` are below `(2^32 - n) mod n`, `m` is drawn again from the
@@ -18,22 +25,51 @@
 //! turn takes the high 64 bits of the 128-bit product `r * b_k` as `j` and keeps the low 64 bits
 //! as the next `r`. If the final `r` is below `(2^64 - P) mod P`, the whole batch is drawn again.
 
+use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// The seeded random source used for deals and for the built-in bots.
+/// The random source used for deals and for the built-in bots: seeded (fast, reproducible) or
+/// keyed (a cryptographic generator whose outputs reveal nothing of its key).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRng {
-    inner: Xoshiro256PlusPlus,
+    inner: Source,
     /// The high half of the last 64-bit output, not yet used.
     spare: Option<u32>,
+}
+
+/// Where the 64-bit outputs come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Source {
+    Seed(Xoshiro256PlusPlus),
+    // Boxed: the ChaCha state and its block buffer are large, and keyed generators are made
+    // once per hand, while seeded ones run in every playout.
+    Key(Box<ChaCha20Rng>),
+}
+
+impl Source {
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        match self {
+            Source::Seed(x) => x.next_u64(),
+            Source::Key(c) => c.next_u64(),
+        }
+    }
 }
 
 impl GameRng {
     /// The generator for `seed` (see the module docs for the exact algorithm).
     pub fn from_seed(seed: u64) -> GameRng {
         GameRng {
-            inner: Xoshiro256PlusPlus::seed_from_u64(seed),
+            inner: Source::Seed(Xoshiro256PlusPlus::seed_from_u64(seed)),
+            spare: None,
+        }
+    }
+
+    /// The keyed generator: the ChaCha20 keystream of `key` (see the module docs).
+    pub fn from_key(key: [u8; 32]) -> GameRng {
+        GameRng {
+            inner: Source::Key(Box::new(ChaCha20Rng::from_seed(key))),
             spare: None,
         }
     }
@@ -196,5 +232,20 @@ mod tests {
             v.sort_unstable();
             assert_eq!(v, (0..len).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn a_keyed_generator_is_the_rfc_8439_chacha20_keystream_with_a_zero_nonce() {
+        // RFC 8439 appendix A.1, test vector #1: key 0, nonce 0, block counter 0; its keystream
+        // opens 76 b8 e0 ad a0 f1 3d 90 40 5d 6a e5 53 86 bd 28.
+        let mut r = GameRng::from_key([0; 32]);
+        let first = [r.inner.next_u64(), r.inner.next_u64()];
+        assert_eq!(
+            first,
+            [
+                u64::from_le_bytes([0x76, 0xb8, 0xe0, 0xad, 0xa0, 0xf1, 0x3d, 0x90]),
+                u64::from_le_bytes([0x40, 0x5d, 0x6a, 0xe5, 0x53, 0x86, 0xbd, 0x28]),
+            ]
+        );
     }
 }

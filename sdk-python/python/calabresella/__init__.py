@@ -29,6 +29,7 @@ from calabresella._core import (
     CalabresellaError,
     Client,
     ConnectionLostError,
+    DealMismatchError,
     IllegalActionError,
     InvalidRecordError,
     NotationError,
@@ -41,6 +42,7 @@ from calabresella._core import (
 )
 from calabresella.bots import Bot, BotLike, FirstLegalBot, RandomBot, as_policy
 from calabresella.compete import compete
+from calabresella.fair import DealVerification, verify_record
 from calabresella.remote import connect, play, play_async
 from calabresella.tournament import BotResult, TournamentResult, tournament
 
@@ -105,6 +107,8 @@ __all__ = [
     "CalabresellaError",
     "Client",
     "ConnectionLostError",
+    "DealMismatchError",
+    "DealVerification",
     "FirstLegalBot",
     "IllegalActionError",
     "InvalidRecordError",
@@ -127,4 +131,5 @@ __all__ = [
     "play",
     "play_async",
     "tournament",
+    "verify_record",
 ]

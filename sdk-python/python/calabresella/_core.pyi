@@ -23,6 +23,7 @@ __all__ = [
     "CalabresellaError",
     "Client",
     "ConnectionLostError",
+    "DealMismatchError",
     "IllegalActionError",
     "InvalidRecordError",
     "NotationError",
@@ -35,6 +36,7 @@ __all__ = [
     "__version__",
     "option_sets",
     "play_matches",
+    "verify_record",
 ]
 
 __version__: str
@@ -54,6 +56,7 @@ class IllegalActionError(CalabresellaError): ...
 class NotationError(CalabresellaError): ...
 class InvalidRecordError(CalabresellaError): ...
 class BotError(CalabresellaError): ...
+class DealMismatchError(CalabresellaError): ...
 
 class ServerError(CalabresellaError):
     code: str
@@ -369,3 +372,4 @@ def play_matches(
     first_match: int = 0,
 ) -> dict[str, Any]: ...
 def option_sets() -> list[tuple[str, dict[str, Any]]]: ...
+def verify_record(text: str) -> dict[str, Any]: ...

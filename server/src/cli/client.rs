@@ -189,6 +189,8 @@ pub fn create(args: CreateArgs) -> Result<ExitCode> {
             Ok(r) => {
                 let t = r.into_inner().table.context("no table in the answer")?;
                 say!("{}", t.table_id);
+                // Standard output stays the id alone, for scripts.
+                eprintln!("calabresella: {}", deals_line(&t));
                 Ok(ExitCode::SUCCESS)
             }
             Err(s) => {
@@ -223,6 +225,26 @@ fn seat_names(t: &v1::Table) -> String {
     names.join(" ")
 }
 
+/// How a table's deals are made, for people: its commitment, or that it is seeded.
+pub fn deals_line(t: &v1::Table) -> String {
+    if t.seeded {
+        "deals seeded by the creator: reproducible, not committed".to_owned()
+    } else if t.commitment.is_empty() {
+        "deals: no scheme shown".to_owned()
+    } else {
+        format!("deals {}, commitment {}", t.deal_scheme, t.commitment)
+    }
+}
+
+/// A table's deals in a listing: `seeded`, or `commit=` and the commitment's first 16 digits.
+fn deals_short(t: &v1::Table) -> String {
+    if t.seeded {
+        "seeded".to_owned()
+    } else {
+        format!("commit={}", t.commitment.get(..16).unwrap_or(&t.commitment))
+    }
+}
+
 /// A table state's short name (`playing`, ...).
 fn state_name(state: i32) -> String {
     v1::TableState::try_from(state).map_or("?".to_owned(), |s| {
@@ -246,13 +268,14 @@ pub fn tables(args: TablesArgs) -> Result<ExitCode> {
                         .and_then(|o| convert::game_name(o.game))
                         .unwrap_or("?");
                     say!(
-                        "{}  {:<16} {:<9} {:>3} hands  totals {:?}  {}  {}",
+                        "{}  {:<16} {:<9} {:>3} hands  totals {:?}  {}  {}  {}",
                         t.table_id,
                         game,
                         state_name(t.state),
                         t.hands_completed,
                         convert::totals_of(&t.signed_totals, &t.totals),
                         seat_names(t),
+                        deals_short(t),
                         t.name
                     );
                 }
@@ -418,6 +441,16 @@ pub fn sit(args: SitArgs) -> Result<ExitCode> {
             }
         };
         say!("you are seat {} at table {}", seat.seat, args.table);
+        if let Ok(t) = seat
+            .client
+            .get_table(v1::GetTableRequest {
+                table_id: args.table.clone(),
+            })
+            .await
+            && let Some(t) = t.into_inner().table
+        {
+            say!("{} (you contributed 32 random bytes)", deals_line(&t));
+        }
         let choose = |t: &v1::Turn, rejected: Option<&tonic::Status>| match auto {
             Some(AutoPlay::First) => t.legal_actions[0].clone(),
             Some(AutoPlay::Random) => {

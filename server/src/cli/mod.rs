@@ -15,6 +15,7 @@ mod replay;
 mod serve;
 mod tournament;
 mod values;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -70,8 +71,11 @@ enum Command {
     BenchStore(bench_store::BenchStoreArgs),
     /// Compare bots in the duplicate format: every deal in every seat permutation; prints JSON.
     Duplicate(duplicate::DuplicateArgs),
-    /// Print the deal a seed gives.
+    /// Print the deal a seed gives (hand 0's, as a table of that seed and dealer deals it).
     Deal(deal::DealArgs),
+    /// Check that records' deals are the ones their scheme committed to (or their seed gives);
+    /// exits with 1 naming the first mismatch.
+    Verify(verify::VerifyArgs),
     /// Write a throwaway CA and certificates for a TLS server on this machine (tests, local
     /// use): ca.pem, server.pem, server.key, client.pem, client.key.
     DevCerts(dev_certs::DevCertsArgs),
@@ -102,6 +106,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::BenchStore(a) => bench_store::run(a),
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),
+        Command::Verify(a) => verify::run(a),
         Command::Db(a) => db::run(a),
         Command::Players(a) => players::run(a),
         Command::Tournament(a) => tournament::run(a),

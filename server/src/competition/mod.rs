@@ -45,6 +45,8 @@ pub struct Online {
     id: u64,
     /// Tables at once.
     max_tables: usize,
+    /// The entrant's contribution to the deals of the tables this call is given.
+    entropy: Vec<u8>,
     tx: mpsc::Sender<Result<v1::CompeteResponse, Status>>,
     /// The seats already sent on this call: a seat is sent once per call, whoever (the
     /// scheduler or the catch-up at connection) gets there first.
@@ -179,12 +181,32 @@ pub fn describe(t: &TournamentRow, matches: &[MatchRow]) -> Result<v1::Tournamen
             .filter(|m| !m.table_id.is_empty() && !m.over)
             .count() as u32,
         finished: matches.iter().filter(|m| m.over).count() as u32,
-        // The seed would reveal every deal still to be played.
+        // The seed, or the secret, would reveal every deal still to be played.
         seed: (state == v1::TournamentState::Finished)
             .then_some(r.seed)
             .flatten(),
         created_unix_ms: t.created_unix_ms,
+        deal_scheme: if t.secret.is_empty() {
+            calabresella_engine::fair::SEEDED
+        } else {
+            calabresella_engine::fair::SCHEME
+        }
+        .to_owned(),
+        commitment: secret_of(t)
+            .map(|s| calabresella_engine::fair::hex(&calabresella_engine::fair::commitment(&s)))
+            .unwrap_or_default(),
+        secret: if state == v1::TournamentState::Finished {
+            t.secret.clone()
+        } else {
+            String::new()
+        },
+        seeded: t.secret.is_empty(),
     })
+}
+
+/// A committed tournament's secret (`None` when seeded).
+fn secret_of(t: &TournamentRow) -> Option<[u8; 32]> {
+    calabresella_engine::fair::unhex(&t.secret).and_then(|b| b.try_into().ok())
 }
 
 impl Hub {
@@ -261,6 +283,7 @@ impl Hub {
         self: &Arc<Self>,
         name: String,
         max_tables: usize,
+        entropy: Vec<u8>,
     ) -> Result<
         (
             mpsc::Receiver<Result<v1::CompeteResponse, Status>>,
@@ -273,6 +296,7 @@ impl Hub {
         let call = Arc::new(Online {
             id,
             max_tables,
+            entropy,
             tx,
             sent: tokio::sync::Mutex::new(HashSet::new()),
         });
@@ -333,6 +357,15 @@ impl Hub {
         }
         self.wake();
         Ok((rx, guard))
+    }
+
+    /// The contribution of `name`'s newest `Compete` call (none while it is away).
+    fn entropy_of(&self, name: &str) -> Vec<u8> {
+        self.lock_online()
+            .get(name)
+            .and_then(|calls| calls.last())
+            .map(|c| c.entropy.clone())
+            .unwrap_or_default()
     }
 
     /// Tables at once for registered entrant `name`: its calls' largest allowance, or one
@@ -470,7 +503,8 @@ impl Hub {
             if let Ok(handle) = self.registry.get(&m.table_id)
                 && handle.summary.borrow().state == v1::TableState::Waiting as i32
             {
-                for (seat, name, token, table) in seat_players(&handle, &m.seats).await? {
+                let seated = seat_players(&handle, &m.seats, |n| self.entropy_of(n)).await?;
+                for (seat, name, token, table) in seated {
                     self.send(&name, &table, seat, &token, &t.id).await;
                 }
             }
@@ -564,12 +598,27 @@ impl Hub {
                 ("match".to_owned(), m.number.to_string()),
             ]
             .into(),
-            seed: Some(m.seed),
+            // A seeded tournament (bots only) seeds its tables; a committed one derives each
+            // table's secret from its own below.
+            seed: secret_of(t).is_none().then_some(m.seed),
             first_dealer: None,
             bot_delay_ms: 0,
             seat_bots: bots,
         };
-        let spec = crate::service::validate::table_spec(&request, self.registry.config())?;
+        let mut spec = crate::service::validate::table_spec(&request, self.registry.config())?;
+        if let Some(secret) = secret_of(t) {
+            // Every seating of one duplicate deal gets the same cards: one context, and no
+            // contributions (they differ from seating to seating). Other formats give each
+            // match its own deals, with the entrants' contributions.
+            let duplicate = format_of(r) == v1::TournamentFormat::Duplicate;
+            spec.deals = crate::table::DealSpec::Committed {
+                secret: crate::table::Secret(calabresella_engine::fair::tournament_table_secret(
+                    &secret, m.seed,
+                )),
+                context: duplicate.then(|| format!("{}/deal/{}", t.id, m.seed)),
+                contributions: !duplicate,
+            };
+        }
         let handle = self
             .registry
             .create_scheduled(spec, CREATOR.to_owned())
@@ -579,7 +628,7 @@ impl Hub {
             .store()
             .read(move |c| tournaments::set_table(c, &id, number, &table_id))
             .await?;
-        let seated = seat_players(&handle, &m.seats).await?;
+        let seated = seat_players(&handle, &m.seats, |name| self.entropy_of(name)).await?;
         for (seat, name, token, table) in seated {
             self.send(&name, &table, seat, &token, &t.id).await;
         }
@@ -593,6 +642,7 @@ impl Hub {
 async fn seat_players(
     handle: &TableHandle,
     seats: &[String],
+    entropy: impl Fn(&str) -> Vec<u8>,
 ) -> Result<Vec<(u8, String, String, v1::Table)>, ServiceError> {
     let taken: Vec<bool> = handle
         .summary
@@ -609,10 +659,13 @@ async fn seat_players(
         let seat = calabresella_engine::Seat::new(i as u8)
             .ok_or_else(|| ServiceError::Invalid(Reason::BadSeat, format!("seat {i}")))?;
         let who = name.clone();
+        let given = entropy(name);
         let joined = ask(handle, |reply| Command::Join {
             seat: Some(seat),
             name: who,
             guest: false,
+            entropy: given,
+            client: CREATOR.to_owned(),
             reply,
         })
         .await?;

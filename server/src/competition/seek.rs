@@ -38,6 +38,8 @@ pub struct Seeker {
     pub rating: f64,
     /// The window.
     pub window: f64,
+    /// Its contribution to the deals of the table made.
+    pub entropy: Vec<u8>,
     /// Where its seat goes.
     pub reply: oneshot::Sender<Seated>,
 }
@@ -202,7 +204,14 @@ impl Hub {
                         .push(handle.summary.clone());
                 }
             }
-            seat_players(&handle, &names).await
+            seat_players(&handle, &names, |name| {
+                group
+                    .iter()
+                    .find(|s| s.name == name)
+                    .map(|s| s.entropy.clone())
+                    .unwrap_or_default()
+            })
+            .await
         }
         .await;
         match made {
@@ -244,6 +253,7 @@ mod tests {
             bots_after: None,
             rating,
             window,
+            entropy: Vec::new(),
             reply: oneshot::channel().0,
         }
     }

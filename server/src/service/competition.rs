@@ -29,6 +29,21 @@ const STANDINGS_KEPT: usize = 64;
 pub type StandingsCache =
     std::sync::Arc<std::sync::Mutex<HashMap<String, ((usize, u64, usize), Vec<v1::Standing>)>>>;
 
+/// Refuses a contribution longer than the deal scheme takes.
+fn check_entropy(entropy: &[u8]) -> Result<(), ServiceError> {
+    if entropy.len() > calabresella_engine::fair::MAX_CONTRIBUTION {
+        return Err(ServiceError::Invalid(
+            Reason::BadEntropy,
+            format!(
+                "entropy holds {} bytes, at most {}",
+                entropy.len(),
+                calabresella_engine::fair::MAX_CONTRIBUTION
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn bad(why: impl Into<String>) -> ServiceError {
     ServiceError::Invalid(Reason::BadTournament, why.into())
 }
@@ -170,6 +185,7 @@ impl GameService {
         } else {
             0.0
         };
+        check_entropy(&r.entropy)?;
         let (tx, rx) = tokio::sync::oneshot::channel();
         let id = hub.seek_id();
         let (seekers, needed) = hub.add_seek(seek::Seeker {
@@ -183,6 +199,7 @@ impl GameService {
                 .then(|| std::time::Duration::from_millis(u64::from(r.bots_after_ms))),
             rating,
             window: r.rating_window,
+            entropy: r.entropy.clone(),
             reply: tx,
         })?;
         struct Cancel(std::sync::Arc<comp::Hub>, u64);
@@ -231,7 +248,11 @@ impl GameService {
                 format!("max_tables is 1 to {MAX_TABLES_PER_ENTRANT} (0: 1)"),
             ));
         }
-        let (rx, guard) = self.hub.compete(name, r.max_tables.max(1) as usize).await?;
+        check_entropy(&r.entropy)?;
+        let (rx, guard) = self
+            .hub
+            .compete(name, r.max_tables.max(1) as usize, r.entropy)
+            .await?;
         let stream = tokio_stream::wrappers::ReceiverStream::new(rx).map(move |item| {
             let _held = &guard;
             item
@@ -357,9 +378,23 @@ impl GameService {
                 "the tournament would have {total} matches, more than {MAX_MATCHES}"
             )));
         }
-        if r.seed.is_none() {
-            r.seed = Some(u64::from_le_bytes(crate::table::session::os_random::<8>()?));
-        }
+        // A seed is for simulation: whoever chose it knows every deal, so it is taken only
+        // when no person plays. Otherwise the deals and the draw come from a secret committed
+        // now (its hash is in the description) and revealed when the tournament is over.
+        let secret = if r.seed.is_some() {
+            if r.open_registration || entrants.iter().any(|(_, bot)| !bot) {
+                return Err(bad(
+                    "a seed is for simulation: allowed only when every entrant is a built-in \
+                     bot and registration is closed (whoever chose it knows every deal); leave \
+                     it unset for committed deals",
+                ));
+            }
+            String::new()
+        } else {
+            let s = crate::table::session::os_random::<32>()?;
+            r.seed = Some(calabresella_engine::fair::tournament_schedule_seed(&s));
+            calabresella_engine::fair::hex(&s)
+        };
         let now = crate::store::now_ms();
         if r.start_unix_ms <= 0 {
             r.start_unix_ms = now;
@@ -374,6 +409,7 @@ impl GameService {
             start_unix_ms: r.start_unix_ms,
             created_unix_ms: now,
             entrants,
+            secret,
         };
         let owner = store.instance().to_owned();
         let stored = row.clone();

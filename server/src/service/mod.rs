@@ -493,6 +493,8 @@ impl TableService for GameService {
             seat,
             name,
             guest,
+            entropy: r.entropy,
+            client: client.map(|c| c.to_string()).unwrap_or_default(),
             reply,
         })
         .await??;

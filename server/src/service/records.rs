@@ -136,6 +136,17 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
             .map(|s| s.bot_delay.as_millis() as u32)
             .unwrap_or_default(),
         decisions,
+        deal_scheme: spec
+            .as_ref()
+            .map(|s| s.deals.scheme().to_owned())
+            .unwrap_or_default(),
+        commitment: spec
+            .as_ref()
+            .map(|s| s.deals.commitment())
+            .unwrap_or_default(),
+        seeded: spec
+            .as_ref()
+            .is_some_and(|s| matches!(s.deals, crate::table::DealSpec::Seeded(_))),
     }
 }
 

@@ -296,9 +296,16 @@ pub fn table_spec(
             format!("bot_delay_ms at most {MAX_BOT_DELAY_MS}"),
         ));
     }
-    let seed = match r.seed {
-        Some(s) => s,
-        None => u64::from_le_bytes(os_random::<8>()?),
+    // A creator's seed is for simulation (its seats are the creator's own); every other table
+    // deals from a fresh committed secret.
+    // A seeded table is a reproducible simulation, its bots included; elsewhere the bots draw
+    // from the OS so that nothing about them follows from what a player can see.
+    let (deals, bot_seed) = match r.seed {
+        Some(s) => (crate::table::DealSpec::Seeded(s), s),
+        None => (
+            crate::table::DealSpec::fresh()?,
+            u64::from_le_bytes(os_random::<8>()?),
+        ),
     };
     Ok(TableSpec {
         name: name.to_owned(),
@@ -311,7 +318,8 @@ pub fn table_spec(
             bank_ms: clock.bank_ms,
             on_timeout: on_timeout as i32,
         },
-        seed,
+        deals,
+        bot_seed,
         first_dealer: first_dealer.map(|s: Seat| s),
         bot_delay: Duration::from_millis(u64::from(r.bot_delay_ms)),
     })

@@ -40,6 +40,8 @@ pub enum Write {
         token_sha256: String,
         /// Taken without an API key.
         guest: bool,
+        /// The player's contribution to the deals, hex (empty: none).
+        entropy: String,
     },
     /// A taken seat's token was replaced (the server handed its player a fresh one).
     Token {
@@ -74,6 +76,8 @@ pub struct StoredSeat {
     pub token_sha256: String,
     /// Taken without an API key.
     pub guest: bool,
+    /// The player's contribution to the deals, hex (empty: none).
+    pub entropy: String,
 }
 
 /// An action as stored.
@@ -197,10 +201,11 @@ pub fn apply(conn: &mut dyn Conn, writes: &[&Write]) -> Result<(), StoreError> {
                 name,
                 token_sha256,
                 guest,
+                entropy,
             } => {
                 conn.execute(
                     "INSERT INTO seats (table_id, seat, player_name, token_sha256, joined_unix_ms, \
-                     guest) VALUES ($1, $2, $3, $4, $5, $6)",
+                     guest, entropy) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     &[
                         table.as_str().into(),
                         i64::from(*seat).into(),
@@ -208,6 +213,7 @@ pub fn apply(conn: &mut dyn Conn, writes: &[&Write]) -> Result<(), StoreError> {
                         token_sha256.as_str().into(),
                         now.into(),
                         i64::from(*guest).into(),
+                        entropy.as_str().into(),
                     ],
                 )?;
             }
@@ -332,13 +338,14 @@ fn small(v: &Value, what: &str) -> Result<u8, StoreError> {
 }
 
 /// The unfinished tables of `owner`, with seats and action logs, from a database at schema
-/// `version` (seats have no guest mark before version 5).
+/// `version` (seats have no guest mark before version 5, no contribution before 6).
 pub fn load_open(
     conn: &mut dyn Conn,
     owner: &str,
     version: i64,
 ) -> Result<Vec<StoredTable>, StoreError> {
     let guest = if version >= 5 { "s.guest" } else { "0" };
+    let entropy = if version >= 6 { "s.entropy" } else { "''" };
     let owner_v: Value = owner.into();
     let mut tables: Vec<StoredTable> = conn
         .query(
@@ -363,7 +370,8 @@ pub fn load_open(
         .collect();
     for mut r in conn.query(
         &format!(
-            "SELECT s.table_id, s.seat, s.player_name, s.token_sha256, {guest} FROM seats s \
+            "SELECT s.table_id, s.seat, s.player_name, s.token_sha256, {guest}, {entropy} \
+             FROM seats s \
              JOIN tables t ON t.id = s.table_id WHERE t.owner = $1 AND t.state = 'open' \
              ORDER BY s.table_id, s.seat"
         ),
@@ -375,6 +383,7 @@ pub fn load_open(
                 name: r[2].take_text(),
                 token_sha256: r[3].take_text(),
                 guest: r[4].int() != 0,
+                entropy: r[5].take_text(),
             });
         }
     }

@@ -42,6 +42,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "tournaments, and guests marked in seats and results",
         sql: include_str!("migrations/0005_tournaments.sql"),
     },
+    Migration {
+        version: 6,
+        name: "committed deals: seats' contributions and tournaments' secrets",
+        sql: include_str!("migrations/0006_committed_deals.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

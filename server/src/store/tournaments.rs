@@ -22,6 +22,8 @@ pub struct TournamentRow {
     pub created_unix_ms: i64,
     /// The entrants in order of entry, and whether each is a built-in bot.
     pub entrants: Vec<(String, bool)>,
+    /// The secret its deals and draw come from, hex (empty: seeded by its creator).
+    pub secret: String,
 }
 
 /// One match of a tournament as stored, with where its table is.
@@ -59,8 +61,8 @@ pub struct FinishedMatch {
 /// Stores a new tournament with its entrants.
 pub fn create(conn: &mut dyn Conn, t: &TournamentRow, owner: &str) -> Result<(), StoreError> {
     conn.execute(
-        "INSERT INTO tournaments (id, name, request, state, start_unix_ms, created_unix_ms, owner) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO tournaments (id, name, request, state, start_unix_ms, created_unix_ms, owner, \
+         secret) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         &[
             t.id.as_str().into(),
             t.name.as_str().into(),
@@ -69,6 +71,7 @@ pub fn create(conn: &mut dyn Conn, t: &TournamentRow, owner: &str) -> Result<(),
             t.start_unix_ms.into(),
             t.created_unix_ms.into(),
             owner.into(),
+            t.secret.as_str().into(),
         ],
     )?;
     for (i, (name, bot)) in t.entrants.iter().enumerate() {
@@ -131,11 +134,12 @@ fn row(conn: &mut dyn Conn, mut r: Vec<Value>) -> Result<TournamentRow, StoreErr
         state: r[3].take_text(),
         start_unix_ms: r[4].int(),
         created_unix_ms: r[5].int(),
+        secret: r[6].take_text(),
         entrants,
     })
 }
 
-const COLUMNS: &str = "id, name, request, state, start_unix_ms, created_unix_ms";
+const COLUMNS: &str = "id, name, request, state, start_unix_ms, created_unix_ms, secret";
 
 /// Tournament `id`.
 pub fn get(conn: &mut dyn Conn, id: &str) -> Result<Option<TournamentRow>, StoreError> {

@@ -46,12 +46,74 @@ pub struct TableSpec {
     pub bots: Vec<String>,
     /// The clock (effective values).
     pub clock: v1::Clock,
-    /// The deal seed.
-    pub seed: u64,
+    /// How the deals are made.
+    pub deals: DealSpec,
+    /// The seed of the built-in bots' choices: drawn apart from the deals, so a bot's play
+    /// says nothing about the cards to come.
+    pub bot_seed: u64,
     /// The first dealer, if chosen.
     pub first_dealer: Option<Seat>,
     /// Pause before each bot decision.
     pub bot_delay: Duration,
+}
+
+/// How a table's deals are made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DealSpec {
+    /// The creator's seed (simulation): reproducible, not committed. The table's open seats
+    /// are the creator's own.
+    Seeded(u64),
+    /// Committed deals (`calabresella_engine::fair`): a server secret, published as its hash
+    /// at creation and revealed in the record once the match is over.
+    Committed {
+        /// The secret.
+        secret: Secret,
+        /// The derivation's context when it is not the table's id (the deal label a
+        /// duplicate tournament gives every seating of one deal).
+        context: Option<String>,
+        /// Whether the players' contributions count (not where every seating of a deal must
+        /// get the same cards).
+        contributions: bool,
+    },
+}
+
+impl DealSpec {
+    /// Fresh committed deals: a secret from the operating system.
+    pub fn fresh() -> Result<DealSpec, ServiceError> {
+        Ok(DealSpec::Committed {
+            secret: Secret(session::os_random::<32>()?),
+            context: None,
+            contributions: true,
+        })
+    }
+
+    /// The published commitment in hex (empty when seeded).
+    pub fn commitment(&self) -> String {
+        match self {
+            DealSpec::Seeded(_) => String::new(),
+            DealSpec::Committed { secret, .. } => {
+                calabresella_engine::fair::hex(&calabresella_engine::fair::commitment(&secret.0))
+            }
+        }
+    }
+
+    /// The scheme's name on the wire.
+    pub fn scheme(&self) -> &'static str {
+        match self {
+            DealSpec::Seeded(_) => calabresella_engine::fair::SEEDED,
+            DealSpec::Committed { .. } => calabresella_engine::fair::SCHEME,
+        }
+    }
+}
+
+/// A 256-bit secret whose `Debug` shows nothing, so no log line can carry it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub [u8; 32]);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
 }
 
 /// How a named bot is shown: `pimc bot` with the default budget (whatever the server's time
@@ -99,6 +161,10 @@ pub enum Command {
         name: String,
         /// Taken without an API key.
         guest: bool,
+        /// The player's contribution to the deals (empty: none).
+        entropy: Vec<u8>,
+        /// The client address asking (a seeded table seats only its creator).
+        client: String,
         /// The answer: seat, token, table.
         reply: oneshot::Sender<Result<(Seat, String, v1::Table), ServiceError>>,
     },
@@ -177,6 +243,8 @@ struct SeatState {
     name: String,
     /// Taken without an API key: never rated.
     guest: bool,
+    /// The player's contribution to the committed deals (empty: none).
+    entropy: Vec<u8>,
     /// Actions refused as illegal (since this server run restored the table).
     illegal: u32,
     /// SHA-256 of the seat token: the token itself is only ever in the joiner's hands.
@@ -279,8 +347,12 @@ impl Table {
         creator: String,
         created_unix_ms: i64,
     ) -> Result<Table, ServiceError> {
-        let session = Session::new(&spec.rules, spec.seed, spec.first_dealer)
-            .map_err(|e| ServiceError::Invalid(Reason::BadOptions, e.to_string()))?;
+        // A committed table deals once every contribution is in (`Table::deal_first`).
+        let session = match &spec.deals {
+            DealSpec::Seeded(seed) => Session::seeded(&spec.rules, *seed, spec.first_dealer),
+            DealSpec::Committed { .. } => Session::waiting(&spec.rules, spec.first_dealer),
+        }
+        .map_err(|e| ServiceError::Invalid(Reason::BadOptions, e.to_string()))?;
         let n = spec.seats.len();
         let seats = spec
             .seats
@@ -296,13 +368,14 @@ impl Table {
                     _ => String::new(),
                 },
                 guest: false,
+                entropy: Vec::new(),
                 illegal: 0,
                 token: None,
                 clock: SeatClock::new(spec.clock.bank_ms),
                 bot: seat_bot(
                     kind,
                     bot_name(&spec, i),
-                    spec.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)),
+                    spec.bot_seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)),
                     config.max_bot_ms,
                 ),
                 thinks: kind == v1::SeatKind::BotNamed
@@ -422,6 +495,13 @@ impl Table {
             bank_ms: s.clock.bank_ms(),
             timeouts: s.clock.timeouts,
             guest: s.guest,
+            // Shown once the match started: before, a later joiner could pick his own to suit.
+            entropy: if self.state == v1::TableState::Waiting {
+                Vec::new()
+            } else {
+                s.entropy.clone()
+            },
+            contributed: !s.entropy.is_empty(),
         }
     }
 
@@ -443,6 +523,9 @@ impl Table {
             created_unix_ms: self.created_unix_ms,
             bot_delay_ms: self.spec.bot_delay.as_millis() as u32,
             decisions: self.taken.len() as u64,
+            deal_scheme: self.spec.deals.scheme().to_owned(),
+            commitment: self.spec.deals.commitment(),
+            seeded: matches!(self.spec.deals, DealSpec::Seeded(_)),
         }
     }
 
@@ -501,7 +584,48 @@ impl Table {
         self.push_events(hand, &opening);
     }
 
+    /// The keys of a committed table's deals, from its secret and its seats' contributions
+    /// (fixed now: every seat is filled).
+    fn deal_keys(&self) -> Option<calabresella_engine::fair::DealKeys> {
+        let DealSpec::Committed {
+            secret,
+            context,
+            contributions,
+        } = &self.spec.deals
+        else {
+            return None;
+        };
+        let given = self
+            .seats
+            .iter()
+            .map(|s| {
+                if *contributions {
+                    s.entropy.clone()
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        let context = context.clone().unwrap_or_else(|| self.id.clone());
+        // Contributions and ids were checked on the way in; a failure here is a bug, and the
+        // table then deals without them rather than not at all.
+        calabresella_engine::fair::DealKeys::new(secret.0, context.clone(), given)
+            .or_else(|_| calabresella_engine::fair::DealKeys::new(secret.0, context, Vec::new()))
+            .ok()
+    }
+
+    /// Deals the first hand of a committed table, once every seat is filled.
+    fn deal_first(&mut self) {
+        if let Some(keys) = self.deal_keys() {
+            match Session::committed(&self.spec.rules, keys, self.spec.first_dealer) {
+                Ok(s) => self.session = s,
+                Err(e) => tracing::error!(table = %self.id, error = %e, "cannot deal"),
+            }
+        }
+    }
+
     fn start(&mut self) {
+        self.deal_first();
         self.set_state(v1::TableState::Playing);
         tracing::info!(table = %self.id, "match started");
         self.start_hand(0);

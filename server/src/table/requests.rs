@@ -10,7 +10,28 @@ impl Table {
         seat: Option<Seat>,
         name: String,
         guest: bool,
+        entropy: Vec<u8>,
+        client: &str,
     ) -> Result<(Seat, String, v1::Table), ServiceError> {
+        if entropy.len() > calabresella_engine::fair::MAX_CONTRIBUTION {
+            return Err(ServiceError::Invalid(
+                Reason::BadEntropy,
+                format!(
+                    "entropy holds {} bytes, at most {}",
+                    entropy.len(),
+                    calabresella_engine::fair::MAX_CONTRIBUTION
+                ),
+            ));
+        }
+        // The server's own seatings (tournaments, matchmaking) come as the table's creator.
+        if matches!(self.spec.deals, DealSpec::Seeded(_)) && client != self.creator {
+            return Err(ServiceError::Precondition(
+                Reason::SeededTable,
+                "the table is seeded: its creator knows every deal, so only its creator may \
+                 take its seats"
+                    .into(),
+            ));
+        }
         match self.state {
             v1::TableState::Waiting => {}
             v1::TableState::Playing => {
@@ -57,11 +78,13 @@ impl Table {
                 name: name.clone(),
                 token_sha256: hex(&hash),
                 guest,
+                entropy: hex(&entropy),
             }])
             .await?;
         self.seats[i].token = Some(hash);
         self.seats[i].name = name;
         self.seats[i].guest = guest;
+        self.seats[i].entropy = entropy;
         let info = self.seat_info(i);
         // Never log the token.
         tracing::info!(table = %self.id, seat = i, "seat taken");
@@ -326,6 +349,35 @@ impl Table {
         })
     }
 
+    /// What a record says of how its deals were made: the scheme, the commitment and the
+    /// contributions while the match is played; the secret too once it is over.
+    fn deals_meta(&self, over: bool) -> serde_json::Value {
+        let given = self.spec.first_dealer.is_some();
+        let dealt = |k: Option<&calabresella_engine::fair::DealKeys>| k.map(|k| k.reveal(given));
+        match &self.spec.deals {
+            // A seed is a string: JavaScript numbers lose 64-bit ones.
+            DealSpec::Seeded(seed) => json!({
+                "scheme": calabresella_engine::fair::SEEDED,
+                "seed": if over { json!(seed.to_string()) } else { serde_json::Value::Null },
+            }),
+            DealSpec::Committed { .. } => {
+                let keys = self.session.keys().cloned().or_else(|| self.deal_keys());
+                let mut d = dealt(keys.as_ref()).unwrap_or_else(|| {
+                    json!({"scheme": calabresella_engine::fair::SCHEME,
+                           "commitment": self.spec.deals.commitment()})
+                });
+                if !over {
+                    d["secret"] = serde_json::Value::Null;
+                }
+                if self.state == v1::TableState::Waiting {
+                    // Contributions are shown once the match starts.
+                    d["contributions"] = serde_json::Value::Null;
+                }
+                d
+            }
+        }
+    }
+
     pub(super) fn record(&self) -> v1::GetRecordResponse {
         let over = self.end.is_some();
         let players: Vec<serde_json::Value> = self
@@ -351,8 +403,11 @@ impl Table {
             "players": players,
             "created_unix_ms": self.created_unix_ms,
         });
+        meta["deals"] = self.deals_meta(over);
         if over {
-            meta["seed"] = json!(self.spec.seed);
+            if let DealSpec::Seeded(seed) = self.spec.deals {
+                meta["seed"] = json!(seed);
+            }
             if let Some(f) = self
                 .end
                 .as_ref()

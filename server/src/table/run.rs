@@ -38,7 +38,7 @@ impl Table {
             self.finish(v1::EndReason::Forfeit, Some(seat));
             return;
         }
-        let seed = self.spec.seed.rotate_left(17);
+        let seed = self.spec.bot_seed.rotate_left(17);
         let bot = self.timeout_bot.get_or_insert_with(|| {
             Box::new(calabresella_engine::bots::HeuristicBot::new(seed)) as SeatBot
         });
@@ -198,9 +198,11 @@ impl Table {
                 seat,
                 name,
                 guest,
+                entropy,
+                client,
                 reply,
             } => {
-                let _ = reply.send(self.join(seat, name, guest).await);
+                let _ = reply.send(self.join(seat, name, guest, entropy, &client).await);
             }
             Command::Reissue { seat, name, reply } => {
                 let _ = reply.send(self.reissue(seat, &name).await);

@@ -4,6 +4,7 @@
 //! both built on the engine's one visibility filter.
 
 use calabresella_engine::bots::{self, Bot};
+use calabresella_engine::fair::DealKeys;
 use calabresella_engine::game::{AnyEvent, AnyMatch, Rules, Viewer};
 use calabresella_engine::record::Record;
 use calabresella_engine::{Action, Card, IllegalAction, Seat};
@@ -36,101 +37,140 @@ pub fn seat_bot(kind: v1::SeatKind, named: &str, seed: u64, max_ms: u32) -> Opti
     bots::by_name(name, seed)
 }
 
-/// The match of a table.
+/// The match of a table, and the keys of its committed deals.
 #[derive(Debug, Clone)]
-pub struct Session(AnyMatch);
+pub struct Session {
+    m: AnyMatch,
+    /// A committed table's keys: each hand is dealt from them as the last one ends.
+    keys: Option<DealKeys>,
+}
 
 impl Session {
     /// A seeded match; the seed decides every deal (and the first dealer unless given).
-    pub fn new(
+    pub fn seeded(
         rules: &Rules,
         seed: u64,
         first_dealer: Option<Seat>,
     ) -> Result<Session, calabresella_engine::game::HandError> {
-        AnyMatch::seeded(*rules, seed, first_dealer).map(Session)
+        AnyMatch::seeded(*rules, seed, first_dealer).map(|m| Session { m, keys: None })
+    }
+
+    /// A match not dealt yet: a committed table waiting for its players' contributions.
+    pub fn waiting(
+        rules: &Rules,
+        first_dealer: Option<Seat>,
+    ) -> Result<Session, calabresella_engine::game::HandError> {
+        AnyMatch::new(*rules, first_dealer.unwrap_or(Seat::ALL[0]))
+            .map(|m| Session { m, keys: None })
+    }
+
+    /// A match dealt from committed keys, its first hand dealt now.
+    pub fn committed(
+        rules: &Rules,
+        keys: DealKeys,
+        first_dealer: Option<Seat>,
+    ) -> Result<Session, calabresella_engine::game::HandError> {
+        let m = keys.first_match(*rules, first_dealer)?;
+        Ok(Session {
+            m,
+            keys: Some(keys),
+        })
+    }
+
+    /// The keys of a committed match (`None` when seeded or not dealt yet).
+    pub fn keys(&self) -> Option<&DealKeys> {
+        self.keys.as_ref()
     }
 
     /// The seat that must answer now, if any.
     pub fn decider(&self) -> Option<Seat> {
-        self.0.decider()
+        self.m.decider()
     }
 
     /// The seat whose decision it is (in a due possibly the dummy).
     pub fn actor(&self) -> Option<Seat> {
-        self.0.actor()
+        self.m.actor()
     }
 
     /// Whether the match is over.
     pub fn is_over(&self) -> bool {
-        self.0.is_over()
+        self.m.is_over()
     }
 
     /// How many hands have been dealt (the last may be in play).
     pub fn hands_dealt(&self) -> usize {
-        self.0.hands_dealt()
+        self.m.hands_dealt()
     }
 
     /// How many hands are over.
     pub fn hands_completed(&self) -> usize {
-        self.0.hands_completed()
+        self.m.hands_completed()
     }
 
     /// Whether hand `i` is over.
     pub fn hand_over(&self, i: usize) -> bool {
-        self.0.hand_over(i)
+        self.m.hand_over(i)
     }
 
     /// The dealer of hand `i`.
     pub fn dealer(&self, i: usize) -> Option<Seat> {
-        self.0.dealer(i)
+        self.m.dealer(i)
     }
 
     /// The cards `take` action ids refer to now (the open monte, when public).
     pub fn open_monte(&self) -> Option<[Card; 4]> {
-        self.0.id_monte()
+        self.m.id_monte()
     }
 
     /// Whether `action` is legal now (no allocation: the check runs on every action).
     pub fn is_legal(&self, action: Action) -> bool {
-        self.0.is_legal(&action)
+        self.m.is_legal(&action)
     }
 
     /// Why `seat` may not take `action` now (the engine's reason), or `Ok`; nothing changes.
     pub fn check_as(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.0.check_as(seat, &action)
+        self.m.check_as(seat, &action)
     }
 
     /// The legal actions now.
     pub fn legal_actions(&self) -> Vec<Action> {
-        self.0.legal_actions().to_vec()
+        self.m.legal_actions().to_vec()
     }
 
     /// Applies `action` for `seat`; returns the events it caused in the hand it was taken in.
     /// On error nothing changes.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<RawEvent>, IllegalAction> {
-        self.0.apply_logged(seat, action)
+        let events = self.m.apply_logged(seat, action)?;
+        if let Some(keys) = &self.keys
+            && let Err(e) = keys.deal_due(&mut self.m)
+        {
+            // The engine says when a hand is due and the keys deal a valid one: a refusal
+            // here is a bug, and the match then stops where it is.
+            tracing::error!(error = %e, "cannot deal the next hand");
+        }
+        Ok(events)
     }
 
     /// Every event of hand `i` so far, nothing hidden (a hand's opening events when it is new).
     pub fn hand_events(&self, i: usize) -> Vec<RawEvent> {
-        self.0.hand_events(i)
+        self.m.hand_events(i)
     }
 
     /// What `viewer` (`None`: the public) may see of `event` of hand `i`.
     pub fn visible(&self, i: usize, event: &RawEvent, viewer: Option<Seat>) -> Option<RawEvent> {
-        self.0.visible(i, event, Viewer::of(viewer))
+        self.m.visible(i, event, Viewer::of(viewer))
     }
 
     /// The observation of `viewer` (`None`: the public view) on the wire.
     pub fn observation(&self, viewer: Option<Seat>) -> Option<v1::Observation> {
-        self.0
+        self.m
             .observation(Viewer::of(viewer))
             .map(|o| convert::observation(&o))
     }
 
     /// The observation of `viewer` of hand `i` alone, on the wire.
     pub fn hand_observation(&self, i: usize, viewer: Option<Seat>) -> Option<v1::Observation> {
-        self.0
+        self.m
             .hand_observation(i, Viewer::of(viewer))
             .map(|o| convert::observation(&o))
     }
@@ -138,14 +178,14 @@ impl Session {
     /// The observation `seat` decides from now, when it has something to decide (what a bot
     /// thinking on another thread takes with it).
     pub fn decision_view(&self, seat: Seat) -> Option<calabresella_engine::game::AnyObservation> {
-        self.0
+        self.m
             .observation(Viewer::Seat(seat))
             .filter(|o| !o.legal_actions().is_empty())
     }
 
     /// The action `bot` chooses for `seat`, from that seat's observation only.
     pub fn bot_action(&self, seat: Seat, bot: &mut SeatBot) -> Option<Action> {
-        let obs = self.0.observation(Viewer::Seat(seat))?;
+        let obs = self.m.observation(Viewer::Seat(seat))?;
         if obs.legal_actions().is_empty() {
             return None;
         }
@@ -155,19 +195,19 @@ impl Session {
     /// Match totals in the game's unit (per seat, or per side); negative only in the calling
     /// games.
     pub fn totals(&self) -> Vec<i32> {
-        self.0.totals()
+        self.m.totals()
     }
 
     /// Seats that won, and whether it is a draw, once the match is over.
     pub fn result(&self) -> Option<(Vec<u32>, bool)> {
-        self.0
+        self.m
             .result()
             .map(|r| (r.winners.iter().map(|s| s.index() as u32).collect(), r.draw))
     }
 
     /// Every seat that wins when `seat` forfeits.
     pub fn opponents_of(&self, seat: Seat) -> Vec<u32> {
-        self.0
+        self.m
             .opponents_of(seat)
             .into_iter()
             .map(|s| s.index() as u32)
@@ -176,13 +216,13 @@ impl Session {
 
     /// The full deal of hand `i`, for spectators once it is over.
     pub fn reveal(&self, i: usize) -> Option<v1::HandRevealed> {
-        if !self.0.hand_over(i) {
+        if !self.m.hand_over(i) {
             return None;
         }
-        let dealt = self.0.dealt(i)?;
+        let dealt = self.m.dealt(i)?;
         Some(v1::HandRevealed {
             hand_number: i as u32,
-            hands: Seat::first_n(self.0.seats())
+            hands: Seat::first_n(self.m.seats())
                 .map(|s| v1::SeatCards {
                     seat: s.index() as u32,
                     cards: convert::cards(dealt.hands[s]),
@@ -195,7 +235,7 @@ impl Session {
 
     /// The record of the completed hands (a hand in play is left out: its deal is secret).
     pub fn record(&self, meta: Option<serde_json::Value>) -> Record {
-        let mut r = self.0.record(meta);
+        let mut r = self.m.record(meta);
         r.hands.truncate(self.hands_completed());
         r
     }

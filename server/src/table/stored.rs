@@ -11,14 +11,14 @@ use calabresella_proto::v1;
 use prost::Message;
 use serde_json::{Value, json};
 
-use super::{Table, TableSpec, Taken, hex, unhex};
+use super::{DealSpec, Secret, Table, TableSpec, Taken, hex, unhex};
 use crate::config::ServerConfig;
 use crate::store::{Store, StoredTable};
 
 /// The spec as JSON. The options are the wire message (hex of its protobuf encoding), so
 /// every game option round-trips through the one converter the service already trusts.
 pub fn spec_json(spec: &TableSpec) -> String {
-    json!({
+    let mut v = json!({
         "name": spec.name,
         "metadata": spec.metadata,
         "options": hex(&convert::rules(&spec.rules).encode_to_vec()),
@@ -27,11 +27,24 @@ pub fn spec_json(spec: &TableSpec) -> String {
         "move_ms": spec.clock.move_ms,
         "bank_ms": spec.clock.bank_ms,
         "on_timeout": spec.clock.on_timeout,
-        "seed": spec.seed.to_string(),
+        "bot_seed": spec.bot_seed.to_string(),
         "first_dealer": spec.first_dealer.map(|s| s.index()),
         "bot_delay_ms": spec.bot_delay.as_millis() as u64,
-    })
-    .to_string()
+    });
+    match &spec.deals {
+        DealSpec::Seeded(seed) => v["seed"] = json!(seed.to_string()),
+        // The store is the server's own: the secret waits there until the match is over.
+        DealSpec::Committed {
+            secret,
+            context,
+            contributions,
+        } => {
+            v["secret"] = json!(hex(&secret.0));
+            v["deal_context"] = json!(context);
+            v["contributions"] = json!(contributions);
+        }
+    }
+    v.to_string()
 }
 
 /// Why a stored table cannot be rebuilt. `Display` names the part that is damaged.
@@ -153,13 +166,49 @@ pub fn spec_from_json(text: &str) -> Result<TableSpec, DamagedTable> {
             on_timeout: i32::try_from(int("on_timeout")?)
                 .map_err(|_| field_error("on_timeout", "too large"))?,
         },
-        seed: field("seed")?
-            .as_str()
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| field_error("seed", "not a number"))?,
+        deals: deals_of(&v)?,
+        // Tables stored before committed deals seeded their bots from the deal seed.
+        bot_seed: match v.get("bot_seed").or_else(|| v.get("seed")) {
+            Some(s) => s
+                .as_str()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| field_error("bot_seed", "not a number"))?,
+            None => return Err(field_error("bot_seed", "missing")),
+        },
         first_dealer,
         bot_delay: Duration::from_millis(int("bot_delay_ms")?),
     })
+}
+
+/// How a stored spec's deals are made: a `secret` (committed), else its `seed`.
+fn deals_of(v: &Value) -> Result<DealSpec, DamagedTable> {
+    if let Some(s) = v.get("secret") {
+        let secret = s
+            .as_str()
+            .and_then(unhex)
+            .and_then(|b| <[u8; 32]>::try_from(b).ok())
+            .ok_or_else(|| field_error("secret", "not 64 hex digits"))?;
+        let context = match v.get("deal_context") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(c)) => Some(c.clone()),
+            Some(_) => return Err(field_error("deal_context", "not text")),
+        };
+        let contributions = v
+            .get("contributions")
+            .map_or(Some(true), Value::as_bool)
+            .ok_or_else(|| field_error("contributions", "not true or false"))?;
+        return Ok(DealSpec::Committed {
+            secret: Secret(secret),
+            context,
+            contributions,
+        });
+    }
+    v.get("seed")
+        .ok_or_else(|| field_error("seed", "missing"))?
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .map(DealSpec::Seeded)
+        .ok_or_else(|| field_error("seed", "not a number"))
 }
 
 /// Rebuilds a table from its stored form: the spec, the seats with their token hashes, then
@@ -197,10 +246,15 @@ pub fn restore(
         seat.token = Some(hash);
         seat.name = s.name;
         seat.guest = s.guest;
+        seat.entropy = unhex(&s.entropy).ok_or(DamagedTable::Seat {
+            seat: i,
+            why: "its contribution is unreadable",
+        })?;
     }
     if !table.seats.iter().all(super::SeatState::filled) {
         return Ok(table);
     }
+    table.deal_first();
     table.set_state(v1::TableState::Playing);
     for (n, a) in stored.actions.into_iter().enumerate() {
         let damaged = |why: String| DamagedTable::Action { index: n, why };
@@ -276,7 +330,21 @@ mod tests {
                     bank_ms: 7,
                     on_timeout: v1::TimeoutPolicy::Forfeit as i32,
                 },
-                seed: u64::MAX - i as u64,
+                // Half seeded, half committed (with and without a context of their own).
+                deals: match i % 3 {
+                    0 => DealSpec::Seeded(u64::MAX - i as u64),
+                    1 => DealSpec::Committed {
+                        secret: Secret([i as u8; 32]),
+                        context: None,
+                        contributions: true,
+                    },
+                    _ => DealSpec::Committed {
+                        secret: Secret([0xa5; 32]),
+                        context: Some(format!("tn-x/deal/{i}")),
+                        contributions: false,
+                    },
+                },
+                bot_seed: i as u64 * 7919,
                 first_dealer: Seat::new(i as u8 % 2),
                 bot_delay: Duration::from_millis(15),
             });
@@ -294,8 +362,18 @@ mod tests {
             assert_eq!(back.seats, spec.seats);
             assert_eq!(back.clock, spec.clock);
             assert_eq!(
-                (back.seed, back.first_dealer, back.bot_delay),
-                (spec.seed, spec.first_dealer, spec.bot_delay)
+                (
+                    &back.deals,
+                    back.bot_seed,
+                    back.first_dealer,
+                    back.bot_delay
+                ),
+                (
+                    &spec.deals,
+                    spec.bot_seed,
+                    spec.first_dealer,
+                    spec.bot_delay
+                )
             );
             assert_eq!((&back.name, &back.metadata), (&spec.name, &spec.metadata));
         }
@@ -309,6 +387,8 @@ mod tests {
             "{}".into(),
             "[1,2]".into(),
             good.replace("\"seed\":\"", "\"seed\":\"x"),
+            good.replace("\"bot_seed\":\"", "\"bot_seed\":\"x"),
+            spec_json(&specs()[1]).replace("\"secret\":\"", "\"secret\":\"0"),
             good.replace("\"options\":\"", "\"options\":\"zz"),
             good.replace("SEAT_KIND_OPEN", "SEAT_KIND_NOPE"),
         ];
