@@ -192,7 +192,10 @@ func WithSeats(kinds ...string) TableOption {
 	return func(c *tableConfig) { c.seats = kinds }
 }
 
-// WithSeed deals from this seed, for a reproducible match.
+// WithSeed deals from this seed, for a reproducible simulation: the table is then marked
+// Seeded (DealScheme SeededScheme) and only its creator may take its seats (JoinTable from
+// another client address is FAILED_PRECONDITION SEEDED_TABLE). Without it the deals are
+// committed: see Table.Commitment and docs/RECORDS.md.
 func WithSeed(seed uint64) TableOption {
 	return func(c *tableConfig) { c.req.Seed = &seed }
 }

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/calabresella/calabresella/clients/go/gen/calabresella/v1"
 )
@@ -43,11 +44,20 @@ func (b bearer) RequireTransportSecurity() bool { return b.tls }
 // with fresh tokens. The server gives it maxTables (1 to 16) tables at once. The sequence ends
 // when the server closes the call or ctx is done; a failure is yielded as an *Error (reconnect
 // by calling Compete again: the server hands back the unfinished tables).
-func (c *Client) Compete(ctx context.Context, maxTables uint32) iter.Seq2[*pb.Assignment, error] {
+//
+// The player contributes DefaultEntropyBytes fresh random bytes to the deals of the tables
+// the call is given (a duplicate tournament's take none); WithEntropy sends the caller's own,
+// WithoutEntropy none (a bad length is an *EntropyError, yielded before any call).
+func (c *Client) Compete(ctx context.Context, maxTables uint32, opts ...EntropyOption) iter.Seq2[*pb.Assignment, error] {
 	return func(yield func(*pb.Assignment, error) bool) {
+		entropy, err := entropyOf(opts).resolve(nil)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		stream, err := c.rpc.Compete(ctx, &pb.CompeteRequest{MaxTables: maxTables})
+		stream, err := c.rpc.Compete(ctx, &pb.CompeteRequest{MaxTables: maxTables, Entropy: entropy})
 		if err != nil {
 			yield(nil, FromStatus(err))
 			return
@@ -71,8 +81,22 @@ func (c *Client) Compete(ctx context.Context, maxTables uint32) iter.Seq2[*pb.As
 // Seek asks the server for a match of req's game, options and clock (the client needs
 // WithAPIKey) and waits until it is seated: paired with other seekers first come first
 // served, or with built-in bots after req.BotsAfterMs. Cancelling ctx cancels the seek.
-func (c *Client) Seek(ctx context.Context, req *pb.SeekRequest) (*pb.Assignment, error) {
-	stream, err := c.rpc.Seek(ctx, req)
+//
+// The player contributes req.Entropy to the table's deals when it is set (1 to
+// MaxEntropyBytes bytes), else DefaultEntropyBytes fresh random bytes; an option overrides
+// both (WithEntropy, or WithoutEntropy for none). A bad length is an *EntropyError before any
+// call. req itself is not changed.
+func (c *Client) Seek(ctx context.Context, req *pb.SeekRequest, opts ...EntropyOption) (*pb.Assignment, error) {
+	entropy, err := entropyOf(opts).resolve(req.GetEntropy())
+	if err != nil {
+		return nil, err
+	}
+	sent := &pb.SeekRequest{}
+	if req != nil {
+		sent = proto.CloneOf(req)
+	}
+	sent.Entropy = entropy
+	stream, err := c.rpc.Seek(ctx, sent)
 	if err != nil {
 		return nil, FromStatus(err)
 	}

@@ -12,6 +12,11 @@
 // Every call takes a [context.Context]: cancelling it stops the call, a stream or a whole
 // match; [Client.Close] stops them all with [ErrClientClosed].
 //
+// Tables made without a seed deal committed deals (docs/RECORDS.md): the server publishes
+// the table's Commitment at creation and reveals its secret in the record, and [Client.Join],
+// [Client.Seek] and [Client.Compete] send the player's contribution, 32 fresh bytes from
+// crypto/rand unless [WithEntropy] or [WithoutEntropy] says otherwise.
+//
 // Only [Seat.Act] and the streams' reopening retry through an outage (with
 // [Seat.Observation], the read the play loop makes for a bot); every other call fails at once
 // with UNAVAILABLE when the server cannot be reached. No call waits longer than the outage

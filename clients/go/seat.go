@@ -24,34 +24,60 @@ type Seat struct {
 	number  uint32
 	token   string
 	table   *pb.Table
+	entropy []byte
 	pos     Position
 	// reconnects counts streams reopened after a drop, over the seat's life.
 	reconnects int
 }
 
-// JoinOption configures Join.
-type JoinOption func(*pb.JoinTableRequest)
+// JoinOption configures Join: AtSeat, and an EntropyOption (WithEntropy, WithoutEntropy).
+type JoinOption interface {
+	applyJoin(*joinConfig)
+}
+
+// joinConfig is what the options of Join set.
+type joinConfig struct {
+	req     *pb.JoinTableRequest
+	entropy entropyChoice
+}
+
+// joinFunc is a JoinOption that sets the request.
+type joinFunc func(*joinConfig)
+
+func (f joinFunc) applyJoin(c *joinConfig) { f(c) }
 
 // AtSeat asks for this seat (0-based) rather than the lowest open one.
 func AtSeat(seat uint32) JoinOption {
-	return func(r *pb.JoinTableRequest) { r.Seat = &seat }
+	return joinFunc(func(c *joinConfig) { c.req.Seat = &seat })
 }
 
 // Join takes an open seat of tableID as playerName. Keep the seat's Token: it is the only
 // proof of the seat, and with Client.Seat it makes the handle again after a restart of the
 // program.
+//
+// The seat contributes DefaultEntropyBytes fresh random bytes (crypto/rand) to the table's
+// committed deals; WithEntropy sends the caller's own (1 to MaxEntropyBytes bytes: any other
+// length is an *EntropyError before any call) and WithoutEntropy none. Seat.Entropy is what
+// was sent; once the match starts, GetTable shows every seat's (SeatInfo.Entropy) and the
+// record names them (docs/RECORDS.md, "Deals").
 func (c *Client) Join(ctx context.Context, tableID, playerName string, opts ...JoinOption) (*Seat, error) {
-	req := &pb.JoinTableRequest{TableId: tableID, PlayerName: playerName}
+	cfg := joinConfig{req: &pb.JoinTableRequest{TableId: tableID, PlayerName: playerName}}
 	for _, o := range opts {
-		o(req)
+		o.applyJoin(&cfg)
 	}
+	entropy, err := cfg.entropy.resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	req := cfg.req
+	req.Entropy = entropy
 	r, err := call(ctx, c, func(ctx context.Context) (*pb.JoinTableResponse, error) {
 		return c.rpc.JoinTable(ctx, req)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Seat{client: c, tableID: tableID, number: r.GetSeat(), token: r.GetSeatToken(), table: r.GetTable()}, nil
+	return &Seat{client: c, tableID: tableID, number: r.GetSeat(), token: r.GetSeatToken(), table: r.GetTable(), entropy: entropy}, nil
 }
 
 // Seat makes the handle of a seat joined before (by this program or an earlier run) from its
@@ -76,6 +102,11 @@ func (s *Seat) Token() string { return s.token }
 
 // Table is the table as JoinTable returned it (nil for a handle made with Client.Seat).
 func (s *Seat) Table() *pb.Table { return s.table }
+
+// Entropy is the contribution to the table's deals Join sent (nil for none, and for a handle
+// made with Client.Seat). Once the match starts, GetTable shows it as the seat's
+// SeatInfo.Entropy, and the record as meta.deals.contributions[seat] in hex.
+func (s *Seat) Entropy() []byte { return s.entropy }
 
 // Position is where the seat's stream stands: the last update's sequence number and epoch.
 func (s *Seat) Position() Position { return s.pos }

@@ -126,6 +126,18 @@ fn table_dict<'py>(py: Python<'py>, t: &v1::Table) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
+/// A seat's contribution to the deals: 32 fresh random bytes unless the caller gave its own
+/// (`b""`: none). Too long is the caller's mistake, so a `ValueError` before any call.
+fn entropy_of(py: Python<'_>, given: Option<Vec<u8>>) -> PyResult<Vec<u8>> {
+    calabresella_client::entropy::chosen(given.as_deref()).map_err(|s| {
+        if s.code() == tonic::Code::InvalidArgument {
+            pyo3::exceptions::PyValueError::new_err(s.message().to_owned())
+        } else {
+            errors::status(py, &s)
+        }
+    })
+}
+
 /// A connection to a calabresella server.
 #[pyclass(module = "calabresella._core")]
 pub struct Client {
@@ -358,15 +370,19 @@ impl Client {
     }
 
     /// Takes a seat (`seat`, or the lowest open one): as the registered player whose key the
-    /// client holds, or else as the guest `name`.
-    #[pyo3(signature = (table_id, *, seat = None, name = None))]
+    /// client holds, or else as the guest `name`. The seat contributes `entropy` to the table's
+    /// committed deals: by default 32 fresh random bytes, `b""` for none, or up to 64 bytes of
+    /// the caller's own (more raises `ValueError`).
+    #[pyo3(signature = (table_id, *, seat = None, name = None, entropy = None))]
     fn join(
         &self,
         py: Python<'_>,
         table_id: &str,
         seat: Option<u32>,
         name: Option<String>,
+        entropy: Option<Vec<u8>>,
     ) -> PyResult<RemoteSeat> {
+        let entropy = entropy_of(py, entropy)?;
         let c = self.client.clone();
         let id = table_id.to_owned();
         let key = self.key.clone();
@@ -379,7 +395,8 @@ impl Client {
             }
         });
         let joined = wait(py, &self.rt, async move {
-            calabresella_client::RemoteSeat::join_as(c, &id, seat, &name, key.as_deref()).await
+            calabresella_client::RemoteSeat::join_with(c, &id, seat, &name, key.as_deref(), entropy)
+                .await
         })?;
         Ok(RemoteSeat {
             rt: self.rt.clone(),
@@ -410,14 +427,22 @@ impl Client {
     /// (tournaments): an iterator of dicts `table_id`, `seat`, `seat_token`, `tournament_id`.
     /// On connection it first gives the player's unfinished tables with fresh tokens (older
     /// tokens of those seats stop working). The server gives it `max_tables` tables at once.
-    #[pyo3(signature = (*, max_tables = 1))]
-    fn compete(&self, py: Python<'_>, max_tables: u32) -> PyResult<crate::compete::Assignments> {
+    /// `entropy` is the player's contribution to the deals of every table it is given (as for
+    /// `join`).
+    #[pyo3(signature = (*, max_tables = 1, entropy = None))]
+    fn compete(
+        &self,
+        py: Python<'_>,
+        max_tables: u32,
+        entropy: Option<Vec<u8>>,
+    ) -> PyResult<crate::compete::Assignments> {
+        let entropy = entropy_of(py, entropy)?;
         let mut c = self.client.clone();
         let key = self.key.clone();
         let stream = wait(py, &self.rt, async move {
             let mut r = tonic::Request::new(v1::CompeteRequest {
                 max_tables,
-                entropy: calabresella_client::entropy::contribution()?,
+                entropy,
             });
             calabresella_client::authorize(&mut r, key.as_deref())?;
             Ok(c.compete(r).await?.into_inner())
@@ -432,8 +457,8 @@ impl Client {
     /// server pairs it with other seekers of the same game, options and clock (within
     /// `rating_window` rating points if above 0), or fills the missing seats with built-in
     /// bots after `bots_after_ms` (0: never); returns the seat as a dict (`table_id`, `seat`,
-    /// `seat_token`). Rule options are keyword arguments.
-    #[pyo3(signature = (game = "calabresella", *, bots_after_ms = 0, rating_window = 0.0, move_ms = None, bank_ms = None, forfeit_on_timeout = false, **options))]
+    /// `seat_token`). Rule options are keyword arguments; `entropy` is as for `join`.
+    #[pyo3(signature = (game = "calabresella", *, bots_after_ms = 0, rating_window = 0.0, move_ms = None, bank_ms = None, forfeit_on_timeout = false, entropy = None, **options))]
     #[allow(clippy::too_many_arguments)]
     fn seek<'py>(
         &self,
@@ -444,16 +469,17 @@ impl Client {
         move_ms: Option<u32>,
         bank_ms: Option<u32>,
         forfeit_on_timeout: bool,
+        entropy: Option<Vec<u8>>,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let entropy = entropy_of(py, entropy)?;
         let clock = clock_of(move_ms, bank_ms, forfeit_on_timeout);
         let request = v1::SeekRequest {
             options: Some(convert::rules(&rules_from(game, options)?)),
             clock,
             bots_after_ms,
             rating_window,
-            entropy: calabresella_client::entropy::contribution()
-                .map_err(|s| errors::status(py, &s))?,
+            entropy,
         };
         crate::compete::seek(py, &self.rt, self.client.clone(), self.key.clone(), request)
     }

@@ -77,3 +77,28 @@ def test_a_seeded_table_is_marked_seeded(server: str) -> None:
     )
     assert table["seeded"] and table["deal_scheme"] == "seeded" and table["commitment"] == ""
     assert cb.verify_record(_finished_record(client, table["table_id"])).seed == 5
+
+
+def test_a_joiner_contributes_32_random_bytes_by_default_or_its_own(server: str) -> None:
+    client = cb.connect(server)
+    seats = ["open", "open", "random"]
+    table = client.create_table("calabresella", seats=seats, target=1)
+    mine = b"\x01" * 64
+    first = client.join(table["table_id"], seat=0, name="a")
+    client.join(table["table_id"], seat=1, name="b", entropy=mine)
+    shown = client.get_table(table["table_id"])["entropy"]
+    assert len(bytes.fromhex(shown[0])) == 32 and shown[1] == mine.hex() and shown[2] == ""
+    assert first.seat == 0
+
+    # Two default joins contribute different bytes; b"" contributes none.
+    other = client.create_table("calabresella", seats=seats, target=1)
+    client.join(other["table_id"], seat=0, name="a")
+    client.join(other["table_id"], seat=1, name="b", entropy=b"")
+    again = client.get_table(other["table_id"])["entropy"]
+    assert len(again[0]) == 64 and again[0] != shown[0] and again[1] == ""
+
+    # More than 64 bytes is refused before any call: the seat stays open.
+    third = client.create_table("calabresella", seats=seats, target=1)
+    with pytest.raises(ValueError, match="at most 64"):
+        client.join(third["table_id"], seat=0, name="a", entropy=b"\x02" * 65)
+    assert client.get_table(third["table_id"])["seats"][0][2] == ""

@@ -1145,3 +1145,163 @@ fn the_admin_key_file_wins_over_the_environment() {
     assert!(!from_env.status.success());
     assert!(String::from_utf8_lossy(&from_env.stderr).contains("BAD_ADMIN_KEY"));
 }
+
+/// Runs `verify` on `files`; returns its exit code and standard output.
+fn verify(args: &[&std::path::Path]) -> (Option<i32>, String) {
+    let out = bin().arg("verify").args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn verify_passes_honest_records_and_names_the_first_mismatch_of_a_tampered_one() {
+    let dir = tempfile::tempdir().unwrap();
+    // A committed record from a fresh server.
+    let (mut server, url) = start_server();
+    let id = create_table(
+        &url,
+        &[
+            "--seats",
+            "heuristic,random,heuristic",
+            "--option",
+            "target=1",
+        ],
+    );
+    let committed = loop {
+        let out = bin()
+            .args(["table-record", "--server", &url, &id])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+        if record["meta"]["deals"]["secret"].is_string() {
+            break record;
+        }
+        // In play the secret is withheld, and verify says so.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let honest = dir.path().join("committed.json");
+    std::fs::write(&honest, committed.to_string()).unwrap();
+    let (code, out) = verify(&[&honest]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("deals verified") && out.contains("calabresella-deal/1"),
+        "{out}"
+    );
+
+    // A seeded record (offline play) is reproducible, not committed.
+    let seeded = dir.path().join("seeded.json");
+    let played = bin()
+        .args(["play", "--seed", "5", "-q", "--record"])
+        .arg(&seeded)
+        .output()
+        .unwrap();
+    assert!(played.status.success());
+    let (code, out) = verify(&[&seeded]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("seeded by the creator: reproducible, not committed"),
+        "{out}"
+    );
+
+    // Tampering: a swapped card, another secret, another table id; each fails, named.
+    let mut swapped = committed.clone();
+    let hand = &mut swapped["hands"][0]["deal"]["hands"];
+    let (a, b) = (hand[0][0].clone(), hand[1][0].clone());
+    hand[0][0] = b;
+    hand[1][0] = a;
+    let mut secret = committed.clone();
+    secret["meta"]["deals"]["secret"] = json!("00".repeat(32));
+    let mut context = committed.clone();
+    context["meta"]["deals"]["context"] = json!("t-0000000000000000");
+    for (name, bad, why) in [
+        ("swapped.json", swapped, "hand 0: seat 0's cards differs"),
+        ("secret.json", secret, "does not match the commitment"),
+        ("context.json", context, "hand 0"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bad.to_string()).unwrap();
+        // One bad file among good ones: every file gets its line, and the exit code is 1.
+        let (code, out) = verify(&[&honest, &path, &seeded]);
+        assert_eq!(code, Some(1), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(
+            lines[1].contains(name) && lines[1].contains("FAILED") && lines[1].contains(why),
+            "{out}"
+        );
+        assert!(
+            !lines[0].contains("FAILED") && !lines[2].contains("FAILED"),
+            "{out}"
+        );
+    }
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, "{not json").unwrap();
+    let (code, out) = verify(&[&garbage]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("FAILED: invalid record"), "{out}");
+    // --tournament-secret wants 64 hex digits, and a table record names no tournament.
+    let out = bin()
+        .args(["verify", "--tournament-secret", "xyz"])
+        .arg(&honest)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("64 hex digits"));
+    let out = bin()
+        .args(["verify", "--tournament-secret", &"11".repeat(32)])
+        .arg(&honest)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("names no tournament"));
+}
+
+#[test]
+fn deal_with_a_secret_prints_its_commitment_and_the_hands_it_derives() {
+    use sha2::{Digest, Sha256};
+    let secret = "a5".repeat(32);
+    let run = |extra: &[&str]| {
+        let out = bin()
+            .args(["deal", "--secret", &secret, "--context", "t-1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let first = run(&[]);
+    let mut h = Sha256::new();
+    h.update(b"calabresella-deal/1");
+    h.update([0xa5; 32]);
+    let want: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    assert!(
+        first.starts_with(&format!("commitment: {want}\nfirst dealer drawn: ")),
+        "{first}"
+    );
+    assert_eq!(first.lines().filter(|l| l.starts_with("seat ")).count(), 3);
+    // Another hand, or a contribution, deals other cards.
+    assert_ne!(run(&["--hand", "1"]), first);
+    assert_ne!(run(&["--contributions", "01,,"]), first);
+    assert_eq!(run(&[]), first);
+    let out = bin().args(["deal", "--secret", "abc"]).output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("64 hex digits"));
+    let out = bin()
+        .args(["deal", "--secret", &secret, "--contributions", "01,02"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lists 2 seats"));
+}

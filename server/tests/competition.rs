@@ -516,3 +516,138 @@ async fn stopping_the_server_ends_compete_calls_and_seeks_with_unavailable() {
         .expect_err("the seek ends with an error");
     assert_eq!(e.code(), Code::Unavailable, "{e:?}");
 }
+
+#[tokio::test]
+async fn a_committed_duplicate_tournament_reveals_its_secret_and_its_records_verify_together() {
+    use calabresella_engine::fair;
+    use calabresella_engine::record::Record;
+    let server = TestServer::start(config()).await;
+    let mut c = server.client.clone();
+    let mut r = bots_tournament(
+        v1::TournamentFormat::Duplicate,
+        &["random", "heuristic", "pimc:ms=2"],
+    );
+    // No seed: the tournament's deals are committed.
+    r.seed = None;
+    let created = c
+        .create_tournament(with_key(r, Some(ADMIN)))
+        .await
+        .expect("create")
+        .into_inner()
+        .tournament
+        .expect("tournament");
+    assert_eq!(created.deal_scheme, fair::SCHEME);
+    assert!(!created.seeded && created.secret.is_empty());
+    assert_eq!(created.commitment.len(), 64);
+    let listed = c
+        .list_tournaments(v1::ListTournamentsRequest::default())
+        .await
+        .expect("list")
+        .into_inner()
+        .tournaments;
+    let shown = listed
+        .iter()
+        .find(|t| t.tournament_id == created.tournament_id)
+        .expect("listed");
+    assert_eq!(shown.commitment, created.commitment);
+    assert!(shown.state == v1::TournamentState::Finished as i32 || shown.secret.is_empty());
+
+    let done = finished(&server, &created.tournament_id).await;
+    let t = done.tournament.clone().expect("tournament");
+    let secret: [u8; 32] = fair::unhex(&t.secret)
+        .and_then(|b| b.try_into().ok())
+        .expect("the secret is revealed at the end");
+    assert_eq!(fair::hex(&fair::commitment(&secret)), created.commitment);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut records = Vec::new();
+    let mut files = Vec::new();
+    for m in &done.matches {
+        let text = c
+            .get_record(v1::GetRecordRequest {
+                table_id: m.table_id.clone(),
+            })
+            .await
+            .expect("record")
+            .into_inner()
+            .record_json;
+        let path = dir.path().join(format!("{}.json", m.number));
+        std::fs::write(&path, &text).expect("write");
+        files.push(path);
+        records.push(Record::parse(&text).expect("a record"));
+    }
+    // Two deals, three seatings each: every seating of a deal got the same cards.
+    let v = fair::verify_tournament(&secret, &records).expect("the records verify together");
+    assert_eq!((v.records, v.labels, v.shared), (6, 2, 2));
+    let (i, e) = fair::verify_tournament(&[9; 32], &records).expect_err("another secret");
+    assert_eq!(i, 0);
+    assert!(
+        e.to_string().contains("does not match the commitment"),
+        "{e}"
+    );
+    // One record of another tournament's secret (a forged table secret) fails by its index.
+    let mut forged = records.clone();
+    if let Some(d) = forged[3].meta.as_mut().and_then(|m| m.get_mut("deals")) {
+        d["tournament"]["label"] = serde_json::json!("1");
+    }
+    let (i, e) = fair::verify_tournament(&secret, &forged).expect_err("a wrong label");
+    assert_eq!(i, 3, "{e}");
+
+    // The command line says the same.
+    let verify = |secret: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_calabresella"))
+            .arg("verify")
+            .args(["--tournament-secret", secret])
+            .args(&files)
+            .output()
+            .expect("run verify")
+    };
+    let ok = verify(&t.secret);
+    let out = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{out}");
+    assert!(
+        out.contains(&format!(
+            "tournament {} verified: 6 records",
+            t.tournament_id
+        )),
+        "{out}"
+    );
+    let bad = verify(&"ab".repeat(32));
+    let out = String::from_utf8_lossy(&bad.stdout);
+    assert_eq!(bad.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAILED") && out.contains("0.json"), "{out}");
+}
+
+#[tokio::test]
+async fn a_tournament_seed_is_refused_when_a_player_could_know_the_deals() {
+    let server = TestServer::start(config()).await;
+    register(&server, "ann").await;
+    let mut c = server.client.clone();
+    let with_player = bots_tournament(
+        v1::TournamentFormat::RoundRobin,
+        &["ann", "random", "heuristic"],
+    );
+    let mut open = bots_tournament(
+        v1::TournamentFormat::RoundRobin,
+        &["random", "heuristic", "pimc:ms=2"],
+    );
+    open.open_registration = true;
+    for r in [with_player, open] {
+        let e = c
+            .create_tournament(with_key(r, Some(ADMIN)))
+            .await
+            .expect_err("a seed with a player");
+        assert_eq!(
+            (e.code(), reason(&e).as_str()),
+            (Code::InvalidArgument, "BAD_TOURNAMENT")
+        );
+        assert!(e.message().contains("seed"), "{}", e.message());
+    }
+    let listed = c
+        .list_tournaments(v1::ListTournamentsRequest::default())
+        .await
+        .expect("list")
+        .into_inner()
+        .tournaments;
+    assert!(listed.is_empty(), "nothing is stored: {listed:?}");
+}

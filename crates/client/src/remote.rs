@@ -95,7 +95,7 @@ impl RemoteSeat {
             table_id: table_id.to_owned(),
             seat,
             player_name: name.to_owned(),
-            entropy,
+            entropy: crate::entropy::chosen(Some(&entropy))?,
         });
         authorize(&mut request, key)?;
         let r = client.join_table(request).await?.into_inner();

@@ -301,10 +301,15 @@ class Client:
         self, *, game: str | None = None, people_only: bool = False
     ) -> list[dict[str, Any]]: ...
     def join(
-        self, table_id: str, *, seat: int | None = None, name: str | None = None
+        self,
+        table_id: str,
+        *,
+        seat: int | None = None,
+        name: str | None = None,
+        entropy: bytes | None = None,
     ) -> RemoteSeat: ...
     def seat(self, table_id: str, seat: int, token: str) -> RemoteSeat: ...
-    def compete(self, *, max_tables: int = 1) -> Assignments: ...
+    def compete(self, *, max_tables: int = 1, entropy: bytes | None = None) -> Assignments: ...
     def seek(
         self,
         game: str = "calabresella",
@@ -314,6 +319,7 @@ class Client:
         move_ms: int | None = None,
         bank_ms: int | None = None,
         forfeit_on_timeout: bool = False,
+        entropy: bytes | None = None,
         **options: Any,
     ) -> dict[str, Any]: ...
     def spectate(self, table_id: str) -> UpdateStream: ...

@@ -236,6 +236,11 @@ fn tournament_json(t: &v1::Tournament) -> serde_json::Value {
         "start_unix_ms": t.start_unix_ms,
         "created_unix_ms": t.created_unix_ms,
         "seed": t.seed,
+        "deal_scheme": t.deal_scheme,
+        "seeded": t.seeded,
+        "commitment": (!t.commitment.is_empty()).then_some(&t.commitment),
+        // Revealed once the tournament is over: `verify --tournament-secret` checks its records.
+        "secret": (!t.secret.is_empty()).then_some(&t.secret),
     })
 }
 

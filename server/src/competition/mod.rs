@@ -617,6 +617,13 @@ impl Hub {
                 )),
                 context: duplicate.then(|| format!("{}/deal/{}", t.id, m.seed)),
                 contributions: !duplicate,
+                origin: Some(crate::table::Origin {
+                    tournament: t.id.clone(),
+                    label: m.seed,
+                    commitment: calabresella_engine::fair::hex(
+                        &calabresella_engine::fair::commitment(&secret),
+                    ),
+                }),
             };
         }
         let handle = self

@@ -74,7 +74,33 @@ pub enum DealSpec {
         /// Whether the players' contributions count (not where every seating of a deal must
         /// get the same cards).
         contributions: bool,
+        /// The tournament whose secret this table's derives from, if any.
+        origin: Option<Origin>,
     },
+}
+
+/// A tournament table's place in the tournament's committed deals, quoted in its record so
+/// that the tournament's records can be checked together once its secret is revealed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The tournament's id.
+    pub tournament: String,
+    /// The match's deal label (every seating of one duplicate deal shares it).
+    pub label: u64,
+    /// The tournament's commitment in hex.
+    pub commitment: String,
+}
+
+impl Origin {
+    /// As the record's `meta.deals.tournament` (the label as a string: JavaScript numbers
+    /// lose 64-bit ones).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.tournament,
+            "label": self.label.to_string(),
+            "commitment": self.commitment,
+        })
+    }
 }
 
 impl DealSpec {
@@ -84,6 +110,7 @@ impl DealSpec {
             secret: Secret(session::os_random::<32>()?),
             context: None,
             contributions: true,
+            origin: None,
         })
     }
 
@@ -591,6 +618,7 @@ impl Table {
             secret,
             context,
             contributions,
+            ..
         } = &self.spec.deals
         else {
             return None;

@@ -360,7 +360,7 @@ impl Table {
                 "scheme": calabresella_engine::fair::SEEDED,
                 "seed": if over { json!(seed.to_string()) } else { serde_json::Value::Null },
             }),
-            DealSpec::Committed { .. } => {
+            DealSpec::Committed { origin, .. } => {
                 let keys = self.session.keys().cloned().or_else(|| self.deal_keys());
                 let mut d = dealt(keys.as_ref()).unwrap_or_else(|| {
                     json!({"scheme": calabresella_engine::fair::SCHEME,
@@ -372,6 +372,9 @@ impl Table {
                 if self.state == v1::TableState::Waiting {
                     // Contributions are shown once the match starts.
                     d["contributions"] = serde_json::Value::Null;
+                }
+                if let Some(o) = origin {
+                    d["tournament"] = o.json();
                 }
                 d
             }

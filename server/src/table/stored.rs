@@ -11,7 +11,7 @@ use calabresella_proto::v1;
 use prost::Message;
 use serde_json::{Value, json};
 
-use super::{DealSpec, Secret, Table, TableSpec, Taken, hex, unhex};
+use super::{DealSpec, Origin, Secret, Table, TableSpec, Taken, hex, unhex};
 use crate::config::ServerConfig;
 use crate::store::{Store, StoredTable};
 
@@ -38,10 +38,12 @@ pub fn spec_json(spec: &TableSpec) -> String {
             secret,
             context,
             contributions,
+            origin,
         } => {
             v["secret"] = json!(hex(&secret.0));
             v["deal_context"] = json!(context);
             v["contributions"] = json!(contributions);
+            v["deal_origin"] = origin.as_ref().map_or(Value::Null, Origin::json);
         }
     }
     v.to_string()
@@ -197,10 +199,31 @@ fn deals_of(v: &Value) -> Result<DealSpec, DamagedTable> {
             .get("contributions")
             .map_or(Some(true), Value::as_bool)
             .ok_or_else(|| field_error("contributions", "not true or false"))?;
+        let origin = match v.get("deal_origin") {
+            None | Some(Value::Null) => None,
+            Some(o) => Some(Origin {
+                tournament: o
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| field_error("deal_origin", "no tournament id"))?
+                    .to_owned(),
+                label: o
+                    .get("label")
+                    .and_then(Value::as_str)
+                    .and_then(|l| l.parse().ok())
+                    .ok_or_else(|| field_error("deal_origin", "no deal label"))?,
+                commitment: o
+                    .get("commitment")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| field_error("deal_origin", "no commitment"))?
+                    .to_owned(),
+            }),
+        };
         return Ok(DealSpec::Committed {
             secret: Secret(secret),
             context,
             contributions,
+            origin,
         });
     }
     v.get("seed")
@@ -337,11 +360,17 @@ mod tests {
                         secret: Secret([i as u8; 32]),
                         context: None,
                         contributions: true,
+                        origin: None,
                     },
                     _ => DealSpec::Committed {
                         secret: Secret([0xa5; 32]),
                         context: Some(format!("tn-x/deal/{i}")),
                         contributions: false,
+                        origin: Some(Origin {
+                            tournament: "tn-x".into(),
+                            label: u64::MAX - i as u64,
+                            commitment: "ab".repeat(32),
+                        }),
                     },
                 },
                 bot_seed: i as u64 * 7919,

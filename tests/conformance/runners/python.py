@@ -38,7 +38,7 @@ def create(client: cb.Client, s: dict[str, Any], seed: int | None = None) -> str
     table = client.create_table(
         s["game"],
         seats=s["seats"],
-        seed=s["seed"] if seed is None else seed,
+        seed=s.get("seed") if seed is None else seed,
         name=s["name"],
         bot_delay_ms=s.get("bot_delay_ms", 0),
         **s["options"],
@@ -124,6 +124,47 @@ def run_match(client: cb.Client, s: dict[str, Any]) -> None:
     result = client.join(table_id, seat=s["seat"], name=PLAYER).play(bot)
     check(asked > 0, "the bot was never asked")
     summary_check(client, table_id, result)
+
+
+def run_fair(client: cb.Client, s: dict[str, Any]) -> None:
+    """A committed table: its commitment before any deal, the seat's own 32 bytes in the
+    deals, and a record that `calabresella verify` accepts."""
+    created = client.create_table(s["game"], seats=s["seats"], name=s["name"], **s["options"])
+    table_id = str(created["table_id"])
+    before = client.get_table(table_id)
+    for t in (created, before):
+        check(t["deal_scheme"] == "calabresella-deal/1", f"deal scheme {t['deal_scheme']!r}")
+        check(not t["seeded"], "a table created without a seed is marked seeded")
+        commitment = t["commitment"]
+        check(
+            len(commitment) == 64 and all(c in "0123456789abcdef" for c in commitment),
+            f"commitment {commitment!r} is not 64 lower-case hex digits",
+        )
+    check(created["commitment"] == before["commitment"], "the commitment changed")
+    result = client.join(table_id, seat=s["seat"], name=PLAYER).play(first_legal)
+    summary_check(client, table_id, result)
+    entropy = client.get_table(table_id)["entropy"]
+    for i, kind in enumerate(s["seats"]):
+        if i == s["seat"]:
+            check(len(entropy[i]) == 64, f"the seat contributed {entropy[i]!r}, not 32 bytes")
+        else:
+            check(entropy[i] == "", f"{kind} seat {i} contributed {entropy[i]!r}")
+    record = client.get_record(table_id)
+    deals = json.loads(record)["meta"]["deals"]
+    check(deals["commitment"] == created["commitment"], "the record has another commitment")
+    check(len(deals.get("secret") or "") == 64, "the record reveals no secret")
+    check(
+        deals["contributions"][s["seat"]] == entropy[s["seat"]],
+        "the record's contribution differs from the seat's entropy",
+    )
+    verify = subprocess.run(
+        [os.environ["CALABRESELLA_BIN"], "verify", "-"],
+        input=record,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    check(verify.returncode == 0, f"verify: {verify.stdout.strip()} {verify.stderr.strip()}")
 
 
 def run_resume(client: cb.Client, s: dict[str, Any]) -> None:
@@ -282,6 +323,7 @@ KINDS: dict[str, Callable[[cb.Client, dict[str, Any]], None]] = {
     "bad_token": run_bad_token,
     "unknown_table": run_unknown_table,
     "spectate": run_spectate,
+    "fair_deal": run_fair,
     "restart": run_restart,
     "bench": run_bench,
 }

@@ -58,6 +58,8 @@ func (r *runner) run(ctx context.Context, s scenario) (string, error) {
 		return "", r.spectate(ctx, c, s)
 	case "restart":
 		return "", r.restart(ctx, c, s)
+	case "fair_deal":
+		return "", r.fairDeal(ctx, c, s)
 	case "bench":
 		return r.bench(ctx, c, s)
 	}

@@ -38,7 +38,7 @@ func main() {
 	server := flag.String("server", "127.0.0.1:50051", "the server's address")
 	game := flag.String("game", "calabresella", "the game")
 	seats := flag.String("seats", "open,heuristic,random", "who fills each seat; the bot takes the first open one")
-	seed := flag.Uint64("seed", 0, "deal from this seed (0: a fresh random one)")
+	seed := flag.Uint64("seed", 0, "deal from this seed, a seeded simulation (0: committed deals)")
 	rules := options{}
 	flag.Var(rules, "option", "a rule option, key=value (repeatable), e.g. target=11")
 	flag.Parse()

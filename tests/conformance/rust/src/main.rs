@@ -139,6 +139,7 @@ async fn run(client: TableServiceClient<Channel>, s: &Value) -> Check<()> {
         "bad_token" => run_bad_token(client, s).await,
         "unknown_table" => run_unknown_table(client, s).await,
         "spectate" => run_spectate(client, s).await,
+        "fair_deal" => run_fair(client, s).await,
         "restart" => run_restart(client, s).await,
         "bench" => run_bench(client, s).await,
         other => Err(format!("unknown kind {other:?}")),
@@ -201,6 +202,15 @@ async fn create(
     s: &Value,
     seed: Option<u64>,
 ) -> Check<String> {
+    Ok(create_table(client, s, seed).await?.table_id)
+}
+
+/// [`create`], giving the created table. A scenario without a seed makes a committed table.
+async fn create_table(
+    client: &mut TableServiceClient<Channel>,
+    s: &Value,
+    seed: Option<u64>,
+) -> Check<v1::Table> {
     let options: Vec<(String, String)> = s["options"]
         .as_object()
         .map(|o| {
@@ -224,7 +234,7 @@ async fn create(
         rules,
         seats,
         name: text(s, "name")?.to_owned(),
-        seed: Some(seed.unwrap_or(number(s, "seed")?)),
+        seed: seed.or_else(|| s["seed"].as_u64()),
         clock: None,
         bot_delay_ms: s["bot_delay_ms"].as_u64().unwrap_or(0) as u32,
     }
@@ -236,7 +246,20 @@ async fn create(
         .into_inner()
         .table
         .unwrap_or_default();
-    Ok(table.table_id)
+    Ok(table)
+}
+
+/// A table's public state.
+async fn table(client: &mut TableServiceClient<Channel>, table_id: &str) -> Check<v1::Table> {
+    client
+        .get_table(v1::GetTableRequest {
+            table_id: table_id.to_owned(),
+        })
+        .await
+        .map_err(|e| format!("GetTable: {}", status_text(&e)))?
+        .into_inner()
+        .table
+        .ok_or_else(|| "GetTable: no table".into())
 }
 
 async fn join(
@@ -270,26 +293,7 @@ async fn summary_check(
     ensure(record.match_over, || {
         "the record's match is not over".into()
     })?;
-    let bin = std::env::var("CALABRESELLA_BIN").map_err(|_| "CALABRESELLA_BIN is not set")?;
-    let mut child = tokio::process::Command::new(bin)
-        .args(["replay", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("replay: {e}"))?;
-    {
-        use tokio::io::AsyncWriteExt;
-        let mut stdin = child.stdin.take().ok_or("replay: no stdin")?;
-        stdin
-            .write_all(record.record_json.as_bytes())
-            .await
-            .map_err(|e| format!("replay: {e}"))?;
-    }
-    let out = child
-        .wait_with_output()
-        .await
-        .map_err(|e| format!("replay: {e}"))?;
+    let out = cli("replay", &record.record_json).await?;
     ensure(out.status.success(), || {
         format!(
             "the record does not replay: {}",
@@ -327,6 +331,30 @@ async fn summary_check(
     ensure(result.hands as usize == hands, || {
         format!("{} hands but the record has {hands}", result.hands)
     })
+}
+
+/// Runs `$CALABRESELLA_BIN <command> -` with `input` on its standard input.
+async fn cli(command: &str, input: &str) -> Check<std::process::Output> {
+    let bin = std::env::var("CALABRESELLA_BIN").map_err(|_| "CALABRESELLA_BIN is not set")?;
+    let mut child = tokio::process::Command::new(bin)
+        .args([command, "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{command}: {e}"))?;
+    {
+        use tokio::io::AsyncWriteExt;
+        let mut stdin = child.stdin.take().ok_or("no stdin")?;
+        stdin
+            .write_all(input.as_bytes())
+            .await
+            .map_err(|e| format!("{command}: {e}"))?;
+    }
+    child
+        .wait_with_output()
+        .await
+        .map_err(|e| format!("{command}: {e}"))
 }
 
 /// Passes when `r` failed with the scenario's expected code and reason.
@@ -401,6 +429,81 @@ async fn run_match(mut client: TableServiceClient<Channel>, s: &Value) -> Check<
         .map_err(|e| format!("play: {e}"))?;
     ensure(asked > 0, || "the bot was never asked".into())?;
     summary_check(&mut client, &table_id, &ended).await
+}
+
+/// A committed table: its commitment before any deal, the seat's own 32 bytes in the deals,
+/// and a record that `calabresella verify` accepts.
+async fn run_fair(mut client: TableServiceClient<Channel>, s: &Value) -> Check<()> {
+    let created = create_table(&mut client, s, None).await?;
+    let table_id = created.table_id.clone();
+    let before = table(&mut client, &table_id).await?;
+    for t in [&created, &before] {
+        ensure(t.deal_scheme == "calabresella-deal/1", || {
+            format!("deal scheme {:?}", t.deal_scheme)
+        })?;
+        ensure(!t.seeded, || {
+            "a table created without a seed is seeded".into()
+        })?;
+        ensure(
+            t.commitment.len() == 64
+                && t.commitment
+                    .bytes()
+                    .all(|b| b"0123456789abcdef".contains(&b)),
+            || {
+                format!(
+                    "commitment {:?} is not 64 lower-case hex digits",
+                    t.commitment
+                )
+            },
+        )?;
+    }
+    ensure(created.commitment == before.commitment, || {
+        "the commitment changed".into()
+    })?;
+    let mut seat = join(&client, &table_id, s).await?;
+    let ended = seat
+        .play(|turn, _refused| first(turn), |_| {})
+        .await
+        .map_err(|e| format!("play: {e}"))?;
+    summary_check(&mut client, &table_id, &ended).await?;
+    let after = table(&mut client, &table_id).await?;
+    let mine = number(s, "seat")? as usize;
+    for (i, info) in after.seats.iter().enumerate() {
+        let want = if i == mine { 32 } else { 0 };
+        ensure(
+            info.entropy.len() == want && info.contributed == (want > 0),
+            || format!("seat {i} contributed {} bytes", info.entropy.len()),
+        )?;
+    }
+    let record = client
+        .get_record(v1::GetRecordRequest {
+            table_id: table_id.clone(),
+        })
+        .await
+        .map_err(|e| format!("GetRecord: {}", status_text(&e)))?
+        .into_inner()
+        .record_json;
+    let parsed: Value = serde_json::from_str(&record).map_err(|e| format!("record: {e}"))?;
+    let deals = &parsed["meta"]["deals"];
+    ensure(deals["commitment"] == created.commitment.as_str(), || {
+        "the record has another commitment".into()
+    })?;
+    ensure(
+        deals["secret"].as_str().is_some_and(|h| h.len() == 64),
+        || "the record reveals no secret".into(),
+    )?;
+    let hex: String = after.seats[mine]
+        .entropy
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    ensure(deals["contributions"][mine] == hex.as_str(), || {
+        "the record's contribution differs from the seat's entropy".into()
+    })?;
+    let out = cli("verify", &record).await?;
+    ensure(out.status.success(), || {
+        format!("verify: {}", String::from_utf8_lossy(&out.stdout).trim())
+    })
 }
 
 async fn run_resume(mut client: TableServiceClient<Channel>, s: &Value) -> Check<()> {

@@ -537,7 +537,12 @@ type SeatInfo struct {
 	// How many of its decisions timed out.
 	Timeouts uint32 `protobuf:"varint,7,opt,name=timeouts,proto3" json:"timeouts,omitempty"`
 	// Taken by a guest (no API key): guests never enter ratings.
-	Guest         bool `protobuf:"varint,8,opt,name=guest,proto3" json:"guest,omitempty"`
+	Guest bool `protobuf:"varint,8,opt,name=guest,proto3" json:"guest,omitempty"`
+	// The seat's contribution to the committed deals (`JoinTableRequest.entropy`), shown to
+	// everyone once the match has started; empty before, and for seats that gave none (bots).
+	Entropy []byte `protobuf:"bytes,9,opt,name=entropy,proto3" json:"entropy,omitempty"`
+	// Whether the seat's player gave a contribution (shown while the table waits too).
+	Contributed   bool `protobuf:"varint,10,opt,name=contributed,proto3" json:"contributed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -628,6 +633,20 @@ func (x *SeatInfo) GetGuest() bool {
 	return false
 }
 
+func (x *SeatInfo) GetEntropy() []byte {
+	if x != nil {
+		return x.Entropy
+	}
+	return nil
+}
+
+func (x *SeatInfo) GetContributed() bool {
+	if x != nil {
+		return x.Contributed
+	}
+	return false
+}
+
 // The public state of a table.
 type Table struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -659,7 +678,15 @@ type Table struct {
 	// Decisions taken so far; the next decision has this number.
 	Decisions uint64 `protobuf:"varint,13,opt,name=decisions,proto3" json:"decisions,omitempty"`
 	// Match totals per seat, signed, as in `Observation.signed_totals` (every game).
-	SignedTotals  []int32 `protobuf:"zigzag32,14,rep,packed,name=signed_totals,json=signedTotals,proto3" json:"signed_totals,omitempty"`
+	SignedTotals []int32 `protobuf:"zigzag32,14,rep,packed,name=signed_totals,json=signedTotals,proto3" json:"signed_totals,omitempty"`
+	// How the deals are made: `calabresella-deal/1` (committed, see docs/RECORDS.md) or
+	// `seeded` (the creator's seed: reproducible, not committed).
+	DealScheme string `protobuf:"bytes,15,opt,name=deal_scheme,json=dealScheme,proto3" json:"deal_scheme,omitempty"`
+	// SHA-256 of the scheme's tag and the table's secret, in 64 hex digits, published when the
+	// table is created; the record reveals the secret once the match is over. Empty when seeded.
+	Commitment string `protobuf:"bytes,16,opt,name=commitment,proto3" json:"commitment,omitempty"`
+	// The creator chose the seed: every deal is known to the creator (simulation only).
+	Seeded        bool `protobuf:"varint,17,opt,name=seeded,proto3" json:"seeded,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -792,6 +819,27 @@ func (x *Table) GetSignedTotals() []int32 {
 	return nil
 }
 
+func (x *Table) GetDealScheme() string {
+	if x != nil {
+		return x.DealScheme
+	}
+	return ""
+}
+
+func (x *Table) GetCommitment() string {
+	if x != nil {
+		return x.Commitment
+	}
+	return ""
+}
+
+func (x *Table) GetSeeded() bool {
+	if x != nil {
+		return x.Seeded
+	}
+	return false
+}
+
 // Asks for a new table.
 type CreateTableRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -806,8 +854,11 @@ type CreateTableRequest struct {
 	Clock *Clock `protobuf:"bytes,4,opt,name=clock,proto3" json:"clock,omitempty"`
 	// Free-form labels (at most 16 entries, 100 characters each).
 	Metadata map[string]string `protobuf:"bytes,5,rep,name=metadata,proto3" json:"metadata,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	// Seed of the deals, for a reproducible match. Unset: a fresh random seed. The seed is never
-	// shown while the match is in play (it would reveal every card); the record names it at the end.
+	// Seed of the deals, for a reproducible simulation. Unset: committed deals from a server
+	// secret and the players' contributions (docs/RECORDS.md). A seeded table is marked `seeded`,
+	// and its open seats are its creator's own: `JoinTable` from any other client address is
+	// refused (FAILED_PRECONDITION, SEEDED_TABLE), so nobody plays deals another chose. The seed
+	// is never shown while the match is in play; the record names it at the end.
 	Seed *uint64 `protobuf:"varint,6,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// The first dealer (C-D24); unset: drawn from the seed.
 	FirstDealer *uint32 `protobuf:"varint,7,opt,name=first_dealer,json=firstDealer,proto3,oneof" json:"first_dealer,omitempty"`
@@ -1184,7 +1235,11 @@ type JoinTableRequest struct {
 	// characters, and not a built-in bot's name (nor `dummy`, `guest`) or a registered player's
 	// in any Unicode form (public). With an API key it may be empty: the seat takes the
 	// registered name.
-	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	PlayerName string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	// The player's contribution to the committed deals: 1 to 64 random bytes (empty: none).
+	// Clients send 32 by default. It is fixed before the first deal and shown to everyone once
+	// the match starts. Errors: INVALID_ARGUMENT (BAD_ENTROPY) above 64 bytes.
+	Entropy       []byte `protobuf:"bytes,4,opt,name=entropy,proto3" json:"entropy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1238,6 +1293,13 @@ func (x *JoinTableRequest) GetPlayerName() string {
 		return x.PlayerName
 	}
 	return ""
+}
+
+func (x *JoinTableRequest) GetEntropy() []byte {
+	if x != nil {
+		return x.Entropy
+	}
+	return nil
 }
 
 // The seat taken.
@@ -3330,7 +3392,9 @@ type SeekRequest struct {
 	BotsAfterMs uint32 `protobuf:"varint,3,opt,name=bots_after_ms,json=botsAfterMs,proto3" json:"bots_after_ms,omitempty"`
 	// Pair only with seekers whose rating (`GetResults`, this game) is within this many points
 	// of this player's, both ways; 0: anyone.
-	RatingWindow  float64 `protobuf:"fixed64,4,opt,name=rating_window,json=ratingWindow,proto3" json:"rating_window,omitempty"`
+	RatingWindow float64 `protobuf:"fixed64,4,opt,name=rating_window,json=ratingWindow,proto3" json:"rating_window,omitempty"`
+	// The player's contribution to the deals of the table made, as in `JoinTableRequest.entropy`.
+	Entropy       []byte `protobuf:"bytes,5,opt,name=entropy,proto3" json:"entropy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3391,6 +3455,13 @@ func (x *SeekRequest) GetRatingWindow() float64 {
 		return x.RatingWindow
 	}
 	return 0
+}
+
+func (x *SeekRequest) GetEntropy() []byte {
+	if x != nil {
+		return x.Entropy
+	}
+	return nil
 }
 
 // A table and seat made for a player by the server (matchmaking or a tournament).
@@ -3621,7 +3692,11 @@ func (x *SeekWaiting) GetNeeded() uint32 {
 type CompeteRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Tables the entrant plays at once, 1 to 16; 0: 1.
-	MaxTables     uint32 `protobuf:"varint,1,opt,name=max_tables,json=maxTables,proto3" json:"max_tables,omitempty"`
+	MaxTables uint32 `protobuf:"varint,1,opt,name=max_tables,json=maxTables,proto3" json:"max_tables,omitempty"`
+	// The entrant's contribution to the deals of the tables this call is given, as in
+	// `JoinTableRequest.entropy` (duplicate tournaments take none: every seating of a deal must
+	// get the same cards).
+	Entropy       []byte `protobuf:"bytes,2,opt,name=entropy,proto3" json:"entropy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3661,6 +3736,13 @@ func (x *CompeteRequest) GetMaxTables() uint32 {
 		return x.MaxTables
 	}
 	return 0
+}
+
+func (x *CompeteRequest) GetEntropy() []byte {
+	if x != nil {
+		return x.Entropy
+	}
+	return nil
 }
 
 // One table for the entrant.
@@ -3730,8 +3812,10 @@ type CreateTournamentRequest struct {
 	Entrants []string `protobuf:"bytes,7,rep,name=entrants,proto3" json:"entrants,omitempty"`
 	// Registered players may enter themselves with `EnterTournament` until the start.
 	OpenRegistration bool `protobuf:"varint,8,opt,name=open_registration,json=openRegistration,proto3" json:"open_registration,omitempty"`
-	// Seed of every deal, for a reproducible tournament; unset: a fresh random seed, shown once
-	// the tournament is over.
+	// Seed of every deal, for a reproducible simulation: allowed only when every entrant is a
+	// built-in bot (else INVALID_ARGUMENT, BAD_TOURNAMENT). Unset: the deals and the draw come
+	// from a server secret committed at creation (`Tournament.commitment`), revealed once the
+	// tournament is over.
 	Seed          *uint64 `protobuf:"varint,9,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3909,6 +3993,16 @@ type Tournament struct {
 	Seed *uint64 `protobuf:"varint,14,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// When it was created (Unix ms).
 	CreatedUnixMs int64 `protobuf:"varint,15,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
+	// How its deals are made: `calabresella-deal/1` or `seeded` (as `Table.deal_scheme`).
+	DealScheme string `protobuf:"bytes,16,opt,name=deal_scheme,json=dealScheme,proto3" json:"deal_scheme,omitempty"`
+	// SHA-256 of the scheme's tag and the tournament's secret, in 64 hex digits, published at
+	// creation; every match's table secret is derived from that secret (docs/RECORDS.md).
+	// Empty when seeded.
+	Commitment string `protobuf:"bytes,17,opt,name=commitment,proto3" json:"commitment,omitempty"`
+	// The tournament's secret in 64 hex digits, once the tournament is over (empty before).
+	Secret string `protobuf:"bytes,18,opt,name=secret,proto3" json:"secret,omitempty"`
+	// The creator chose the seed (simulation only).
+	Seeded        bool `protobuf:"varint,19,opt,name=seeded,proto3" json:"seeded,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4046,6 +4140,34 @@ func (x *Tournament) GetCreatedUnixMs() int64 {
 		return x.CreatedUnixMs
 	}
 	return 0
+}
+
+func (x *Tournament) GetDealScheme() string {
+	if x != nil {
+		return x.DealScheme
+	}
+	return ""
+}
+
+func (x *Tournament) GetCommitment() string {
+	if x != nil {
+		return x.Commitment
+	}
+	return ""
+}
+
+func (x *Tournament) GetSecret() string {
+	if x != nil {
+		return x.Secret
+	}
+	return ""
+}
+
+func (x *Tournament) GetSeeded() bool {
+	if x != nil {
+		return x.Seeded
+	}
+	return false
 }
 
 // One match of a tournament.
@@ -4578,7 +4700,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\amove_ms\x18\x01 \x01(\rR\x06moveMs\x12\x17\n" +
 	"\abank_ms\x18\x02 \x01(\rR\x06bankMs\x12=\n" +
 	"\n" +
-	"on_timeout\x18\x03 \x01(\x0e2\x1e.calabresella.v1.TimeoutPolicyR\tonTimeout\"\xe9\x01\n" +
+	"on_timeout\x18\x03 \x01(\x0e2\x1e.calabresella.v1.TimeoutPolicyR\tonTimeout\"\xa5\x02\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.calabresella.v1.SeatKindR\x04kind\x12\x1f\n" +
@@ -4588,7 +4710,10 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\astreams\x18\x05 \x01(\rR\astreams\x12\x17\n" +
 	"\abank_ms\x18\x06 \x01(\rR\x06bankMs\x12\x1a\n" +
 	"\btimeouts\x18\a \x01(\rR\btimeouts\x12\x14\n" +
-	"\x05guest\x18\b \x01(\bR\x05guest\"\x83\x05\n" +
+	"\x05guest\x18\b \x01(\bR\x05guest\x12\x18\n" +
+	"\aentropy\x18\t \x01(\fR\aentropy\x12 \n" +
+	"\vcontributed\x18\n" +
+	" \x01(\bR\vcontributed\"\xdc\x05\n" +
 	"\x05Table\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12@\n" +
@@ -4605,7 +4730,13 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\fbot_delay_ms\x18\f \x01(\rR\n" +
 	"botDelayMs\x12\x1c\n" +
 	"\tdecisions\x18\r \x01(\x04R\tdecisions\x12#\n" +
-	"\rsigned_totals\x18\x0e \x03(\x11R\fsignedTotals\x1a;\n" +
+	"\rsigned_totals\x18\x0e \x03(\x11R\fsignedTotals\x12\x1f\n" +
+	"\vdeal_scheme\x18\x0f \x01(\tR\n" +
+	"dealScheme\x12\x1e\n" +
+	"\n" +
+	"commitment\x18\x10 \x01(\tR\n" +
+	"commitment\x12\x16\n" +
+	"\x06seeded\x18\x11 \x01(\bR\x06seeded\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe5\x03\n" +
@@ -4638,12 +4769,13 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x0fGetTableRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\"@\n" +
 	"\x10GetTableResponse\x12,\n" +
-	"\x05table\x18\x01 \x01(\v2\x16.calabresella.v1.TableR\x05table\"p\n" +
+	"\x05table\x18\x01 \x01(\v2\x16.calabresella.v1.TableR\x05table\"\x8a\x01\n" +
 	"\x10JoinTableRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x17\n" +
 	"\x04seat\x18\x02 \x01(\rH\x00R\x04seat\x88\x01\x01\x12\x1f\n" +
 	"\vplayer_name\x18\x03 \x01(\tR\n" +
-	"playerNameB\a\n" +
+	"playerName\x12\x18\n" +
+	"\aentropy\x18\x04 \x01(\fR\aentropyB\a\n" +
 	"\x05_seat\"t\n" +
 	"\x11JoinTableResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1d\n" +
@@ -4810,12 +4942,13 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\fplayer_names\x18\f \x03(\tR\vplayerNames\x12\x1d\n" +
 	"\n" +
 	"match_over\x18\r \x01(\bR\tmatchOverB\a\n" +
-	"\x05_seat\"\xbc\x01\n" +
+	"\x05_seat\"\xd6\x01\n" +
 	"\vSeekRequest\x126\n" +
 	"\aoptions\x18\x01 \x01(\v2\x1c.calabresella.v1.GameOptionsR\aoptions\x12,\n" +
 	"\x05clock\x18\x02 \x01(\v2\x16.calabresella.v1.ClockR\x05clock\x12\"\n" +
 	"\rbots_after_ms\x18\x03 \x01(\rR\vbotsAfterMs\x12#\n" +
-	"\rrating_window\x18\x04 \x01(\x01R\fratingWindow\"\xad\x01\n" +
+	"\rrating_window\x18\x04 \x01(\x01R\fratingWindow\x12\x18\n" +
+	"\aentropy\x18\x05 \x01(\fR\aentropy\"\xad\x01\n" +
 	"\n" +
 	"Assignment\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +
@@ -4830,10 +4963,11 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x05event\"?\n" +
 	"\vSeekWaiting\x12\x18\n" +
 	"\aseekers\x18\x01 \x01(\rR\aseekers\x12\x16\n" +
-	"\x06needed\x18\x02 \x01(\rR\x06needed\"/\n" +
+	"\x06needed\x18\x02 \x01(\rR\x06needed\"I\n" +
 	"\x0eCompeteRequest\x12\x1d\n" +
 	"\n" +
-	"max_tables\x18\x01 \x01(\rR\tmaxTables\"N\n" +
+	"max_tables\x18\x01 \x01(\rR\tmaxTables\x12\x18\n" +
+	"\aentropy\x18\x02 \x01(\fR\aentropy\"N\n" +
 	"\x0fCompeteResponse\x12;\n" +
 	"\n" +
 	"assignment\x18\x01 \x01(\v2\x1b.calabresella.v1.AssignmentR\n" +
@@ -4852,7 +4986,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x18CreateTournamentResponse\x12;\n" +
 	"\n" +
 	"tournament\x18\x01 \x01(\v2\x1b.calabresella.v1.TournamentR\n" +
-	"tournament\"\xbb\x04\n" +
+	"tournament\"\xac\x05\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
@@ -4870,7 +5004,14 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\aplaying\x18\f \x01(\rR\aplaying\x12\x1a\n" +
 	"\bfinished\x18\r \x01(\rR\bfinished\x12\x17\n" +
 	"\x04seed\x18\x0e \x01(\x04H\x00R\x04seed\x88\x01\x01\x12&\n" +
-	"\x0fcreated_unix_ms\x18\x0f \x01(\x03R\rcreatedUnixMsB\a\n" +
+	"\x0fcreated_unix_ms\x18\x0f \x01(\x03R\rcreatedUnixMs\x12\x1f\n" +
+	"\vdeal_scheme\x18\x10 \x01(\tR\n" +
+	"dealScheme\x12\x1e\n" +
+	"\n" +
+	"commitment\x18\x11 \x01(\tR\n" +
+	"commitment\x12\x16\n" +
+	"\x06secret\x18\x12 \x01(\tR\x06secret\x12\x16\n" +
+	"\x06seeded\x18\x13 \x01(\bR\x06seededB\a\n" +
 	"\x05_seed\"\xa3\x01\n" +
 	"\x0fTournamentMatch\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\rR\x06number\x12\x14\n" +

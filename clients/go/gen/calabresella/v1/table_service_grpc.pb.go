@@ -85,7 +85,8 @@ type TableServiceClient interface {
 	// name; without a key the caller is a guest (where the server admits guests).
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND); INVALID_ARGUMENT (BAD_SEAT, BAD_NAME);
 	// UNAUTHENTICATED (BAD_KEY, KEY_REQUIRED); FAILED_PRECONDITION (SEAT_TAKEN, NO_OPEN_SEAT,
-	// TABLE_FINISHED); RESOURCE_EXHAUSTED (STORE_FULL, TOO_MANY_BAD_KEYS); UNAVAILABLE
+	// TABLE_FINISHED, SEEDED_TABLE: a seeded table's seats are its creator's); INVALID_ARGUMENT
+	// (BAD_ENTROPY); RESOURCE_EXHAUSTED (STORE_FULL, TOO_MANY_BAD_KEYS); UNAVAILABLE
 	// (STORE_READ_ONLY, STORE_FAILED).
 	JoinTable(ctx context.Context, in *JoinTableRequest, opts ...grpc.CallOption) (*JoinTableResponse, error)
 	// The seat's stream. It opens with a `Snapshot` (or, when resuming, with exactly the updates
@@ -427,7 +428,8 @@ type TableServiceServer interface {
 	// name; without a key the caller is a guest (where the server admits guests).
 	// Errors: NOT_FOUND (TABLE_NOT_FOUND); INVALID_ARGUMENT (BAD_SEAT, BAD_NAME);
 	// UNAUTHENTICATED (BAD_KEY, KEY_REQUIRED); FAILED_PRECONDITION (SEAT_TAKEN, NO_OPEN_SEAT,
-	// TABLE_FINISHED); RESOURCE_EXHAUSTED (STORE_FULL, TOO_MANY_BAD_KEYS); UNAVAILABLE
+	// TABLE_FINISHED, SEEDED_TABLE: a seeded table's seats are its creator's); INVALID_ARGUMENT
+	// (BAD_ENTROPY); RESOURCE_EXHAUSTED (STORE_FULL, TOO_MANY_BAD_KEYS); UNAVAILABLE
 	// (STORE_READ_ONLY, STORE_FAILED).
 	JoinTable(context.Context, *JoinTableRequest) (*JoinTableResponse, error)
 	// The seat's stream. It opens with a `Snapshot` (or, when resuming, with exactly the updates

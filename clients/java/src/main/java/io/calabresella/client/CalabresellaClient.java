@@ -1,5 +1,6 @@
 package io.calabresella.client;
 
+import com.google.protobuf.ByteString;
 import io.calabresella.v1.Assignment;
 import io.calabresella.v1.CompeteRequest;
 import io.calabresella.v1.CompeteResponse;
@@ -248,15 +249,34 @@ public final class CalabresellaClient implements AutoCloseable {
      * it with {@link #seat(String, int, String)}), first the player's unfinished tables with
      * fresh tokens. The server gives it {@code maxTables} (1 to 16) tables at once. The
      * iterator ends when the server closes the call; a failure is thrown as a
-     * {@link CalabresellaException} from {@code hasNext} (call again to reconnect).
+     * {@link CalabresellaException} from {@code hasNext} (call again to reconnect). The player
+     * contributes {@value Entropy#DEFAULT_BYTES} fresh random bytes to the deals of the tables
+     * the call is given (see {@link #compete(int, Entropy)}).
      *
      * @param maxTables tables played at once
      * @return the assignments as they come
      */
     public Iterator<Assignment> compete(int maxTables) {
+        return compete(maxTables, Entropy.random());
+    }
+
+    /**
+     * {@link #compete(int)} with the player's contribution to the deals of the tables the call
+     * is given chosen: {@link Entropy#random()}, {@link Entropy#of(byte[])} or
+     * {@link Entropy#none()} (a duplicate tournament's tables take none whatever is sent).
+     *
+     * @param maxTables tables played at once
+     * @param entropy the contribution
+     * @return the assignments as they come
+     */
+    public Iterator<Assignment> compete(int maxTables, Entropy entropy) {
+        CompeteRequest request = CompeteRequest.newBuilder()
+                .setMaxTables(maxTables)
+                .setEntropy(Objects.requireNonNull(entropy, "entropy").bytes())
+                .build();
         Iterator<CompeteResponse> it;
         try {
-            it = connection.streamStub().compete(CompeteRequest.newBuilder().setMaxTables(maxTables).build());
+            it = connection.streamStub().compete(request);
         } catch (StatusRuntimeException e) {
             throw connection.failure(e);
         }
@@ -284,14 +304,34 @@ public final class CalabresellaClient implements AutoCloseable {
     /**
      * Matchmaking for the registered player whose API key the client sends: waits until the
      * server pairs it with other seekers of the same settings, or fills the missing seats with
-     * built-in bots after {@code request.getBotsAfterMs()}.
+     * built-in bots after {@code request.getBotsAfterMs()}. The player contributes
+     * {@code request.getEntropy()} to the table's deals when it is set (1 to
+     * {@value Entropy#MAX_BYTES} bytes), else {@value Entropy#DEFAULT_BYTES} fresh random bytes;
+     * {@link #seek(SeekRequest, Entropy)} chooses otherwise.
      *
-     * @param request the game, options, clock, wait for bots and rating window
+     * @param request the game, options, clock, wait for bots, rating window and entropy
      * @return the seat
+     * @throws InvalidEntropyException when the request's entropy is over
+     *     {@value Entropy#MAX_BYTES} bytes (before any call)
      */
     public Assignment seek(SeekRequest request) {
+        Entropy entropy = request.getEntropy().isEmpty() ? Entropy.random() : Entropy.of(request.getEntropy());
+        return seek(request, entropy);
+    }
+
+    /**
+     * {@link #seek(SeekRequest)} with the player's contribution to the table's deals chosen (in
+     * place of the request's own {@code entropy}): {@link Entropy#random()},
+     * {@link Entropy#of(byte[])} or {@link Entropy#none()}.
+     *
+     * @param request the game, options, clock, wait for bots and rating window
+     * @param entropy the contribution
+     * @return the seat
+     */
+    public Assignment seek(SeekRequest request, Entropy entropy) {
+        SeekRequest sent = request.toBuilder().setEntropy(Objects.requireNonNull(entropy, "entropy").bytes()).build();
         try {
-            Iterator<SeekResponse> it = connection.streamStub().seek(request);
+            Iterator<SeekResponse> it = connection.streamStub().seek(sent);
             while (it.hasNext()) {
                 SeekResponse r = it.next();
                 if (r.hasSeated()) {
@@ -379,7 +419,10 @@ public final class CalabresellaClient implements AutoCloseable {
     }
 
     /**
-     * Takes a seat as a named player (sent once).
+     * Takes a seat as a named player (sent once). The seat contributes
+     * {@value Entropy#DEFAULT_BYTES} fresh random bytes ({@link java.security.SecureRandom}) to
+     * the table's committed deals; {@link #join(String, Integer, String, Entropy)} chooses
+     * otherwise.
      *
      * @param tableId the table's id
      * @param seat the seat wanted, or null for the lowest open seat
@@ -387,13 +430,32 @@ public final class CalabresellaClient implements AutoCloseable {
      * @return the seat handle, holding the secret token
      */
     public Seat join(String tableId, Integer seat, String playerName) {
-        JoinTableRequest.Builder b = JoinTableRequest.newBuilder().setTableId(tableId).setPlayerName(playerName);
+        return join(tableId, seat, playerName, Entropy.random());
+    }
+
+    /**
+     * Takes a seat as a named player with the seat's contribution to the table's committed
+     * deals chosen: {@link Entropy#random()}, {@link Entropy#of(byte[])} or
+     * {@link Entropy#none()}. {@link Seat#entropy()} is what was sent; once the match starts
+     * {@link #getTable} shows every seat's ({@code SeatInfo.entropy}), and the record names them.
+     *
+     * @param tableId the table's id
+     * @param seat the seat wanted, or null for the lowest open seat
+     * @param playerName 1 to 64 characters, no control or invisible formatting characters, not a built-in bot's name in any form; shown to everyone
+     * @param entropy the contribution
+     * @return the seat handle, holding the secret token
+     */
+    public Seat join(String tableId, Integer seat, String playerName, Entropy entropy) {
+        ByteString bytes = Objects.requireNonNull(entropy, "entropy").bytes();
+        JoinTableRequest.Builder b = JoinTableRequest.newBuilder()
+                .setTableId(tableId).setPlayerName(playerName).setEntropy(bytes);
         if (seat != null) {
             b.setSeat(seat);
         }
         JoinTableRequest r = b.build();
         JoinTableResponse joined = connection.once(s -> s.joinTable(r));
-        return new Seat(connection, tableId, joined.getSeat(), joined.getSeatToken(), ResumePoint.START);
+        return new Seat(connection, tableId, joined.getSeat(), joined.getSeatToken(), ResumePoint.START,
+                joined.getTable(), bytes);
     }
 
     /**

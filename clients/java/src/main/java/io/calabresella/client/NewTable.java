@@ -34,7 +34,8 @@ public final class NewTable {
     }
 
     /**
-     * A table of {@code game} with every default: every seat open, a server-drawn seed.
+     * A table of {@code game} with every default: every seat open, committed deals (see
+     * {@link #seed(long)}).
      *
      * @param game one of {@link Rules#GAMES}
      * @return the description, to refine
@@ -101,7 +102,11 @@ public final class NewTable {
     }
 
     /**
-     * The seed of the deals, for a reproducible match.
+     * The seed of the deals, for a reproducible simulation: the table is then marked
+     * {@code seeded} ({@code deal_scheme} {@value Entropy#SEEDED_SCHEME}) and only its creator
+     * may take its seats ({@code JoinTable} from another client address is FAILED_PRECONDITION
+     * {@code SEEDED_TABLE}). Without a seed the deals are committed: the server publishes
+     * {@code Table.commitment} and every player contributes (see {@link Entropy}).
      *
      * @param value the seed
      * @return this

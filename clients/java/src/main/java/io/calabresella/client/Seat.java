@@ -1,5 +1,6 @@
 package io.calabresella.client;
 
+import com.google.protobuf.ByteString;
 import io.calabresella.v1.ActRequest;
 import io.calabresella.v1.ActResponse;
 import io.calabresella.v1.Action;
@@ -7,8 +8,10 @@ import io.calabresella.v1.GetObservationRequest;
 import io.calabresella.v1.GetObservationResponse;
 import io.calabresella.v1.ObserveRequest;
 import io.calabresella.v1.ObserveResponse;
+import io.calabresella.v1.Table;
 import io.calabresella.v1.Update;
 import java.util.Iterator;
+import java.util.Optional;
 
 /**
  * A joined seat: the table, the seat number and its secret token, and where the seat's stream
@@ -26,13 +29,45 @@ public final class Seat {
     private final int number;
     private final String token;
     private final StreamCursor cursor;
+    private final Table table;
+    private final ByteString entropy;
 
     Seat(Connection connection, String tableId, int number, String token, ResumePoint start) {
+        this(connection, tableId, number, token, start, null, ByteString.EMPTY);
+    }
+
+    Seat(Connection connection, String tableId, int number, String token, ResumePoint start, Table table,
+            ByteString entropy) {
         this.connection = connection;
         this.tableId = tableId;
         this.number = number;
         this.token = token;
         this.cursor = new StreamCursor("table " + tableId + " seat " + number, start);
+        this.table = table;
+        this.entropy = entropy;
+    }
+
+    /**
+     * The table as {@code JoinTable} returned it (its {@code getDealScheme()},
+     * {@code getCommitment()} and {@code getSeeded()} say how it deals); empty for a handle made
+     * with {@link CalabresellaClient#seat}.
+     *
+     * @return the table
+     */
+    public Optional<Table> table() {
+        return Optional.ofNullable(table);
+    }
+
+    /**
+     * The contribution to the table's deals the join sent (empty for none, and for a handle
+     * made with {@link CalabresellaClient#seat}). Once the match starts, {@code GetTable} shows
+     * it as the seat's {@code SeatInfo.entropy}, and the record as
+     * {@code meta.deals.contributions[seat]} in hex.
+     *
+     * @return the bytes
+     */
+    public ByteString entropy() {
+        return entropy;
     }
 
     /**

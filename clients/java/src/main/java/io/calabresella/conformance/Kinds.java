@@ -2,11 +2,14 @@ package io.calabresella.conformance;
 
 import static io.calabresella.conformance.Failed.check;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.calabresella.client.Bot;
 import io.calabresella.client.CalabresellaClient;
 import io.calabresella.client.CalabresellaException;
+import io.calabresella.client.Entropy;
 import io.calabresella.client.NewTable;
 import io.calabresella.client.PlayReport;
 import io.calabresella.client.Seat;
@@ -15,16 +18,22 @@ import io.calabresella.v1.ActResponse;
 import io.calabresella.v1.Action;
 import io.calabresella.v1.MatchEnded;
 import io.calabresella.v1.Observation;
+import io.calabresella.v1.SeatInfo;
+import io.calabresella.v1.Table;
 import io.calabresella.v1.Turn;
 import io.calabresella.v1.Update;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /** One method per scenario kind, each exactly as the runner contract describes it. */
 final class Kinds {
@@ -52,16 +61,19 @@ final class Kinds {
             case "unknown_table" -> expectError(() -> client.getTable(s.get("table_id").getAsString()));
             case "spectate" -> spectate();
             case "restart" -> restart();
+            case "fair_deal" -> fairDeal();
             case "bench" -> bench();
             default -> throw new Failed("unknown kind \"" + kind + "\"");
         }
     }
 
     private String create(long seed) {
-        return create(seed, s.has("bot_delay_ms") ? s.get("bot_delay_ms").getAsInt() : 0);
+        return client.createTable(table(seed)).getTableId();
     }
 
-    private String create(long seed, int botDelayMs) {
+    /** The scenario's table, seeded unless {@code seed} is null (committed deals). */
+    private NewTable table(Long seed) {
+        int botDelayMs = s.has("bot_delay_ms") ? s.get("bot_delay_ms").getAsInt() : 0;
         Map<String, String> options = new LinkedHashMap<>();
         for (Map.Entry<String, JsonElement> e : s.getAsJsonObject("options").entrySet()) {
             options.put(e.getKey(), e.getValue().getAsString());
@@ -71,10 +83,9 @@ final class Kinds {
         NewTable t = NewTable.of(s.get("game").getAsString())
                 .options(options)
                 .seats(seats)
-                .seed(seed)
                 .name(s.get("name").getAsString())
                 .botDelayMs(botDelayMs);
-        return client.createTable(t).getTableId();
+        return seed == null ? t : t.seed(seed);
     }
 
     private String create() {
@@ -300,6 +311,106 @@ final class Kinds {
         // The restart broke the stream: play must have reopened it, and said so.
         check(r.reconnects() > 0, "the play report shows no reconnect after the restart");
         SummaryCheck.run(client, tableId, r.ended());
+    }
+
+    /** 64 lower-case hex digits: a SHA-256 commitment, a 256-bit secret. */
+    private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
+
+    /**
+     * Checks that a table shows committed deals ({@code when} names it in a failure) and
+     * returns its commitment.
+     */
+    private static String committed(Table t, String when) {
+        check(t.getDealScheme().equals(Entropy.DEAL_SCHEME),
+                when + ": deal_scheme \"" + t.getDealScheme() + "\", expected " + Entropy.DEAL_SCHEME);
+        check(HEX64.matcher(t.getCommitment()).matches(),
+                when + ": commitment \"" + t.getCommitment() + "\" is not 64 lower-case hex digits");
+        check(!t.getSeeded(), when + ": seeded is true");
+        return t.getCommitment();
+    }
+
+    /**
+     * Creates the table without a seed, checks its commitment, plays it after the plain join
+     * (the client's own 32 random bytes), then checks the seats' entropy, the record's
+     * {@code meta.deals} and {@code $CALABRESELLA_BIN verify -}.
+     */
+    private void fairDeal() {
+        Table created = client.createTable(table(null));
+        String commitment = committed(created, "the created table");
+        String tableId = created.getTableId();
+        String before = committed(client.getTable(tableId), "GetTable before the join");
+        check(before.equals(commitment), "GetTable shows commitment " + before + ", the created table " + commitment);
+        Seat seat = join(tableId);
+        int[] asked = {0};
+        PlayReport r = seat.play(d -> {
+            asked[0]++;
+            return d.legalActions().get(0);
+        });
+        check(asked[0] > 0, "the bot was never asked");
+        SummaryCheck.run(client, tableId, r.ended());
+
+        int mine = s.get("seat").getAsInt();
+        List<SeatInfo> seats = client.getTable(tableId).getSeatsList();
+        JsonArray kinds = s.getAsJsonArray("seats");
+        check(seats.size() == kinds.size(), "GetTable shows " + seats.size() + " seats, the scenario has " + kinds.size());
+        SeatInfo joined = seats.get(mine);
+        check(joined.getContributed() && joined.getEntropy().size() == Entropy.DEFAULT_BYTES,
+                "the joined seat: contributed " + joined.getContributed() + " with " + joined.getEntropy().size()
+                        + " bytes of entropy, expected true with " + Entropy.DEFAULT_BYTES);
+        check(joined.getEntropy().equals(seat.entropy()),
+                "GetTable shows the joined seat's entropy other than the bytes the join sent");
+        for (int i = 0; i < kinds.size(); i++) {
+            if (kinds.get(i).getAsString().equals("open")) {
+                continue;
+            }
+            SeatInfo bot = seats.get(i);
+            check(!bot.getContributed() && bot.getEntropy().isEmpty(), "bot seat " + i + ": contributed "
+                    + bot.getContributed() + " with " + bot.getEntropy().size() + " bytes of entropy, expected none");
+        }
+
+        String record = client.getRecord(tableId).getRecordJson();
+        JsonObject meta = JsonParser.parseString(record).getAsJsonObject().getAsJsonObject("meta");
+        check(meta != null && meta.has("deals") && meta.get("deals").isJsonObject(), "the record has no meta.deals");
+        JsonObject deals = meta.getAsJsonObject("deals");
+        String recorded = text(deals, "commitment");
+        check(commitment.equals(recorded), "the record's commitment " + recorded + ", the table's " + commitment);
+        String secret = text(deals, "secret");
+        check(secret != null && HEX64.matcher(secret).matches(),
+                "the record's secret " + secret + " is not 64 lower-case hex digits");
+        JsonElement contributions = deals.get("contributions");
+        check(contributions != null && contributions.isJsonArray() && contributions.getAsJsonArray().size() > mine,
+                "the record's contributions " + contributions + " have no seat " + mine);
+        String hex = HexFormat.of().formatHex(joined.getEntropy().toByteArray());
+        JsonElement given = contributions.getAsJsonArray().get(mine);
+        check(given.isJsonPrimitive() && given.getAsString().equals(hex),
+                "the record's contribution of seat " + mine + " is " + given + ", GetTable's entropy " + hex);
+        verify(record);
+    }
+
+    /** A string member of a JSON object, or null when absent, null or not a string. */
+    private static String text(JsonObject o, String key) {
+        JsonElement e = o.get(key);
+        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isString() ? e.getAsString() : null;
+    }
+
+    /** Runs {@code $CALABRESELLA_BIN verify -} on the record and expects it to exit with 0. */
+    private static void verify(String record) {
+        String bin = System.getenv("CALABRESELLA_BIN");
+        check(bin != null && !bin.isEmpty(), "CALABRESELLA_BIN is not set");
+        try {
+            Process p = new ProcessBuilder(bin, "verify", "-").redirectErrorStream(true).start();
+            try (OutputStream in = p.getOutputStream()) {
+                in.write(record.getBytes(StandardCharsets.UTF_8));
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int code = p.waitFor();
+            check(code == 0, "verify exited with " + code + ": " + out.strip());
+        } catch (IOException e) {
+            throw new Failed("cannot run " + bin + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Failed("interrupted while verifying the record");
+        }
     }
 
     /** Runs {@code CONFORMANCE_RESTART}: kills the server and starts it again. */

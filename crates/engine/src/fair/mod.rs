@@ -45,6 +45,9 @@ use crate::record::Record;
 use crate::rng::GameRng;
 use crate::seat::Seat;
 
+mod tournament;
+pub use tournament::{TournamentLink, TournamentVerified, tournament_link, verify_tournament};
+
 /// The scheme's name and version; its bytes are the tag of the commitment and the derivation.
 pub const SCHEME: &str = "calabresella-deal/1";
 
@@ -437,20 +440,32 @@ fn seed_of(v: &Value) -> Result<u64, VerifyError> {
 /// mismatch is the error.
 pub fn verify(record: &Record) -> Result<Verified, VerifyError> {
     let dealing = dealing(record)?;
-    let (m, _) = crate::record::replay(record).map_err(|e| VerifyError::Record(e.to_string()))?;
+    if let Dealing::Committed {
+        keys, commitment, ..
+    } = &dealing
+        && keys.commitment() != *commitment
+    {
+        return Err(VerifyError::Commitment {
+            commitment: hex(commitment),
+        });
+    }
+    let (m, _) = crate::record::replay(record).map_err(|e| {
+        // A changed card usually breaks the play too; the deal is the place to name.
+        if let Dealing::Committed { keys, .. } = &dealing
+            && let Some(mismatch) = recorded_mismatch(record, keys)
+        {
+            return mismatch;
+        }
+        VerifyError::Record(e.to_string())
+    })?;
     let rules = m.rules();
     let hands = m.hands_dealt();
     match &dealing {
         Dealing::Committed {
             keys,
-            commitment,
             first_dealer_given,
+            ..
         } => {
-            if keys.commitment() != *commitment {
-                return Err(VerifyError::Commitment {
-                    commitment: hex(commitment),
-                });
-            }
             let drawn = keys.drawn_dealer(rules.seats());
             if !first_dealer_given && drawn != m.first_dealer() {
                 return Err(VerifyError::FirstDealer {
@@ -494,6 +509,33 @@ pub fn verify(record: &Record) -> Result<Verified, VerifyError> {
         }
     }
     Ok(Verified { dealing, hands })
+}
+
+/// The first hand whose cards, as the record writes them, are not the derived ones: read
+/// straight from the record, for a record that does not replay.
+fn recorded_mismatch(record: &Record, keys: &DealKeys) -> Option<VerifyError> {
+    let rules = Rules::from_record(&record.game, record.players, &record.options).ok()?;
+    for (h, rh) in record.hands.iter().enumerate() {
+        let dealer = Seat::new(rh.dealer).filter(|s| s.index() < usize::from(rules.seats()))?;
+        let derived = keys.deal(rules, h as u64, dealer).ok()?;
+        let cards = |v: &[String]| -> Option<Vec<crate::Card>> {
+            v.iter().map(|c| c.parse().ok()).collect()
+        };
+        let differs = |what: String| Some(VerifyError::Deal { hand: h, what });
+        for s in Seat::first_n(rules.seats()) {
+            let got: crate::CardSet = cards(rh.deal.hands.get(s.index())?)?.into_iter().collect();
+            if got != derived.hands[s] {
+                return differs(format!("seat {}'s cards", s.index()));
+            }
+        }
+        if cards(rh.deal.monte.as_deref().unwrap_or_default())? != derived.monte {
+            return differs("the monte".into());
+        }
+        if cards(rh.deal.stock.as_deref().unwrap_or_default())? != derived.stock {
+            return differs("the stock".into());
+        }
+    }
+    None
 }
 
 fn empty() -> DealtCards {
