@@ -239,6 +239,9 @@ class Source:
 
 def main():
     args = sys.argv[1:]
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return
     if args[:1] == ["--selftest"]:
         return selftest()
     if args[:1] == ["--commitment"]:

@@ -1305,3 +1305,126 @@ fn deal_with_a_secret_prints_its_commitment_and_the_hands_it_derives() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("lists 2 seats"));
 }
+
+/// `GET /metrics` on `addr`: the whole answer.
+fn metrics_text(addr: &str) -> String {
+    use std::io::Read;
+    let mut tcp = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        tcp,
+        "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    tcp.read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn a_tables_secret_is_in_no_log_feed_listing_error_or_metric_before_the_end() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.log");
+    let db = dir.path().join("db.sqlite");
+    let mut server = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "--log", "debug", "--db"])
+        .arg(&db)
+        .args(["--metrics-listen", "127.0.0.1:0", "--no-web"])
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let (mut url, mut metrics) = (None, None);
+    while url.is_none() || metrics.is_none() {
+        let line = lines
+            .next()
+            .expect("the server prints its addresses")
+            .unwrap();
+        if let Some(a) = line.strip_prefix("calabresella: listening on ") {
+            url = Some(format!("http://{}", a.trim()));
+        }
+        if let Some(a) = line.strip_prefix("calabresella: metrics at http://") {
+            metrics = Some(a.trim().trim_end_matches("/metrics").to_owned());
+        }
+    }
+    std::thread::spawn(move || lines.for_each(drop));
+    let (url, metrics) = (url.unwrap(), metrics.unwrap());
+    let id = create_table(
+        &url,
+        &[
+            "--seats",
+            "heuristic,random,heuristic",
+            "--option",
+            "target=11",
+            "--bot-delay-ms",
+            "3",
+        ],
+    );
+    let watch = bin()
+        .args(["watch", "--server", &url, &id])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Everything anyone can see while the match is played: listings, the table, the record
+    // so far, errors, metrics.
+    let mut seen = Vec::new();
+    let text = |out: Output| {
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let mut in_play = 0;
+    let record = loop {
+        seen.push(text(
+            bin().args(["tables", "--server", &url]).output().unwrap(),
+        ));
+        seen.push(text(
+            bin()
+                .args(["sit", "--server", &url, &id, "--name", "x"])
+                .output()
+                .unwrap(),
+        ));
+        seen.push(metrics_text(&metrics));
+        let out = bin()
+            .args(["table-record", "--server", &url, &id])
+            .output()
+            .unwrap();
+        let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+        if record["meta"]["deals"]["secret"].is_string() {
+            break record;
+        }
+        in_play += 1;
+        seen.push(record.to_string());
+    };
+    assert!(in_play > 0, "the match was seen in play");
+    let watched = watch.wait_with_output().unwrap();
+    assert!(watched.status.success());
+    seen.push(text(watched));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    seen.push(std::fs::read_to_string(&log).unwrap());
+
+    // The secret, and every hand's key derived from it.
+    let parsed = calabresella_engine::record::Record::parse(&record.to_string()).unwrap();
+    let calabresella_engine::fair::Dealing::Committed { keys, .. } =
+        calabresella_engine::fair::dealing(&parsed).unwrap()
+    else {
+        panic!("a committed record");
+    };
+    let mut secrets = vec![calabresella_engine::fair::hex(keys.secret())];
+    for h in 0..parsed.hands.len() as u64 {
+        secrets.push(calabresella_engine::fair::hex(&keys.hand_key(h)));
+    }
+    assert!(
+        seen.last().unwrap().contains("match ended"),
+        "the log is read"
+    );
+    for (i, s) in seen.iter().enumerate() {
+        for secret in &secrets {
+            assert!(
+                !s.to_ascii_lowercase().contains(secret),
+                "output {i} holds a secret: {s}"
+            );
+        }
+    }
+}

@@ -12,11 +12,14 @@ import {
   connectNode,
   dueTurn,
   CalabresellaError,
+  DEAL_SCHEME,
   EndReason,
+  SeatKind,
   sameAction,
   type Client,
   type MatchEnded,
   type Seat,
+  type Table,
   type Turn,
   type Update,
 } from "../src/node.js";
@@ -101,6 +104,25 @@ function replay(recordJson: string, signal: AbortSignal): Promise<any> {
       (err, stdout, stderr) => {
         if (err) reject(new Fail(`replay failed: ${err.message} ${stderr}`));
         else resolve(JSON.parse(stdout));
+      },
+    );
+    child.stdin!.end(recordJson);
+  });
+}
+
+/** Runs `$CALABRESELLA_BIN verify -` on a record; resolves with its output line. */
+function verify(recordJson: string, signal: AbortSignal): Promise<string> {
+  const bin = process.env.CALABRESELLA_BIN;
+  if (!bin) throw new Fail("CALABRESELLA_BIN is not set");
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      bin,
+      ["verify", "-"],
+      { signal, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(new Fail(`verify failed: ${err.message} ${stdout} ${stderr}`));
+        else resolve(stdout.trim());
       },
     );
     child.stdin!.end(recordJson);
@@ -396,6 +418,89 @@ async function runRestart(s: Scenario, ctx: Ctx): Promise<void> {
   await summaryCheck(ctx, seat.tableId, summary.ended);
 }
 
+const HEX64 = /^[0-9a-f]{64}$/;
+const toHex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+
+/** A committed table's marks, as `what` shows them. */
+function checkCommitted(t: Table, what: string): void {
+  check(
+    t.dealScheme === DEAL_SCHEME,
+    `${what}: deal_scheme is ${JSON.stringify(t.dealScheme)}, not ${DEAL_SCHEME}`,
+  );
+  check(
+    HEX64.test(t.commitment),
+    `${what}: the commitment ${JSON.stringify(t.commitment)} is not 64 lower-case hex digits`,
+  );
+  check(!t.seeded, `${what}: the table is marked seeded`);
+}
+
+async function runFairDeal(s: Scenario, ctx: Ctx): Promise<void> {
+  check(s.seed === undefined, "a fair_deal scenario has no seed");
+  const created = await createTable(s, ctx);
+  checkCommitted(created, "the created table");
+  const before = await ctx.client.getTable(created.tableId, {
+    signal: ctx.signal,
+  });
+  checkCommitted(before, "GetTable before the join");
+  check(
+    before.commitment === created.commitment,
+    `GetTable shows the commitment ${before.commitment}, CreateTable ${created.commitment}`,
+  );
+  // The plain join: the client contributes 32 random bytes of its own.
+  const seat = await ctx.client.join(
+    created.tableId,
+    { playerName: PLAYER, seat: s.seat },
+    { signal: ctx.signal },
+  );
+  const summary = await seat.play(firstLegal, { signal: ctx.signal });
+  await summaryCheck(ctx, seat.tableId, summary.ended);
+
+  const after = await ctx.client.getTable(seat.tableId, {
+    signal: ctx.signal,
+  });
+  const mine = after.seats.find((x) => x.seat === seat.seat);
+  check(mine !== undefined, `GetTable has no seat ${seat.seat}`);
+  check(mine.contributed, `seat ${seat.seat} is not marked contributed`);
+  check(
+    mine.entropy.length === 32,
+    `seat ${seat.seat} shows ${mine.entropy.length} bytes of entropy, not 32`,
+  );
+  for (const x of after.seats) {
+    if (x.seat === seat.seat || x.kind === SeatKind.OPEN) continue;
+    check(
+      !x.contributed && x.entropy.length === 0,
+      `bot seat ${x.seat} is marked contributed (${x.entropy.length} bytes)`,
+    );
+  }
+
+  const rec = await ctx.client.getRecord(seat.tableId, { signal: ctx.signal });
+  const deals = (JSON.parse(rec.recordJson) as { meta?: { deals?: any } }).meta
+    ?.deals;
+  check(deals !== undefined, "the record has no meta.deals");
+  check(
+    deals.scheme === DEAL_SCHEME,
+    `meta.deals.scheme is ${JSON.stringify(deals.scheme)}`,
+  );
+  check(
+    deals.commitment === created.commitment,
+    `meta.deals.commitment is ${deals.commitment}, the table showed ${created.commitment}`,
+  );
+  check(
+    typeof deals.secret === "string" && HEX64.test(deals.secret),
+    `meta.deals.secret ${JSON.stringify(deals.secret)} is not 64 hex digits`,
+  );
+  const contributions = deals.contributions as unknown;
+  check(
+    Array.isArray(contributions) && contributions.length === after.seats.length,
+    `meta.deals.contributions is ${JSON.stringify(contributions)}, not one per seat`,
+  );
+  check(
+    contributions[seat.seat] === toHex(mine.entropy),
+    `meta.deals.contributions[${seat.seat}] is ${JSON.stringify(contributions[seat.seat])}, the seat's entropy ${toHex(mine.entropy)}`,
+  );
+  await verify(rec.recordJson, ctx.signal);
+}
+
 async function runBench(s: Scenario, ctx: Ctx): Promise<string> {
   const matches = s.matches ?? 1;
   let decisions = 0;
@@ -420,6 +525,7 @@ const KINDS: Record<string, (s: Scenario, ctx: Ctx) => Promise<void | string>> =
     unknown_table: runUnknownTable,
     spectate: runSpectate,
     restart: runRestart,
+    fair_deal: runFairDeal,
     bench: runBench,
   };
 

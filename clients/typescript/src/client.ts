@@ -43,6 +43,7 @@ import {
   seatChoice,
   type OptionsInput,
 } from "./options.js";
+import { entropyBytes, type EntropyInput } from "./entropy.js";
 import { Seat } from "./seat.js";
 import { SequenceTracker, type ResumePoint } from "./sequence.js";
 import { Closer, type LinkedSignal } from "./signals.js";
@@ -82,7 +83,11 @@ export interface TableSpec {
   /** Each seat's kind in order (`open`, `random`, `heuristic`, or the search bot `pimc`,
    * `pimc:ms=50`); empty or absent: all open. */
   seats?: readonly (string | SeatKind)[];
-  /** Seed of the deals, for a reproducible match; absent: a fresh random seed. */
+  /**
+   * Seed of the deals, for a reproducible simulation: the table is then marked `seeded` and
+   * only its creator may take its seats. Absent: committed deals (`Table.commitment`, see
+   * docs/RECORDS.md), which nobody can know in advance.
+   */
   seed?: bigint | number;
   /** A display name. */
   name?: string;
@@ -90,7 +95,7 @@ export interface TableSpec {
   clock?: { moveMs?: number; bankMs?: number; onTimeout?: TimeoutPolicy };
   /** Free-form labels. */
   metadata?: Record<string, string>;
-  /** The first dealer; absent: drawn from the seed. */
+  /** The first dealer; absent: drawn from the deals' generator. */
   firstDealer?: number;
   /** Pause before each built-in bot decision, in milliseconds. */
   botDelayMs?: number;
@@ -210,17 +215,22 @@ export class Client {
    * The tables a tournament schedules for the registered player whose API key the client
    * sends (`apiKey` of `connectNode`): each an `Assignment` (table, seat, seat token; play it
    * with {@link Client.seat}), first the player's unfinished tables with fresh tokens. The
-   * server gives it `maxTables` (1 to 16) tables at once. Ends when the server closes the
-   * call; a failure throws a `CalabresellaError` (call again to reconnect).
+   * server gives it `maxTables` (1 to 16) tables at once (a number, or `{ maxTables, entropy }`:
+   * the player's contribution to those tables' deals, 32 random bytes when absent, see
+   * {@link EntropyInput}). Ends when the server closes the call; a failure throws a
+   * `CalabresellaError` (call again to reconnect).
    */
   async *compete(
-    maxTables = 1,
+    tables: number | { maxTables?: number; entropy?: EntropyInput } = 1,
     opts: CallOpts = {},
   ): AsyncGenerator<Assignment, void, undefined> {
+    const { maxTables = 1, entropy } =
+      typeof tables === "number" ? { maxTables: tables } : tables;
+    const bytes = entropyBytes(entropy);
     const link = this.#closer.link(opts.signal);
     try {
       for await (const r of this.rpc.compete(
-        { maxTables },
+        { maxTables, entropy: bytes },
         { signal: link.signal },
       )) {
         if (r.assignment) yield r.assignment;
@@ -235,8 +245,9 @@ export class Client {
   /**
    * Matchmaking for the registered player whose API key the client sends: resolves with the
    * seat once the server pairs it with other seekers of the same game, options and clock, or
-   * fills the missing seats with built-in bots after `request.botsAfterMs`. Aborting
-   * `opts.signal` cancels the seek.
+   * fills the missing seats with built-in bots after `request.botsAfterMs`. `request.entropy`
+   * is the player's contribution to the table's deals (32 random bytes when absent, see
+   * {@link EntropyInput}). Aborting `opts.signal` cancels the seek.
    */
   async seek(
     request: {
@@ -245,6 +256,7 @@ export class Client {
       clock?: { moveMs?: number; bankMs?: number; onTimeout?: TimeoutPolicy };
       botsAfterMs?: number;
       ratingWindow?: number;
+      entropy?: EntropyInput;
     },
     opts: CallOpts = {},
   ): Promise<Assignment> {
@@ -252,6 +264,7 @@ export class Client {
       typeof request.game === "string"
         ? gameOptions(request.game, request.options)
         : request.game;
+    const entropy = entropyBytes(request.entropy);
     const link = this.#closer.link(opts.signal);
     try {
       for await (const r of this.rpc.seek(
@@ -260,6 +273,7 @@ export class Client {
           clock: request.clock ? create(ClockSchema, request.clock) : undefined,
           botsAfterMs: request.botsAfterMs ?? 0,
           ratingWindow: request.ratingWindow ?? 0,
+          entropy,
         },
         { signal: link.signal },
       )) {
@@ -307,17 +321,20 @@ export class Client {
   /**
    * Takes a seat (`seat`, or the lowest open one) as `playerName` and returns its handle,
    * which holds the secret seat token: keep `seat.token` to resume after a restart (the seat
-   * never shows it when logged).
+   * never shows it when logged). `who.entropy` is the player's contribution to the table's
+   * committed deals: absent, 32 fresh random bytes; the caller's own 1 to 64 bytes; or `false`
+   * for none (see {@link EntropyInput}). Bytes out of range throw `OptionsError` before any call.
    */
   async join(
     tableId: string,
-    who: { playerName: string; seat?: number },
+    who: { playerName: string; seat?: number; entropy?: EntropyInput },
     opts?: CallOpts,
   ): Promise<Seat> {
+    const entropy = entropyBytes(who.entropy);
     const r = await this.call(
       (o) =>
         this.rpc.joinTable(
-          { tableId, seat: who.seat, playerName: who.playerName },
+          { tableId, seat: who.seat, playerName: who.playerName, entropy },
           o,
         ),
       opts,

@@ -5,6 +5,15 @@
  */
 export { Client, Spectator, callOnce } from "./client.js";
 export type { CallOpts, RecordFilter, TableSpec } from "./client.js";
+export {
+  DEAL_SCHEME,
+  DEFAULT_ENTROPY_BYTES,
+  MAX_ENTROPY_BYTES,
+  SEEDED_SCHEME,
+  entropyBytes,
+  randomEntropy,
+} from "./entropy.js";
+export type { EntropyInput } from "./entropy.js";
 export { Seat } from "./seat.js";
 export { play } from "./play.js";
 export type { Bot, PlayOptions, PlaySummary, TurnContext } from "./play.js";

@@ -6,6 +6,7 @@ import { SeatKind, TimeoutPolicy, type Table } from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, errorText } from "./api.js";
+import { DealMark } from "./deals-view.js";
 import {
   GAME_NAMES,
   GAME_OPTIONS,
@@ -330,6 +331,9 @@ function CreateForm(props: {
               />
             </label>
           </div>
+          {seed.trim() !== "" ? (
+            <p class="hint">{t("lobby.seedNote")}</p>
+          ) : null}
         </fieldset>
 
         {error ? (
@@ -539,6 +543,7 @@ function TableRow(props: {
       <td>
         <span class="table-name">{table.name || table.tableId}</span>
         {table.name ? <span class="table-id">{table.tableId}</span> : null}
+        <DealMark table={table} />
       </td>
       <td>{t(`game.${game}`)}</td>
       <td>

@@ -10,6 +10,7 @@ import { actionLabel } from "./actions.js";
 import { errorText, getReplay, isRefusal } from "./api.js";
 import { compareCards } from "./cards.js";
 import { CardImage } from "./card-view.js";
+import { DealsCheckView } from "./deals-view.js";
 import { eventText, resultText, type SeatNamer } from "./events.js";
 import { gameName } from "./games.js";
 import { useT } from "./i18n-context.js";
@@ -113,6 +114,13 @@ export function Replay(props: { tableId: string }): VNode {
         </p>
       ) : null}
       {data && !data.matchOver ? <p class="note">{t("replay.live")}</p> : null}
+      {data || notReady ? (
+        <DealsCheckView
+          tableId={props.tableId}
+          matchOver={data?.matchOver ?? false}
+          seatName={(s) => name(s)}
+        />
+      ) : null}
       <div
         class="replay-controls"
         role="group"

@@ -26,6 +26,7 @@ import { api, errorText } from "./api.js";
 import { cardName, compareCards } from "./cards.js";
 import { CardButton, CardImage } from "./card-view.js";
 import { formatMs, timeLeft, useNow } from "./clock.js";
+import { DealMark } from "./deals-view.js";
 import { accusoText, eventText, resultText, type SeatNamer } from "./events.js";
 import { isCalling, type GameName } from "./games.js";
 import type { Translate } from "./i18n/index.js";
@@ -154,6 +155,11 @@ function TableScreen(props: {
         <h1 id="table-title">{title}</h1>
         <ConnectionBadge view={view} onRetry={() => session.retry()} />
       </div>
+      {table && (table.seeded || table.commitment) ? (
+        <p class="deal-line">
+          <DealMark table={table} long />
+        </p>
+      ) : null}
       {view.tokenRefused ? <p class="note">{t("table.badToken")}</p> : null}
       {m.mode === "public" ? <p class="note">{t("table.spectating")}</p> : null}
       {view.error ? (

@@ -244,6 +244,21 @@ fn tournament_json(t: &v1::Tournament) -> serde_json::Value {
     })
 }
 
+/// How a tournament's deals are made, for people: seeded, or its commitment (and its secret
+/// once it is over, for `verify --tournament-secret`).
+fn deals_line(t: &v1::Tournament) -> String {
+    if t.seeded {
+        "deals seeded by the organiser: reproducible, not committed".to_owned()
+    } else if t.secret.is_empty() {
+        format!("deals {}, commitment {}", t.deal_scheme, t.commitment)
+    } else {
+        format!(
+            "deals {}, commitment {}, secret {} (calabresella verify --tournament-secret)",
+            t.deal_scheme, t.commitment, t.secret
+        )
+    }
+}
+
 fn standing_json(s: &v1::Standing) -> serde_json::Value {
     json!({
         "entrant": s.entrant,
@@ -325,6 +340,7 @@ async fn status(a: OneArgs, standings: bool) -> Result<()> {
             t.matches,
             t.playing
         );
+        say!("{}", deals_line(&t));
     }
     say!(
         "{:<24} {:>7} {:>6} {:>9} {:>7} {:>5} {:>7} {:>8} {:>7} {:>11} {:>8}",

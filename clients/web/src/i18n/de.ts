@@ -47,6 +47,8 @@ export const de: Messages = {
   "lobby.timeout.forfeit": "verliert der Platz die Partie",
   "lobby.botDelay": "Pause vor jedem Botzug in ms",
   "lobby.seed": "Startwert (optional, für eine wiederholbare Verteilung)",
+  "lobby.seedNote":
+    "Ein Tisch mit Startwert dient der Simulation: seine Verteilung ist reproduzierbar, nicht festgelegt, und nur du kannst dich setzen.",
   "lobby.submit": "Tisch anlegen",
   "lobby.creating": "Wird angelegt…",
   "lobby.list": "Tische auf diesem Server",
@@ -237,6 +239,34 @@ export const de: Messages = {
   "accuso.napoletana": "Napoletana in {suit}",
   "accuso.three": "drei vom Rang {rank}, ohne {suit}",
   "accuso.four": "alle vier vom Rang {rank}",
+
+  "deals.commitment": "Festgelegte Verteilung: {commitment}",
+  "deals.commitmentTitle":
+    "Die SHA-256-Festlegung auf das Geheimnis dieses Tisches, veröffentlicht vor dem ersten Geben (das Protokoll zeigt das Geheimnis, sobald die Partie vorbei ist): {commitment}",
+  "deals.seeded": "mit Startwert",
+  "deals.seededLong":
+    "Startwert vom Ersteller gewählt: reproduzierbar, nicht festgelegt",
+  "deals.checking": "Die Verteilung wird geprüft…",
+  "deals.verified": "Verteilung geprüft",
+  "deals.verifiedDetail":
+    "Hier aus dem Protokoll geprüfte Runden: {n}. Verfahren {scheme}, Festlegung {commitment}.",
+  "deals.seed": "Startwert {seed}; daraus nachgerechnete Runden: {n}.",
+  "deals.pending": "Die Verteilung wird geprüft, wenn die Partie endet",
+  "deals.failed": "Verteilung nicht bestätigt: {problem}",
+  "deals.unavailable": "Die Verteilung konnte nicht geprüft werden: {message}",
+  "deals.problem.field": "im Protokoll fehlt {field} oder ist ungültig",
+  "deals.problem.scheme":
+    "das Verteilverfahren {scheme} kennt diese Seite nicht",
+  "deals.problem.commitment":
+    "das Geheimnis passt nicht zur Festlegung {commitment}",
+  "deals.problem.firstDealer":
+    "erster Geber: laut Protokoll {recorded}, das Verfahren zieht {derived}",
+  "deals.problem.seat":
+    "Runde {hand}: die Karten von {seat} weichen von der abgeleiteten Verteilung ab",
+  "deals.problem.monte":
+    "Runde {hand}: der Monte weicht von der abgeleiteten Verteilung ab",
+  "deals.problem.stock":
+    "Runde {hand}: der Talon weicht von der abgeleiteten Verteilung ab",
 
   "replay.title": "Nachspielen: Tisch {id}",
   "replay.first": "Zum Anfang",

@@ -49,6 +49,8 @@ export const en = {
   "lobby.timeout.forfeit": "the seat forfeits the match",
   "lobby.botDelay": "Pause before each bot move in ms",
   "lobby.seed": "Seed (optional, for a repeatable deal)",
+  "lobby.seedNote":
+    "A seeded table is for simulation: its deals are reproducible, not committed, and only you can take its seats.",
   "lobby.submit": "Create the table",
   "lobby.creating": "Creating…",
   "lobby.list": "Tables on this server",
@@ -237,6 +239,30 @@ export const en = {
   "accuso.napoletana": "napoletana of {suit}",
   "accuso.three": "three of rank {rank}, without {suit}",
   "accuso.four": "all four of rank {rank}",
+
+  "deals.commitment": "Deals committed: {commitment}",
+  "deals.commitmentTitle":
+    "The SHA-256 commitment to this table's secret, published before the first deal (the record reveals the secret once the match is over): {commitment}",
+  "deals.seeded": "seeded",
+  "deals.seededLong": "Seeded by the creator: reproducible, not committed",
+  "deals.checking": "Checking the deals…",
+  "deals.verified": "Deals verified",
+  "deals.verifiedDetail":
+    "Hands checked here from the record: {n}. Scheme {scheme}, commitment {commitment}.",
+  "deals.seed": "Seed {seed}; hands re-derived from it: {n}.",
+  "deals.pending": "Deals are verified when the match ends",
+  "deals.failed": "Deals not verified: {problem}",
+  "deals.unavailable": "The deals could not be checked: {message}",
+  "deals.problem.field": "the record's {field} is missing or malformed",
+  "deals.problem.scheme": "the deal scheme {scheme} is not one this page knows",
+  "deals.problem.commitment":
+    "the secret does not match the commitment {commitment}",
+  "deals.problem.firstDealer":
+    "first dealer: the record says {recorded}, the scheme draws {derived}",
+  "deals.problem.seat":
+    "hand {hand}: the cards of {seat} differ from the derived deal",
+  "deals.problem.monte": "hand {hand}: the monte differs from the derived deal",
+  "deals.problem.stock": "hand {hand}: the stock differs from the derived deal",
 
   "replay.title": "Replay: table {id}",
   "replay.first": "First step",

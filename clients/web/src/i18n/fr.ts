@@ -47,6 +47,8 @@ export const fr: Messages = {
   "lobby.timeout.forfeit": "la place perd la partie",
   "lobby.botDelay": "Pause avant chaque coup d'un bot en ms",
   "lobby.seed": "Graine (facultative, pour une donne reproductible)",
+  "lobby.seedNote":
+    "Une table avec graine sert à la simulation : ses donnes sont reproductibles, sans engagement, et vous seul pouvez y prendre place.",
   "lobby.submit": "Créer la table",
   "lobby.creating": "Création…",
   "lobby.list": "Tables de ce serveur",
@@ -237,6 +239,33 @@ export const fr: Messages = {
   "accuso.napoletana": "napolitaine à {suit}",
   "accuso.three": "trois de rang {rank}, sans {suit}",
   "accuso.four": "les quatre de rang {rank}",
+
+  "deals.commitment": "Donnes engagées : {commitment}",
+  "deals.commitmentTitle":
+    "L'engagement SHA-256 sur le secret de cette table, publié avant la première donne (l'enregistrement révèle le secret une fois la partie finie) : {commitment}",
+  "deals.seeded": "avec graine",
+  "deals.seededLong":
+    "Graine choisie par le créateur : reproductible, sans engagement",
+  "deals.checking": "Vérification des donnes…",
+  "deals.verified": "Donnes vérifiées",
+  "deals.verifiedDetail":
+    "Donnes vérifiées ici depuis l'enregistrement : {n}. Schéma {scheme}, engagement {commitment}.",
+  "deals.seed": "Graine {seed} ; donnes recalculées à partir d'elle : {n}.",
+  "deals.pending": "Les donnes sont vérifiées à la fin de la partie",
+  "deals.failed": "Donnes non vérifiées : {problem}",
+  "deals.unavailable": "Impossible de vérifier les donnes : {message}",
+  "deals.problem.field":
+    "dans l'enregistrement, {field} manque ou n'est pas valide",
+  "deals.problem.scheme":
+    "le schéma de donne {scheme} est inconnu de cette page",
+  "deals.problem.commitment":
+    "le secret ne correspond pas à l'engagement {commitment}",
+  "deals.problem.firstDealer":
+    "premier donneur : l'enregistrement dit {recorded}, le schéma tire {derived}",
+  "deals.problem.seat":
+    "donne {hand} : les cartes de {seat} diffèrent de la donne dérivée",
+  "deals.problem.monte": "donne {hand} : le monte diffère de la donne dérivée",
+  "deals.problem.stock": "donne {hand} : la pioche diffère de la donne dérivée",
 
   "replay.title": "Revoir : table {id}",
   "replay.first": "Au début",

@@ -47,6 +47,8 @@ export const it: Messages = {
   "lobby.timeout.forfeit": "il posto perde la partita",
   "lobby.botDelay": "Pausa prima di ogni mossa dei bot in ms",
   "lobby.seed": "Seme (facoltativo, per una distribuzione ripetibile)",
+  "lobby.seedNote":
+    "Un tavolo con seme serve alla simulazione: le carte sono riproducibili, senza impegno, e solo tu puoi sederti.",
   "lobby.submit": "Crea il tavolo",
   "lobby.creating": "Creazione…",
   "lobby.list": "Tavoli su questo server",
@@ -237,6 +239,31 @@ export const it: Messages = {
   "accuso.napoletana": "napoletana di {suit}",
   "accuso.three": "tre carte di valore {rank}, senza {suit}",
   "accuso.four": "quattro carte di valore {rank}",
+
+  "deals.commitment": "Carte vincolate: {commitment}",
+  "deals.commitmentTitle":
+    "L'impegno SHA-256 sul segreto di questo tavolo, pubblicato prima della prima distribuzione (il record rivela il segreto a partita finita): {commitment}",
+  "deals.seeded": "con seme",
+  "deals.seededLong": "Seme scelto dal creatore: riproducibile, senza impegno",
+  "deals.checking": "Verifica delle carte…",
+  "deals.verified": "Carte verificate",
+  "deals.verifiedDetail":
+    "Mani verificate qui dal record: {n}. Schema {scheme}, impegno {commitment}.",
+  "deals.seed": "Seme {seed}; mani ricalcolate dal seme: {n}.",
+  "deals.pending": "Le carte si verificano a fine partita",
+  "deals.failed": "Carte non verificate: {problem}",
+  "deals.unavailable": "Impossibile verificare le carte: {message}",
+  "deals.problem.field": "nel record {field} manca o non è valido",
+  "deals.problem.scheme":
+    "lo schema di distribuzione {scheme} non è noto a questa pagina",
+  "deals.problem.commitment":
+    "il segreto non corrisponde all'impegno {commitment}",
+  "deals.problem.firstDealer":
+    "primo mazziere: il record dice {recorded}, lo schema estrae {derived}",
+  "deals.problem.seat":
+    "mano {hand}: le carte di {seat} non sono quelle derivate",
+  "deals.problem.monte": "mano {hand}: il monte non è quello derivato",
+  "deals.problem.stock": "mano {hand}: il mazzo non è quello derivato",
 
   "replay.title": "Rivedi: tavolo {id}",
   "replay.first": "Inizio",

@@ -47,6 +47,8 @@ export const nl: Messages = {
   "lobby.timeout.forfeit": "verliest de plaats de partij",
   "lobby.botDelay": "Pauze voor elke zet van een bot in ms",
   "lobby.seed": "Startwaarde (optioneel, voor een herhaalbare deling)",
+  "lobby.seedNote":
+    "Een tafel met startwaarde is voor simulatie: de deling is reproduceerbaar, niet vastgelegd, en alleen jij kunt er plaatsnemen.",
   "lobby.submit": "Tafel maken",
   "lobby.creating": "Bezig met maken…",
   "lobby.list": "Tafels op deze server",
@@ -236,6 +238,34 @@ export const nl: Messages = {
   "accuso.napoletana": "napoletana in {suit}",
   "accuso.three": "drie van rang {rank}, zonder {suit}",
   "accuso.four": "alle vier van rang {rank}",
+
+  "deals.commitment": "Vastgelegde deling: {commitment}",
+  "deals.commitmentTitle":
+    "De SHA-256-vastlegging van het geheim van deze tafel, gepubliceerd vóór het eerste delen (het verslag onthult het geheim zodra de partij voorbij is): {commitment}",
+  "deals.seeded": "met startwaarde",
+  "deals.seededLong":
+    "Startwaarde gekozen door de maker: reproduceerbaar, niet vastgelegd",
+  "deals.checking": "De deling wordt gecontroleerd…",
+  "deals.verified": "Deling gecontroleerd",
+  "deals.verifiedDetail":
+    "Hier uit het verslag gecontroleerde rondes: {n}. Schema {scheme}, vastlegging {commitment}.",
+  "deals.seed": "Startwaarde {seed}; daaruit herberekende rondes: {n}.",
+  "deals.pending": "De deling wordt gecontroleerd als de partij eindigt",
+  "deals.failed": "Deling niet bevestigd: {problem}",
+  "deals.unavailable": "De deling kon niet worden gecontroleerd: {message}",
+  "deals.problem.field": "in het verslag ontbreekt {field} of is ongeldig",
+  "deals.problem.scheme":
+    "het delingsschema {scheme} is onbekend voor deze pagina",
+  "deals.problem.commitment":
+    "het geheim past niet bij de vastlegging {commitment}",
+  "deals.problem.firstDealer":
+    "eerste gever: het verslag zegt {recorded}, het schema trekt {derived}",
+  "deals.problem.seat":
+    "ronde {hand}: de kaarten van {seat} wijken af van de afgeleide deling",
+  "deals.problem.monte":
+    "ronde {hand}: de monte wijkt af van de afgeleide deling",
+  "deals.problem.stock":
+    "ronde {hand}: de stapel wijkt af van de afgeleide deling",
 
   "replay.title": "Terugkijken: tafel {id}",
   "replay.first": "Naar het begin",
