@@ -29,21 +29,6 @@ const STANDINGS_KEPT: usize = 64;
 pub type StandingsCache =
     std::sync::Arc<std::sync::Mutex<HashMap<String, ((usize, u64, usize), Vec<v1::Standing>)>>>;
 
-/// Refuses a contribution longer than the deal scheme takes.
-fn check_entropy(entropy: &[u8]) -> Result<(), ServiceError> {
-    if entropy.len() > calabresella_engine::fair::MAX_CONTRIBUTION {
-        return Err(ServiceError::Invalid(
-            Reason::BadEntropy,
-            format!(
-                "entropy holds {} bytes, at most {}",
-                entropy.len(),
-                calabresella_engine::fair::MAX_CONTRIBUTION
-            ),
-        ));
-    }
-    Ok(())
-}
-
 fn bad(why: impl Into<String>) -> ServiceError {
     ServiceError::Invalid(Reason::BadTournament, why.into())
 }
@@ -185,7 +170,7 @@ impl GameService {
         } else {
             0.0
         };
-        check_entropy(&r.entropy)?;
+        crate::service::validate::entropy(&r.entropy)?;
         let (tx, rx) = tokio::sync::oneshot::channel();
         let id = hub.seek_id();
         let (seekers, needed) = hub.add_seek(seek::Seeker {
@@ -248,7 +233,7 @@ impl GameService {
                 format!("max_tables is 1 to {MAX_TABLES_PER_ENTRANT} (0: 1)"),
             ));
         }
-        check_entropy(&r.entropy)?;
+        crate::service::validate::entropy(&r.entropy)?;
         let (rx, guard) = self
             .hub
             .compete(name, r.max_tables.max(1) as usize, r.entropy)

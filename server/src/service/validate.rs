@@ -57,6 +57,18 @@ fn fit_to_log(rules: Rules, limit: u64) -> Result<Rules, ServiceError> {
 
 use crate::names::printable;
 
+/// Refuses a contribution to the deals longer than the scheme takes (`BAD_ENTROPY`).
+pub fn entropy(entropy: &[u8]) -> Result<(), ServiceError> {
+    let max = calabresella_engine::fair::MAX_CONTRIBUTION;
+    if entropy.len() > max {
+        return Err(ServiceError::Invalid(
+            Reason::BadEntropy,
+            format!("entropy holds {} bytes, at most {max}", entropy.len()),
+        ));
+    }
+    Ok(())
+}
+
 /// A player's name: 1 to 64 characters, trimmed, none of them control or invisible formatting
 /// characters, and not one of the server's own players' names in any form.
 pub fn player_name(name: &str) -> Result<String, ServiceError> {

@@ -13,16 +13,7 @@ impl Table {
         entropy: Vec<u8>,
         client: &str,
     ) -> Result<(Seat, String, v1::Table), ServiceError> {
-        if entropy.len() > calabresella_engine::fair::MAX_CONTRIBUTION {
-            return Err(ServiceError::Invalid(
-                Reason::BadEntropy,
-                format!(
-                    "entropy holds {} bytes, at most {}",
-                    entropy.len(),
-                    calabresella_engine::fair::MAX_CONTRIBUTION
-                ),
-            ));
-        }
+        crate::service::validate::entropy(&entropy)?;
         // The server's own seatings (tournaments, matchmaking) come as the table's creator.
         if matches!(self.spec.deals, DealSpec::Seeded(_)) && client != self.creator {
             return Err(ServiceError::Precondition(
