@@ -224,17 +224,24 @@ func WithMetadata(m map[string]string) TableOption {
 // tressette-chiamata, briscola-chiamata). Bad rule options or seat kinds are rejected before
 // any call; the server checks the values further (INVALID_ARGUMENT BAD_OPTIONS).
 func (c *Client) CreateTable(ctx context.Context, game string, opts ...TableOption) (*pb.Table, error) {
+	t, _, err := c.CreateTableWithKey(ctx, game, opts...)
+	return t, err
+}
+
+// CreateTableWithKey is CreateTable, with the table's creator key: for a seeded table with
+// open seats, the key that takes them (Join with WithCreatorKey); empty otherwise.
+func (c *Client) CreateTableWithKey(ctx context.Context, game string, opts ...TableOption) (*pb.Table, string, error) {
 	cfg := tableConfig{req: &pb.CreateTableRequest{}}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	options, err := GameOptions(game, cfg.rules)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	seats, bots, err := SeatChoices(cfg.seats...)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	cfg.req.Options = options
 	cfg.req.Seats = seats
@@ -242,7 +249,7 @@ func (c *Client) CreateTable(ctx context.Context, game string, opts ...TableOpti
 	r, err := call(ctx, c, func(ctx context.Context) (*pb.CreateTableResponse, error) {
 		return c.rpc.CreateTable(ctx, cfg.req)
 	})
-	return r.GetTable(), err
+	return r.GetTable(), r.GetCreatorKey(), err
 }
 
 // GetTable is one table's public state (NOT_FOUND TABLE_NOT_FOUND when there is none).

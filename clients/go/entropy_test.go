@@ -15,6 +15,7 @@ import (
 type entropyFake struct {
 	fakeServer
 	joins    [][]byte
+	keys     []string
 	seeks    [][]byte
 	competes [][]byte
 }
@@ -22,10 +23,19 @@ type entropyFake struct {
 func (f *entropyFake) JoinTable(_ context.Context, r *pb.JoinTableRequest) (*pb.JoinTableResponse, error) {
 	f.mu.Lock()
 	f.joins = append(f.joins, r.GetEntropy())
+	f.keys = append(f.keys, r.GetCreatorKey())
 	f.mu.Unlock()
 	return &pb.JoinTableResponse{Seat: r.GetSeat(), SeatToken: "tok", Table: &pb.Table{
 		TableId: r.GetTableId(), DealScheme: DealScheme, Commitment: "ab12",
 	}}, nil
+}
+
+func (f *entropyFake) CreateTable(_ context.Context, r *pb.CreateTableRequest) (*pb.CreateTableResponse, error) {
+	key := ""
+	if r.Seed != nil {
+		key = "0123456789abcdef0123456789abcdef"
+	}
+	return &pb.CreateTableResponse{Table: &pb.Table{TableId: "t-1", Seeded: r.Seed != nil}, CreatorKey: key}, nil
 }
 
 func (f *entropyFake) Seek(r *pb.SeekRequest, st grpc.ServerStreamingServer[pb.SeekResponse]) error {
@@ -177,5 +187,27 @@ func TestSeekAndCompeteContribute(t *testing.T) {
 	}
 	if k := f.competes; len(k[0]) != DefaultEntropyBytes || !bytes.Equal(k[1], []byte{4, 5}) || len(k[2]) != 0 {
 		t.Fatalf("competes sent %x", k)
+	}
+}
+
+func TestASeededTablesCreatorKeyComesBackAndJoinPresentsIt(t *testing.T) {
+	f := &entropyFake{}
+	c := startServer(t, f)
+	ctx := context.Background()
+	table, key, err := c.CreateTableWithKey(ctx, "calabresella", WithSeed(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !table.GetSeeded() || key != "0123456789abcdef0123456789abcdef" {
+		t.Fatalf("table %v, key %q", table, key)
+	}
+	if _, err := c.Join(ctx, table.GetTableId(), "me", WithCreatorKey(key)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Join(ctx, table.GetTableId(), "me"); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.keys) != 2 || f.keys[0] != key || f.keys[1] != "" {
+		t.Fatalf("sent keys %q", f.keys)
 	}
 }

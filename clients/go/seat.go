@@ -30,7 +30,8 @@ type Seat struct {
 	reconnects int
 }
 
-// JoinOption configures Join: AtSeat, and an EntropyOption (WithEntropy, WithoutEntropy).
+// JoinOption configures Join: AtSeat, WithCreatorKey, and an EntropyOption (WithEntropy,
+// WithoutEntropy).
 type JoinOption interface {
 	applyJoin(*joinConfig)
 }
@@ -49,6 +50,12 @@ func (f joinFunc) applyJoin(c *joinConfig) { f(c) }
 // AtSeat asks for this seat (0-based) rather than the lowest open one.
 func AtSeat(seat uint32) JoinOption {
 	return joinFunc(func(c *joinConfig) { c.req.Seat = &seat })
+}
+
+// WithCreatorKey presents a seeded table's creator key (CreateTableWithKey): a seeded table
+// seats only its creator.
+func WithCreatorKey(key string) JoinOption {
+	return joinFunc(func(c *joinConfig) { c.req.CreatorKey = key })
 }
 
 // Join takes an open seat of tableID as playerName. Keep the seat's Token: it is the only

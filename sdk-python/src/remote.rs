@@ -237,9 +237,14 @@ impl Client {
         }
         .request();
         let mut c = self.client.clone();
-        let r = wait(py, &self.rt, async move { c.create_table(req).await })?;
-        let t = r.into_inner().table.unwrap_or_default();
-        table_dict(py, &t)
+        let r = wait(py, &self.rt, async move { c.create_table(req).await })?.into_inner();
+        let t = r.table.unwrap_or_default();
+        let d = table_dict(py, &t)?;
+        // A seeded table's seats are its creator's: `join(..., creator_key=...)` takes them.
+        if !r.creator_key.is_empty() {
+            d.set_item("creator_key", r.creator_key)?;
+        }
+        Ok(d)
     }
 
     /// Tables on the server, newest first (`state`: waiting, playing, finished, abandoned).
@@ -372,8 +377,9 @@ impl Client {
     /// Takes a seat (`seat`, or the lowest open one): as the registered player whose key the
     /// client holds, or else as the guest `name`. The seat contributes `entropy` to the table's
     /// committed deals: by default 32 fresh random bytes, `b""` for none, or up to 64 bytes of
-    /// the caller's own (more raises `ValueError`).
-    #[pyo3(signature = (table_id, *, seat = None, name = None, entropy = None))]
+    /// the caller's own (more raises `ValueError`). A seeded table seats only its creator:
+    /// pass the `creator_key` that `create_table` returned.
+    #[pyo3(signature = (table_id, *, seat = None, name = None, entropy = None, creator_key = None))]
     fn join(
         &self,
         py: Python<'_>,
@@ -381,6 +387,7 @@ impl Client {
         seat: Option<u32>,
         name: Option<String>,
         entropy: Option<Vec<u8>>,
+        creator_key: Option<String>,
     ) -> PyResult<RemoteSeat> {
         let entropy = entropy_of(py, entropy)?;
         let c = self.client.clone();
@@ -394,9 +401,15 @@ impl Client {
                 "python".into()
             }
         });
+        let request = v1::JoinTableRequest {
+            table_id: id,
+            seat,
+            player_name: name,
+            entropy,
+            creator_key: creator_key.unwrap_or_default(),
+        };
         let joined = wait(py, &self.rt, async move {
-            calabresella_client::RemoteSeat::join_with(c, &id, seat, &name, key.as_deref(), entropy)
-                .await
+            calabresella_client::RemoteSeat::join_request(c, request, key.as_deref()).await
         })?;
         Ok(RemoteSeat {
             rt: self.rt.clone(),

@@ -291,6 +291,9 @@ def test_seekers_are_paired_and_bots_fill_for_a_seeker_who_waits(cli: Path, tmp_
         assert a["table_id"] == b["table_id"] and {a["seat"], b["seat"]} == {0, 1}
         table = cb.connect(address).get_table(a["table_id"])
         assert sorted(s[2] for s in table["seats"]) == ["ann", "ben"]
+        # Each seeker contributed 32 fresh random bytes (shown once the match started).
+        shown = table["entropy"]
+        assert [len(bytes.fromhex(e)) for e in shown] == [32, 32] and shown[0] != shown[1]
         # A seek of other settings waits; with bots_after_ms, bots fill its table.
         started = time.monotonic()
         alone = cb.connect(address, key=keys[2]).seek("calabresella", bots_after_ms=300)
@@ -298,6 +301,9 @@ def test_seekers_are_paired_and_bots_fill_for_a_seeker_who_waits(cli: Path, tmp_
         table = cb.connect(address).get_table(alone["table_id"])
         kinds = sorted(s[1] for s in table["seats"])
         assert kinds == ["bot_heuristic", "bot_heuristic", "open"]
+        # The seeker's seat contributed; the bots contribute nothing.
+        lengths = sorted(len(e) // 2 for e in table["entropy"])
+        assert lengths == [0, 0, 32]
         # A guest cannot seek.
         with pytest.raises(cb.ServerError) as info:
             cb.connect(address).seek("calabresella")

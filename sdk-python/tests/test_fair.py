@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from pathlib import Path
 
 import pytest
+from conftest import start_server, stop_server
 
 import calabresella as cb
 
@@ -102,3 +104,24 @@ def test_a_joiner_contributes_32_random_bytes_by_default_or_its_own(server: str)
     with pytest.raises(ValueError, match="at most 64"):
         client.join(third["table_id"], seat=0, name="a", entropy=b"\x02" * 65)
     assert client.get_table(third["table_id"])["seats"][0][2] == ""
+
+
+def test_behind_a_proxy_a_seeded_table_seats_only_the_holder_of_its_creator_key(
+    cli: Path,
+) -> None:
+    proc, address = start_server(cli, "--db", ":memory:", "--behind-proxy")
+    try:
+        client = cb.connect(address)
+        table = client.create_table(
+            "calabresella", seats=["open", "random", "random"], seed=5, target=1
+        )
+        assert table["seeded"] and len(table["creator_key"]) == 32
+        with pytest.raises(cb.ServerError, match="SEEDED_TABLE"):
+            client.join(table["table_id"], name="ann")
+        seat = client.join(table["table_id"], name="ann", creator_key=table["creator_key"])
+        assert seat.seat == 0
+        # A committed table has no creator key: anyone may sit.
+        fair = client.create_table("calabresella", seats=["open", "random", "random"])
+        assert "creator_key" not in fair
+    finally:
+        stop_server(proc)

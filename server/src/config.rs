@@ -59,6 +59,10 @@ pub struct ServerConfig {
     /// SHA-256 (hex) of the admin key that organiser calls present; `None`: organiser calls
     /// are refused.
     pub admin_key_sha256: Option<String>,
+    /// Whether a client's address tells clients apart. Behind a reverse proxy every call
+    /// comes from the proxy's address, so a seeded table's seats then go only to the holder
+    /// of its creator key.
+    pub trust_client_addresses: bool,
 }
 
 impl Default for ServerConfig {
@@ -86,6 +90,7 @@ impl Default for ServerConfig {
             guests: true,
             max_bad_keys_per_client_per_minute: 10,
             admin_key_sha256: None,
+            trust_client_addresses: true,
         }
     }
 }

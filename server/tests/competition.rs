@@ -576,6 +576,61 @@ async fn a_committed_duplicate_tournament_reveals_its_secret_and_its_records_ver
         files.push(path);
         records.push(Record::parse(&text).expect("a record"));
     }
+    // Each seating of a duplicate deal shares its table secret with the others, so a table
+    // withholds it until the whole tournament is over: the store keeps the record without
+    // it, and GetRecord fills it in only once the tournament is finished.
+    let first = done.matches[0].table_id.clone();
+    let stored = server
+        .store
+        .record(first.clone())
+        .await
+        .expect("store")
+        .expect("stored");
+    let stored = Record::parse(&stored).expect("a record");
+    let deals = &stored.meta.as_ref().expect("meta")["deals"];
+    assert!(deals["secret"].is_null(), "{deals}");
+    let e = fair::verify(&stored).expect_err("withheld");
+    assert!(e.to_string().contains("tournament"), "{e}");
+    let tid = t.tournament_id.clone();
+    let set_state = |state: &'static str| {
+        let tid = tid.clone();
+        server
+            .store
+            .read(move |c| calabresella_server::store::tournaments::set_state(c, &tid, state))
+    };
+    set_state("RUNNING").await.expect("state");
+    let running = c
+        .get_record(v1::GetRecordRequest {
+            table_id: first.clone(),
+        })
+        .await
+        .expect("record")
+        .into_inner()
+        .record_json;
+    assert!(
+        Record::parse(&running)
+            .expect("a record")
+            .meta
+            .expect("meta")["deals"]["secret"]
+            .is_null(),
+        "a running tournament's table shows no secret"
+    );
+    set_state("FINISHED").await.expect("state");
+    // The CLI derives a withheld secret from the tournament's.
+    let withheld = dir.path().join("withheld.json");
+    std::fs::write(&withheld, &running).expect("write");
+    let derived = std::process::Command::new(env!("CARGO_BIN_EXE_calabresella"))
+        .arg("verify")
+        .args(["--tournament-secret", &t.secret])
+        .arg(&withheld)
+        .output()
+        .expect("run verify");
+    assert!(
+        derived.status.success(),
+        "{}",
+        String::from_utf8_lossy(&derived.stdout)
+    );
+
     // Two deals, three seatings each: every seating of a deal got the same cards.
     let v = fair::verify_tournament(&secret, &records).expect("the records verify together");
     assert_eq!((v.records, v.labels, v.shared), (6, 2, 2));
@@ -650,4 +705,113 @@ async fn a_tournament_seed_is_refused_when_a_player_could_know_the_deals() {
         .into_inner()
         .tournaments;
     assert!(listed.is_empty(), "nothing is stored: {listed:?}");
+}
+
+#[tokio::test]
+async fn seek_and_compete_contributions_reach_their_tables() {
+    let server = TestServer::start(config()).await;
+    let ann = register(&server, "ann").await;
+    let ben = register(&server, "ben").await;
+    let mut c = server.client.clone();
+
+    // Over 64 bytes is refused by both, before anything is scheduled.
+    let e = c
+        .seek(with_key(
+            v1::SeekRequest {
+                options: Some(options(v1::Game::Calabresella, 1)),
+                entropy: vec![1; 65],
+                ..Default::default()
+            },
+            Some(&ben),
+        ))
+        .await
+        .expect_err("too long");
+    assert_eq!(
+        (e.code(), reason(&e).as_str()),
+        (Code::InvalidArgument, "BAD_ENTROPY")
+    );
+    let e = c
+        .compete(with_key(
+            v1::CompeteRequest {
+                max_tables: 1,
+                entropy: vec![1; 65],
+            },
+            Some(&ann),
+        ))
+        .await
+        .expect_err("too long");
+    assert_eq!(
+        (e.code(), reason(&e).as_str()),
+        (Code::InvalidArgument, "BAD_ENTROPY")
+    );
+
+    // Seek: the seat's contribution is the one sent, shown once the match starts.
+    let mut s = c
+        .seek(with_key(
+            v1::SeekRequest {
+                options: Some(options(v1::Game::Calabresella, 1)),
+                bots_after_ms: 1,
+                entropy: vec![7; 32],
+                ..Default::default()
+            },
+            Some(&ben),
+        ))
+        .await
+        .expect("seek")
+        .into_inner();
+    let mut seated = None;
+    while let Some(m) = s.message().await.expect("seek stream") {
+        if let Some(v1::seek_response::Event::Seated(a)) = m.event {
+            seated = Some(a);
+        }
+    }
+    let a = seated.expect("seated with bots");
+    let t = table_of(&mut c, a.table_id).await;
+    assert_eq!(t.state, v1::TableState::Playing as i32);
+    assert_eq!(t.seats[a.seat as usize].entropy, vec![7; 32]);
+    assert!(!t.seeded && t.commitment.len() == 64);
+
+    // Compete: a committed round robin; ann's bytes are her seat's at every table she gets.
+    let mut call = c
+        .compete(with_key(
+            v1::CompeteRequest {
+                max_tables: 1,
+                entropy: vec![3; 32],
+            },
+            Some(&ann),
+        ))
+        .await
+        .expect("compete")
+        .into_inner();
+    let mut r = bots_tournament(
+        v1::TournamentFormat::RoundRobin,
+        &["ann", "random", "heuristic"],
+    );
+    r.seed = None;
+    let created = c
+        .create_tournament(with_key(r, Some(ADMIN)))
+        .await
+        .expect("create")
+        .into_inner()
+        .tournament
+        .expect("tournament");
+    let given = next_assignment(&mut call, Duration::from_secs(10))
+        .await
+        .expect("a table");
+    let t = table_of(&mut c, given.table_id.clone()).await;
+    assert_eq!(t.state, v1::TableState::Playing as i32);
+    assert_eq!(t.seats[given.seat as usize].entropy, vec![3; 32]);
+    // While it runs, GetTournament shows the commitment and not the secret.
+    let running = c
+        .get_tournament(v1::GetTournamentRequest {
+            tournament_id: created.tournament_id.clone(),
+        })
+        .await
+        .expect("get")
+        .into_inner()
+        .tournament
+        .expect("tournament");
+    assert_eq!(running.commitment, created.commitment);
+    assert_eq!(running.commitment.len(), 64);
+    assert!(running.secret.is_empty());
 }

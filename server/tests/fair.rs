@@ -97,6 +97,7 @@ async fn a_committed_table_publishes_its_commitment_and_its_record_verifies() {
             seat: Some(0),
             player_name: "ann".into(),
             entropy: vec![1; 65],
+            ..Default::default()
         })
         .await
         .expect_err("too long");
@@ -112,6 +113,7 @@ async fn a_committed_table_publishes_its_commitment_and_its_record_verifies() {
             seat: Some(0),
             player_name: "ann".into(),
             entropy: ann_entropy.clone(),
+            ..Default::default()
         })
         .await
         .expect("join")
@@ -142,6 +144,23 @@ async fn a_committed_table_publishes_its_commitment_and_its_record_verifies() {
     assert_eq!(started.seats[0].entropy, ann_entropy);
     assert_eq!(started.seats[1].entropy.len(), 32);
     assert!(started.seats[2].entropy.is_empty() && !started.seats[2].contributed);
+
+    // A seat's stream opens with a snapshot of the table: the commitment is there too.
+    let mut stream = c
+        .observe(v1::ObserveRequest {
+            table_id: t.table_id.clone(),
+            seat_token: joined.seat_token.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("observe")
+        .into_inner();
+    let first = stream.message().await.expect("update").expect("one");
+    let Some(v1::update::Kind::Snapshot(snap)) = first.update.and_then(|u| u.kind) else {
+        panic!("the stream opens with a snapshot");
+    };
+    assert_eq!(snap.table.expect("table").commitment, t.commitment);
+    drop(stream);
 
     // Play both seats to the end.
     let mut ann = RemoteSeat {
@@ -184,6 +203,59 @@ async fn a_committed_table_publishes_its_commitment_and_its_record_verifies() {
     let v = fair::verify(&record).expect("verifies");
     assert_eq!(v.hands, record.hands.len());
     assert!(v.hands >= 1);
+    // The deals depend on each joiner's bytes: with another contribution in ann's place or
+    // bob's, the same secret derives other deals and the record no longer verifies.
+    for seat in [0, 1] {
+        let mut other = json.clone();
+        other["meta"]["deals"]["contributions"][seat] = serde_json::json!("00");
+        other["meta"]["deals"]["first_dealer"] = serde_json::json!("given");
+        let other = Record::parse(&other.to_string()).expect("parses");
+        assert!(
+            matches!(
+                fair::verify(&other),
+                Err(fair::VerifyError::Deal { hand: 0, .. })
+            ),
+            "seat {seat}'s contribution counts"
+        );
+    }
+    server.shut_down().await;
+}
+
+#[tokio::test]
+async fn two_tables_of_the_same_settings_deal_differently() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let mut first_deals = Vec::new();
+    for _ in 0..2 {
+        // The same game, options, bots and first dealer; no seed: committed deals.
+        let t = c
+            .create_table(v1::CreateTableRequest {
+                options: Some(options(v1::Game::Calabresella, 1)),
+                seats: vec![v1::SeatKind::BotRandom as i32; 3],
+                first_dealer: Some(0),
+                ..Default::default()
+            })
+            .await
+            .expect("create")
+            .into_inner()
+            .table
+            .expect("table");
+        let record = loop {
+            let r = c
+                .get_record(v1::GetRecordRequest {
+                    table_id: t.table_id.clone(),
+                })
+                .await
+                .expect("record")
+                .into_inner();
+            if r.hands > 0 {
+                break Record::parse(&r.record_json).expect("parses");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        first_deals.push(record.hands[0].deal.clone());
+    }
+    assert_ne!(first_deals[0], first_deals[1]);
     server.shut_down().await;
 }
 
@@ -214,6 +286,7 @@ async fn a_seeded_table_is_marked_and_seats_only_its_creator() {
             seat: Some(0),
             player_name: "stranger".into(),
             entropy: vec![9; 32],
+            ..Default::default()
         })
         .await
         .expect_err("refused");
@@ -241,6 +314,83 @@ async fn a_seeded_table_is_marked_and_seats_only_its_creator() {
     let record = Record::parse(&got.record_json).expect("parses");
     let v = fair::verify(&record).expect("verifies");
     assert_eq!(v.dealing, fair::Dealing::Seed(42));
+    server.shut_down().await;
+}
+
+#[tokio::test]
+async fn behind_a_proxy_a_seeded_table_seats_only_the_holder_of_its_creator_key() {
+    // Behind a proxy every call comes from one address: only the key tells the creator.
+    let server = TestServer::start(ServerConfig {
+        trust_client_addresses: false,
+        ..ServerConfig::default()
+    })
+    .await;
+    let mut c = server.client.clone();
+    let seeded = |seats: Vec<v1::SeatKind>| v1::CreateTableRequest {
+        options: Some(options(v1::Game::Calabresella, 5)),
+        seats: seats.into_iter().map(|s| s as i32).collect(),
+        seed: Some(9),
+        ..Default::default()
+    };
+    let created = c
+        .create_table(seeded(vec![
+            v1::SeatKind::Open,
+            v1::SeatKind::Open,
+            v1::SeatKind::BotRandom,
+        ]))
+        .await
+        .expect("create")
+        .into_inner();
+    let t = created.table.expect("table");
+    let key = created.creator_key;
+    assert_eq!(key.len(), 32, "128 bits in hex: {key:?}");
+    let join = |seat: u32, creator_key: &str| v1::JoinTableRequest {
+        table_id: t.table_id.clone(),
+        seat: Some(seat),
+        player_name: format!("p{seat}"),
+        creator_key: creator_key.to_owned(),
+        ..Default::default()
+    };
+    // From the creator's own address but without the key, or with another table's key: no.
+    for bad in [
+        "",
+        "00000000000000000000000000000000",
+        "not hex",
+        &key[..31],
+    ] {
+        let refused = c.join_table(join(0, bad)).await.expect_err("refused");
+        assert_eq!(refused.code(), Code::FailedPrecondition, "{bad:?}");
+        assert_eq!(reason(&refused), "SEEDED_TABLE", "{bad:?}");
+        assert!(
+            refused.message().contains("creator key"),
+            "{}",
+            refused.message()
+        );
+        assert!(!table_of(&mut c, &t.table_id).await.seats[0].taken);
+    }
+    // The key takes the seats, from any address.
+    let mut elsewhere = client_from("127.0.0.3", server.addr).await;
+    elsewhere
+        .join_table(join(0, &key))
+        .await
+        .expect("the key's holder sits");
+    c.join_table(join(1, &key)).await.expect("and again");
+    // No key where none is needed: committed tables, and seeded tables of bots only.
+    let fair_table = c
+        .create_table(v1::CreateTableRequest {
+            seed: None,
+            ..seeded(vec![v1::SeatKind::Open; 3])
+        })
+        .await
+        .expect("create")
+        .into_inner();
+    assert!(fair_table.creator_key.is_empty());
+    let bots = c
+        .create_table(seeded(vec![v1::SeatKind::BotRandom; 3]))
+        .await
+        .expect("create")
+        .into_inner();
+    assert!(bots.creator_key.is_empty());
     server.shut_down().await;
 }
 

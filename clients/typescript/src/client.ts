@@ -181,6 +181,17 @@ export class Client {
    * it refuses.
    */
   async createTable(spec: TableSpec, opts?: CallOpts): Promise<Table> {
+    return (await this.createTableWithKey(spec, opts)).table;
+  }
+
+  /**
+   * {@link Client.createTable}, with the table's creator key: for a seeded table with open
+   * seats, the key that takes them (`join(id, { creatorKey })`); empty otherwise.
+   */
+  async createTableWithKey(
+    spec: TableSpec,
+    opts?: CallOpts,
+  ): Promise<{ table: Table; creatorKey: string }> {
     const options =
       typeof spec.game === "string"
         ? gameOptions(spec.game, spec.options)
@@ -208,7 +219,7 @@ export class Client {
         ),
       opts,
     );
-    return r.table!;
+    return { table: r.table!, creatorKey: r.creatorKey };
   }
 
   /**
@@ -324,17 +335,30 @@ export class Client {
    * never shows it when logged). `who.entropy` is the player's contribution to the table's
    * committed deals: absent, 32 fresh random bytes; the caller's own 1 to 64 bytes; or `false`
    * for none (see {@link EntropyInput}). Bytes out of range throw `OptionsError` before any call.
+   * A seeded table seats only its creator: `who.creatorKey` is the `creatorKey` that
+   * `createTable`'s answer carried.
    */
   async join(
     tableId: string,
-    who: { playerName: string; seat?: number; entropy?: EntropyInput },
+    who: {
+      playerName: string;
+      seat?: number;
+      entropy?: EntropyInput;
+      creatorKey?: string;
+    },
     opts?: CallOpts,
   ): Promise<Seat> {
     const entropy = entropyBytes(who.entropy);
     const r = await this.call(
       (o) =>
         this.rpc.joinTable(
-          { tableId, seat: who.seat, playerName: who.playerName, entropy },
+          {
+            tableId,
+            seat: who.seat,
+            playerName: who.playerName,
+            entropy,
+            creatorKey: who.creatorKey ?? "",
+          },
           o,
         ),
       opts,

@@ -130,3 +130,35 @@ test("entropy of 0 or more than 64 bytes, or not bytes, is refused before any ca
     await fake.close();
   }
 });
+
+test("a seeded table's creator key comes back from createTableWithKey and join presents it", async () => {
+  const keys: string[] = [];
+  const fake = await startFake({
+    createTable(req) {
+      return {
+        table: { tableId: "t-7", seeded: req.seed !== undefined },
+        creatorKey: req.seed !== undefined ? "ab".repeat(16) : "",
+      };
+    },
+    joinTable(req) {
+      keys.push(req.creatorKey);
+      return { seat: req.seat ?? 0, seatToken: "tok" };
+    },
+  });
+  try {
+    const c = fake.client;
+    const { table, creatorKey } = await c.createTableWithKey({
+      game: "calabresella",
+      seed: 5,
+    });
+    assert.ok(table.seeded);
+    assert.equal(creatorKey, "ab".repeat(16));
+    const plain = await c.createTable({ game: "calabresella" });
+    assert.equal(plain.tableId, "t-7");
+    await c.join("t-7", { playerName: "ada", creatorKey });
+    await c.join("t-7", { playerName: "bob" });
+    assert.deepEqual(keys, ["ab".repeat(16), ""]);
+  } finally {
+    await fake.close();
+  }
+});

@@ -19,7 +19,7 @@ import {
 import type { MessageKey } from "./i18n/index.js";
 import { useT } from "./i18n-context.js";
 import { href, navigate } from "./routes.js";
-import { loadSeat, saveSeat } from "./session.js";
+import { loadSeat, saveCreatorKey, saveSeat } from "./session.js";
 import { kindName, stateName } from "./wire.js";
 import { ScrollTable } from "./scroll-table.js";
 
@@ -152,7 +152,7 @@ function CreateForm(props: {
     setError("");
     try {
       const client = api();
-      const table = await client.createTable({
+      const { table, creatorKey } = await client.createTableWithKey({
         game,
         options: optionPairs(game, values),
         seats: kinds,
@@ -167,9 +167,11 @@ function CreateForm(props: {
         seed: /^\d+$/.test(seed.trim()) ? BigInt(seed.trim()) : undefined,
       });
       if (openSeat >= 0) {
+        saveCreatorKey(table.tableId, creatorKey);
         const s = await client.join(table.tableId, {
           playerName,
           seat: openSeat,
+          creatorKey,
         });
         saveSeat(table.tableId, {
           seat: s.seat,

@@ -76,3 +76,29 @@ export function forgetSeat(
 ): void {
   store?.removeItem(seatKey(tableId));
 }
+
+/** The storage key of the creator key of a seeded table this tab created. */
+function creatorKeyKey(tableId: string): string {
+  return `calabresella.creator.${tableId}`;
+}
+
+/**
+ * Keeps the creator key of a seeded table this tab created (its seats are the creator's own,
+ * and the key takes them, behind a proxy too). Like a token, it never goes into the address,
+ * a log or the page.
+ */
+export function saveCreatorKey(
+  tableId: string,
+  key: string,
+  store: Storage | undefined = storage(),
+): void {
+  if (key !== "") store?.setItem(creatorKeyKey(tableId), key);
+}
+
+/** The creator key this tab keeps for a table ("" for none). */
+export function loadCreatorKey(
+  tableId: string,
+  store: Storage | undefined = storage(),
+): string {
+  return store?.getItem(creatorKeyKey(tableId)) ?? "";
+}

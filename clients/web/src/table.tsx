@@ -32,7 +32,7 @@ import { isCalling, type GameName } from "./games.js";
 import type { Translate } from "./i18n/index.js";
 import { useT } from "./i18n-context.js";
 import { href } from "./routes.js";
-import { loadSeat, saveSeat } from "./session.js";
+import { loadCreatorKey, loadSeat, saveSeat } from "./session.js";
 import {
   deciderOf,
   lastTrick,
@@ -301,7 +301,11 @@ function Waiting(props: {
       return;
     }
     try {
-      const s = await api().join(table.tableId, { playerName: n, seat });
+      const s = await api().join(table.tableId, {
+        playerName: n,
+        seat,
+        creatorKey: loadCreatorKey(table.tableId),
+      });
       saveSeat(table.tableId, { seat: s.seat, token: s.token, name: n });
       props.onJoined();
     } catch (e) {

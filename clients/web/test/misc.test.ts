@@ -16,7 +16,14 @@ import { eventText, resultText } from "../src/events.js";
 import { optionPairs, seatCount, dealtCards } from "../src/games.js";
 import { translator } from "../src/i18n/index.js";
 import { href, parseRoute } from "../src/routes.js";
-import { forgetSeat, loadSeat, saveSeat, seatKey } from "../src/session.js";
+import {
+  forgetSeat,
+  loadCreatorKey,
+  loadSeat,
+  saveCreatorKey,
+  saveSeat,
+  seatKey,
+} from "../src/session.js";
 import { kindName } from "../src/wire.js";
 
 test("routes parse and print", () => {
@@ -90,6 +97,16 @@ test("seats are kept per table in session storage, under the contract's key", ()
     JSON.stringify({ seat: -1, token: "x", name: "" }),
   );
   assert.equal(loadSeat("t-3", store), undefined);
+});
+
+test("a seeded table's creator key is kept per table, and none is kept as none", () => {
+  const store = new MemoryStorage() as unknown as Storage;
+  assert.equal(loadCreatorKey("t-1", store), "");
+  saveCreatorKey("t-1", "", store);
+  assert.equal(loadCreatorKey("t-1", store), "");
+  saveCreatorKey("t-1", "ab".repeat(16), store);
+  assert.equal(loadCreatorKey("t-1", store), "ab".repeat(16));
+  assert.equal(loadCreatorKey("t-2", store), "");
 });
 
 test("clocks count down from when the turn arrived", () => {

@@ -84,24 +84,39 @@ impl RemoteSeat {
     /// [`RemoteSeat::join_as`] with a contribution of the caller's own (empty: none; at most
     /// 64 bytes).
     pub async fn join_with(
-        mut client: TableServiceClient<Channel>,
+        client: TableServiceClient<Channel>,
         table_id: &str,
         seat: Option<u32>,
         name: &str,
         key: Option<&str>,
         entropy: Vec<u8>,
     ) -> Result<RemoteSeat, Status> {
-        let mut request = tonic::Request::new(v1::JoinTableRequest {
+        let request = v1::JoinTableRequest {
             table_id: table_id.to_owned(),
             seat,
             player_name: name.to_owned(),
-            entropy: crate::entropy::chosen(Some(&entropy))?,
-        });
+            entropy,
+            creator_key: String::new(),
+        };
+        RemoteSeat::join_request(client, request, key).await
+    }
+
+    /// Takes a seat with a request of the caller's own: a seeded table's `creator_key`, say.
+    /// Its `entropy` is sent as it is (empty: none; at most 64 bytes); `key` as for
+    /// [`RemoteSeat::join_as`].
+    pub async fn join_request(
+        mut client: TableServiceClient<Channel>,
+        mut request: v1::JoinTableRequest,
+        key: Option<&str>,
+    ) -> Result<RemoteSeat, Status> {
+        request.entropy = crate::entropy::chosen(Some(&request.entropy))?;
+        let table_id = request.table_id.clone();
+        let mut request = tonic::Request::new(request);
         authorize(&mut request, key)?;
         let r = client.join_table(request).await?.into_inner();
         Ok(RemoteSeat {
             client,
-            table_id: table_id.to_owned(),
+            table_id,
             seat: r.seat,
             token: r.seat_token,
             last_seq: 0,

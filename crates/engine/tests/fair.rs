@@ -23,18 +23,31 @@ fn play_out(m: &mut AnyMatch, keys: &DealKeys, seed: u64) {
     }
 }
 
-fn keys_for(rules: Rules, salt: u8) -> DealKeys {
+/// Who contributes to a table's deals.
+#[derive(Debug, Clone, Copy)]
+enum Contributing {
+    /// Every other seat (the even ones), 32 bytes each.
+    Some,
+    /// Nobody (an all-bot table, a duplicate seating).
+    Nobody,
+    /// Every seat, with lengths from 1 to 64 bytes.
+    Everyone,
+}
+
+fn keys_with(rules: Rules, salt: u8, who: Contributing) -> DealKeys {
     let seats = usize::from(rules.seats());
     let contributions = (0..seats)
-        .map(|s| {
-            if s % 2 == 0 {
-                vec![salt ^ s as u8; 32]
-            } else {
-                Vec::new()
-            }
+        .map(|s| match who {
+            Contributing::Some if s % 2 == 0 => vec![salt ^ s as u8; 32],
+            Contributing::Some | Contributing::Nobody => Vec::new(),
+            Contributing::Everyone => vec![salt.wrapping_add(s as u8); [1, 64, 17, 32, 2][s % 5]],
         })
         .collect();
     DealKeys::new([salt; 32], format!("t-{salt}"), contributions).expect("keys")
+}
+
+fn keys_for(rules: Rules, salt: u8) -> DealKeys {
+    keys_with(rules, salt, Contributing::Some)
 }
 
 fn record_of(m: &AnyMatch, keys: &DealKeys, given: bool) -> Record {
@@ -43,8 +56,13 @@ fn record_of(m: &AnyMatch, keys: &DealKeys, given: bool) -> Record {
 
 #[test]
 fn committed_matches_of_every_game_verify_hand_by_hand() {
+    let every = [
+        Contributing::Some,
+        Contributing::Nobody,
+        Contributing::Everyone,
+    ];
     for (i, rules) in every_option_set().into_iter().enumerate() {
-        let keys = keys_for(rules, i as u8);
+        let keys = keys_with(rules, i as u8, every[i % every.len()]);
         let mut m = keys.first_match(rules, None).expect("dealt");
         assert_eq!(m.first_dealer(), keys.drawn_dealer(rules.seats()));
         play_out(&mut m, &keys, i as u64);
@@ -137,6 +155,35 @@ fn tampering_is_named_at_its_first_mismatch() {
         Err(VerifyError::Record(_)) => {}
         other => panic!("{other:?}"),
     }
+
+    // Hands out of their order (hand 1 recorded as hand 0 and the reverse), or the first
+    // hand dropped so every later one is numbered one less: hand 0 is not the one key 0
+    // deals.
+    let mut r = good.clone();
+    let hands = r["hands"].as_array_mut().expect("hands");
+    hands.swap(0, 1);
+    r["first_dealer"] = r["hands"][0]["dealer"].clone();
+    r["meta"]["deals"]["first_dealer"] = json!("given");
+    match verify_json(&r) {
+        Err(VerifyError::Deal { hand: 0, .. } | VerifyError::Record(_)) => {}
+        other => panic!("{other:?}"),
+    }
+    let mut r = good.clone();
+    r["hands"].as_array_mut().expect("hands").remove(0);
+    r["first_dealer"] = r["hands"][0]["dealer"].clone();
+    r["meta"]["deals"]["first_dealer"] = json!("given");
+    match verify_json(&r) {
+        Err(VerifyError::Deal { hand: 0, .. } | VerifyError::Record(_)) => {}
+        other => panic!("{other:?}"),
+    }
+
+    // Another table id (the derivation's context): hand 0 differs, or its drawn dealer.
+    let mut r = good.clone();
+    r["meta"]["deals"]["context"] = json!("t-another");
+    assert!(matches!(
+        verify_json(&r),
+        Err(VerifyError::Deal { hand: 0, .. } | VerifyError::FirstDealer { .. })
+    ));
 
     // No scheme at all, a scheme this version does not know, a secret not yet revealed.
     let mut r = good.clone();

@@ -113,6 +113,9 @@ pub struct SitArgs {
     /// The seat wanted (default: the lowest open seat).
     #[arg(long)]
     seat: Option<u32>,
+    /// The creator key `create --seed` printed: a seeded table seats only its creator.
+    #[arg(long, env = "CALABRESELLA_CREATOR_KEY", hide_env_values = true)]
+    creator_key: Option<String>,
     /// Play automatically instead of asking on standard input.
     #[arg(long, value_enum)]
     auto: Option<AutoPlay>,
@@ -187,10 +190,17 @@ pub fn create(args: CreateArgs) -> Result<ExitCode> {
         let mut client = connect(&args.server).await?;
         match client.create_table(request).await {
             Ok(r) => {
-                let t = r.into_inner().table.context("no table in the answer")?;
+                let r = r.into_inner();
+                let t = r.table.context("no table in the answer")?;
                 say!("{}", t.table_id);
                 // Standard output stays the id alone, for scripts.
                 eprintln!("calabresella: {}", deals_line(&t));
+                if !r.creator_key.is_empty() {
+                    eprintln!(
+                        "calabresella: creator key {} (its seats are yours: sit --creator-key)",
+                        r.creator_key
+                    );
+                }
                 Ok(ExitCode::SUCCESS)
             }
             Err(s) => {
@@ -423,17 +433,17 @@ pub fn sit(args: SitArgs) -> Result<ExitCode> {
     let auto = args.auto;
     runtime()?.block_on(async {
         let client = connect(&args.server).await?;
-        let mut seat = match RemoteSeat::join_as(
-            client,
-            &args.table,
-            args.seat,
-            args.name
-                .as_deref()
-                .unwrap_or(if args.key.is_some() { "" } else { "player" }),
-            args.key.as_deref(),
-        )
-        .await
-        {
+        let request = v1::JoinTableRequest {
+            table_id: args.table.clone(),
+            seat: args.seat,
+            player_name: args
+                .name
+                .clone()
+                .unwrap_or_else(|| if args.key.is_some() { "" } else { "player" }.to_owned()),
+            entropy: calabresella_client::entropy::contribution()?,
+            creator_key: args.creator_key.clone().unwrap_or_default(),
+        };
+        let mut seat = match RemoteSeat::join_request(client, request, args.key.as_deref()).await {
             Ok(s) => s,
             Err(s) => {
                 eprintln!("calabresella: {}", status_line(&s));

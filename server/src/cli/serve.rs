@@ -37,6 +37,12 @@ pub struct ServeArgs {
     /// By default people without a key may play too, as guests.
     #[arg(long, env = "CALABRESELLA_NO_GUESTS")]
     no_guests: bool,
+    /// The server sits behind a reverse proxy, so every call comes from the proxy's address
+    /// and an address tells no client apart: a seeded table's seats then go only to the
+    /// holder of its creator key (docs/DEPLOY.md). Turn the per-client limits off or raise
+    /// them too, and enforce them in the proxy.
+    #[arg(long, env = "CALABRESELLA_BEHIND_PROXY")]
+    behind_proxy: bool,
     /// A file holding the admin key that organiser calls (creating tournaments) present as
     /// `authorization: Bearer <key>`: at least 16 characters, surrounding white space ignored.
     /// It wins over `CALABRESELLA_ADMIN_KEY`. Without an admin key organiser calls are
@@ -412,6 +418,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         max_bank: Duration::from_millis(args.max_bank_ms),
         max_bot_ms: args.max_bot_ms,
         guests: !args.no_guests,
+        trust_client_addresses: !args.behind_proxy,
         max_bad_keys_per_client_per_minute: args.max_bad_keys_per_minute,
         max_tables: args.max_tables,
         max_finished_tables: args.max_finished_tables,

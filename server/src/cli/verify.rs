@@ -39,7 +39,15 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     for file in &args.files {
         let name = file.display();
         let parsed = read(file)
-            .and_then(|text| Record::parse(&text).map_err(|e| format!("invalid record: {e}")));
+            .and_then(|text| Record::parse(&text).map_err(|e| format!("invalid record: {e}")))
+            .map(|mut r| {
+                // A tournament's table withholds its secret until the tournament is over;
+                // with the tournament's secret it is derived (and then checked as any other).
+                if let Some(s) = &secret {
+                    fair::reveal_table_secret(&mut r, s);
+                }
+                r
+            });
         match parsed.and_then(|r| check(&r).map(|line| (line, r))) {
             Ok((line, r)) => {
                 println!("{name}: {line}");

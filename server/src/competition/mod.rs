@@ -672,7 +672,7 @@ async fn seat_players(
             name: who,
             guest: false,
             entropy: given,
-            client: CREATOR.to_owned(),
+            client: crate::table::Joiner::Server,
             reply,
         })
         .await?;

@@ -182,7 +182,7 @@ impl GameService {
         if let Ok(handle) = self.registry.get(id)
             && let Ok(record) = ask(&handle, Command::Record).await
         {
-            return Ok(record);
+            return self.reveal_tournament_secret(record).await;
         }
         let json = self.registry.store().record(id.to_owned()).await?;
         let Some(json) = json else {
@@ -192,11 +192,47 @@ impl GameService {
             .ok()
             .and_then(|v| v.get("hands").and_then(|h| h.as_array()).map(Vec::len))
             .unwrap_or(0);
-        Ok(v1::GetRecordResponse {
+        self.reveal_tournament_secret(v1::GetRecordResponse {
             record_json: json,
             hands: hands as u32,
             match_over: true,
         })
+        .await
+    }
+
+    /// A finished tournament table's record with its table secret, once its tournament is
+    /// over: the table withholds it until then (`deals_meta`), and the tournament's revealed
+    /// secret derives it. Any other record passes as it is.
+    async fn reveal_tournament_secret(
+        &self,
+        mut response: v1::GetRecordResponse,
+    ) -> Result<v1::GetRecordResponse, ServiceError> {
+        use calabresella_engine::fair;
+        if !response.match_over || !response.record_json.contains("\"tournament\"") {
+            return Ok(response);
+        }
+        let Ok(mut record) = calabresella_engine::record::Record::parse(&response.record_json)
+        else {
+            return Ok(response);
+        };
+        let Ok(Some(link)) = fair::tournament_link(&record) else {
+            return Ok(response);
+        };
+        let tournament = self
+            .registry
+            .store()
+            .read(move |c| crate::store::tournaments::get(c, &link.id))
+            .await?;
+        let secret = tournament
+            .filter(|t| t.state == "FINISHED")
+            .and_then(|t| fair::unhex(&t.secret))
+            .and_then(|b| <[u8; 32]>::try_from(b).ok());
+        if let Some(secret) = secret
+            && fair::reveal_table_secret(&mut record, &secret)
+        {
+            response.record_json = record.to_json();
+        }
+        Ok(response)
     }
 
     /// The table's description from its task; from the store when the task ended while the
@@ -405,7 +441,18 @@ impl TableService for GameService {
         &self,
         request: Request<v1::CreateTableRequest>,
     ) -> Result<Response<v1::CreateTableResponse>, Status> {
-        let spec = validate::table_spec(request.get_ref(), self.registry.config())?;
+        let mut spec = validate::table_spec(request.get_ref(), self.registry.config())?;
+        // A seeded table's open seats are its creator's: the key proves who that is, behind a
+        // proxy too (never logged; the table keeps its hash).
+        let creator_key = if matches!(spec.deals, crate::table::DealSpec::Seeded(_))
+            && spec.seats.contains(&v1::SeatKind::Open)
+        {
+            let key = crate::table::session::os_random::<16>()?;
+            spec.creator_key = Some(crate::table::key_hash(&key));
+            crate::table::hex(&key)
+        } else {
+            String::new()
+        };
         let creator = request
             .remote_addr()
             .map(|a| a.ip().to_string())
@@ -415,6 +462,7 @@ impl TableService for GameService {
         tracing::info!(table = %table.table_id, "table created");
         Ok(Response::new(v1::CreateTableResponse {
             table: Some(table),
+            creator_key,
         }))
     }
 
@@ -494,7 +542,10 @@ impl TableService for GameService {
             name,
             guest,
             entropy: r.entropy,
-            client: client.map(|c| c.to_string()).unwrap_or_default(),
+            client: crate::table::Joiner::Call {
+                address: client.map(|c| c.to_string()).unwrap_or_default(),
+                creator_key: r.creator_key,
+            },
             reply,
         })
         .await??;

@@ -82,6 +82,8 @@ pub fn summary(m: MatchSummary) -> v1::RecordSummary {
 /// gone: no stream, no bank.
 pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&str>) -> v1::Table {
     let (decisions, forfeited_by) = record.map(record_facts).unwrap_or_default();
+    // The seats' contributions, as the record reveals them (a finished match shows them all).
+    let contributions = record.map(contributions).unwrap_or_default();
     let rules = spec
         .as_ref()
         .map(|s| s.rules)
@@ -91,12 +93,17 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
         .players
         .iter()
         .enumerate()
-        .map(|(i, name)| v1::SeatInfo {
-            seat: i as u32,
-            kind: kinds.get(i).copied().unwrap_or(v1::SeatKind::Open) as i32,
-            player_name: name.clone(),
-            taken: true,
-            ..v1::SeatInfo::default()
+        .map(|(i, name)| {
+            let entropy = contributions.get(i).cloned().unwrap_or_default();
+            v1::SeatInfo {
+                seat: i as u32,
+                kind: kinds.get(i).copied().unwrap_or(v1::SeatKind::Open) as i32,
+                player_name: name.clone(),
+                taken: true,
+                contributed: !entropy.is_empty(),
+                entropy,
+                ..v1::SeatInfo::default()
+            }
         })
         .collect();
     let state = if m.reason == "ABANDONED" {
@@ -174,6 +181,26 @@ pub fn record_facts(json: &str) -> (u64, Option<u32>) {
     (actions, forfeited_by)
 }
 
+/// Each seat's contribution to the deals, as a record's `meta.deals.contributions` reveals
+/// them (hex); none for a seeded record or one that does not parse.
+fn contributions(json: &str) -> Vec<Vec<u8>> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    v.pointer("/meta/deals/contributions")
+        .and_then(serde_json::Value::as_array)
+        .map(|cs| {
+            cs.iter()
+                .map(|c| {
+                    c.as_str()
+                        .and_then(calabresella_engine::fair::unhex)
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A results line on the wire.
 pub fn player(p: PlayerResult) -> v1::PlayerResult {
     v1::PlayerResult {
@@ -212,6 +239,15 @@ mod tests {
             r#"{"meta":7}"#,
         ] {
             assert_eq!(record_facts(bad), (0, None), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_finished_record_shows_each_seats_contribution() {
+        let json = r#"{"meta":{"deals":{"contributions":["0a0b","","zz"]}}}"#;
+        assert_eq!(contributions(json), vec![vec![10, 11], vec![], vec![]]);
+        for none in ["", "{", r#"{"meta":{"deals":{"scheme":"seeded"}}}"#] {
+            assert!(contributions(none).is_empty(), "{none}");
         }
     }
 }

@@ -334,5 +334,7 @@ pub fn table_spec(
         bot_seed,
         first_dealer: first_dealer.map(|s: Seat| s),
         bot_delay: Duration::from_millis(u64::from(r.bot_delay_ms)),
+        // Set by CreateTable for a seeded table with open seats (it returns the key).
+        creator_key: None,
     })
 }

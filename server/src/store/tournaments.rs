@@ -5,8 +5,8 @@
 use super::StoreError;
 use super::conn::{Conn, Value};
 
-/// A tournament as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A tournament as stored. Its `Debug` never shows the secret.
+#[derive(Clone, PartialEq, Eq)]
 pub struct TournamentRow {
     /// Its id.
     pub id: String,
@@ -24,6 +24,27 @@ pub struct TournamentRow {
     pub entrants: Vec<(String, bool)>,
     /// The secret its deals and draw come from, hex (empty: seeded by its creator).
     pub secret: String,
+}
+
+impl std::fmt::Debug for TournamentRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TournamentRow")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("state", &self.state)
+            .field("start_unix_ms", &self.start_unix_ms)
+            .field("created_unix_ms", &self.created_unix_ms)
+            .field("entrants", &self.entrants)
+            .field(
+                "secret",
+                &if self.secret.is_empty() {
+                    "none (seeded)"
+                } else {
+                    "withheld"
+                },
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 /// One match of a tournament as stored, with where its table is.

@@ -26,7 +26,8 @@ use tokio::time::Instant;
 use self::clock::SeatClock;
 use self::feed::{Feed, Item, TurnItem, UpdateStream};
 use self::session::{RawEvent, SeatBot, Session, seat_bot};
-use self::tokens::{hex, unhex};
+use self::tokens::unhex;
+pub use self::tokens::{hex, token_hash as key_hash};
 use crate::config::ServerConfig;
 use crate::error::{Reason, ServiceError};
 use crate::store::{Finished, MatchSummary, ResultRow, Store, StoredAction, Write};
@@ -55,13 +56,29 @@ pub struct TableSpec {
     pub first_dealer: Option<Seat>,
     /// Pause before each bot decision.
     pub bot_delay: Duration,
+    /// SHA-256 of the key that takes a seeded table's open seats (`None`: no such key).
+    pub creator_key: Option<[u8; 32]>,
+}
+
+/// Who asks for a seat: what a seeded table checks before it seats anyone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Joiner {
+    /// The server itself, seating a tournament's or a matchmaking's entrant at a table it made.
+    Server,
+    /// A `JoinTable` call.
+    Call {
+        /// The client's address ("" when unknown).
+        address: String,
+        /// The creator key the call presents (empty: none).
+        creator_key: String,
+    },
 }
 
 /// How a table's deals are made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DealSpec {
     /// The creator's seed (simulation): reproducible, not committed. The table's open seats
-    /// are the creator's own.
+    /// are the creator's own ([`TableSpec::creator_key`]).
     Seeded(u64),
     /// Committed deals (`calabresella_engine::fair`): a server secret, published as its hash
     /// at creation and revealed in the record once the match is over.
@@ -190,8 +207,8 @@ pub enum Command {
         guest: bool,
         /// The player's contribution to the deals (empty: none).
         entropy: Vec<u8>,
-        /// The client address asking (a seeded table seats only its creator).
-        client: String,
+        /// Who asks (a seeded table seats only its creator).
+        client: Joiner,
         /// The answer: seat, token, table.
         reply: oneshot::Sender<Result<(Seat, String, v1::Table), ServiceError>>,
     },

@@ -1,7 +1,7 @@
 //! The table's request handlers: join a seat, open or resume a stream (with its snapshot),
 //! act, fetch an observation, and the record of the completed hands.
 
-use super::tokens::token_hash;
+use super::tokens::{parse_token, same_token, token_hash};
 use super::*;
 
 impl Table {
@@ -11,17 +11,11 @@ impl Table {
         name: String,
         guest: bool,
         entropy: Vec<u8>,
-        client: &str,
+        client: Joiner,
     ) -> Result<(Seat, String, v1::Table), ServiceError> {
         crate::service::validate::entropy(&entropy)?;
-        // The server's own seatings (tournaments, matchmaking) come as the table's creator.
-        if matches!(self.spec.deals, DealSpec::Seeded(_)) && client != self.creator {
-            return Err(ServiceError::Precondition(
-                Reason::SeededTable,
-                "the table is seeded: its creator knows every deal, so only its creator may \
-                 take its seats"
-                    .into(),
-            ));
+        if matches!(self.spec.deals, DealSpec::Seeded(_)) {
+            self.check_creator(&client)?;
         }
         match self.state {
             v1::TableState::Waiting => {}
@@ -90,6 +84,46 @@ impl Table {
             self.start();
         }
         Ok((seat, hex(&token), self.info()))
+    }
+
+    /// Whether `client` may take a seat of this seeded table: its creator knows every deal,
+    /// so only its creator may. A call proves it with the table's creator key, or, on a
+    /// server that trusts client addresses (not behind a proxy), by coming from the address
+    /// that created the table. The server's own seatings are its own tables'.
+    fn check_creator(&self, client: &Joiner) -> Result<(), ServiceError> {
+        let refuse = |why: &str| {
+            Err(ServiceError::Precondition(
+                Reason::SeededTable,
+                format!(
+                    "the table is seeded: its creator knows every deal, so only its creator may \
+                     take its seats ({why})"
+                ),
+            ))
+        };
+        match client {
+            Joiner::Server => Ok(()),
+            Joiner::Call {
+                address,
+                creator_key,
+            } => {
+                if !creator_key.trim().is_empty() {
+                    let matches = parse_token(creator_key)
+                        .map(|k| token_hash(&k))
+                        .zip(self.spec.creator_key.as_ref())
+                        .is_some_and(|(k, want)| same_token(&k, want));
+                    return if matches {
+                        Ok(())
+                    } else {
+                        refuse("the creator key is not this table's")
+                    };
+                }
+                if self.config.trust_client_addresses && *address == self.creator {
+                    Ok(())
+                } else {
+                    refuse("present the creator key CreateTable returned")
+                }
+            }
+        }
     }
 
     /// A fresh token for seat `seat`, which player `name` must hold; the old one stops
@@ -341,7 +375,10 @@ impl Table {
     }
 
     /// What a record says of how its deals were made: the scheme, the commitment and the
-    /// contributions while the match is played; the secret too once it is over.
+    /// contributions while the match is played; the secret too once it is over, except at a
+    /// tournament's table, whose secret is withheld until the tournament ends (every seating
+    /// of a duplicate deal shares it, and one seating's end must not show the others' later
+    /// hands): `GetRecord` fills it in then, from the tournament's revealed secret.
     fn deals_meta(&self, over: bool) -> serde_json::Value {
         let given = self.spec.first_dealer.is_some();
         let dealt = |k: Option<&calabresella_engine::fair::DealKeys>| k.map(|k| k.reveal(given));
@@ -357,7 +394,7 @@ impl Table {
                     json!({"scheme": calabresella_engine::fair::SCHEME,
                            "commitment": self.spec.deals.commitment()})
                 });
-                if !over {
+                if !over || origin.is_some() {
                     d["secret"] = serde_json::Value::Null;
                 }
                 if self.state == v1::TableState::Waiting {

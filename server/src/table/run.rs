@@ -202,7 +202,7 @@ impl Table {
                 client,
                 reply,
             } => {
-                let _ = reply.send(self.join(seat, name, guest, entropy, &client).await);
+                let _ = reply.send(self.join(seat, name, guest, entropy, client).await);
             }
             Command::Reissue { seat, name, reply } => {
                 let _ = reply.send(self.reissue(seat, &name).await);

@@ -31,6 +31,9 @@ pub fn spec_json(spec: &TableSpec) -> String {
         "first_dealer": spec.first_dealer.map(|s| s.index()),
         "bot_delay_ms": spec.bot_delay.as_millis() as u64,
     });
+    if let Some(k) = &spec.creator_key {
+        v["creator_key_sha256"] = json!(hex(k));
+    }
     match &spec.deals {
         DealSpec::Seeded(seed) => v["seed"] = json!(seed.to_string()),
         // The store is the server's own: the secret waits there until the match is over.
@@ -179,6 +182,15 @@ pub fn spec_from_json(text: &str) -> Result<TableSpec, DamagedTable> {
         },
         first_dealer,
         bot_delay: Duration::from_millis(int("bot_delay_ms")?),
+        creator_key: match v.get("creator_key_sha256") {
+            None | Some(Value::Null) => None,
+            Some(k) => Some(
+                k.as_str()
+                    .and_then(unhex)
+                    .and_then(|b| b.try_into().ok())
+                    .ok_or_else(|| field_error("creator_key_sha256", "not 64 hex digits"))?,
+            ),
+        },
     })
 }
 
@@ -376,6 +388,7 @@ mod tests {
                 bot_seed: i as u64 * 7919,
                 first_dealer: Seat::new(i as u8 % 2),
                 bot_delay: Duration::from_millis(15),
+                creator_key: (i % 3 == 0).then_some([i as u8; 32]),
             });
         }
         out

@@ -4,12 +4,12 @@
 use super::*;
 
 /// Lower-case hex digits of `bytes`.
-pub(super) fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// SHA-256 of a token.
-pub(super) fn token_hash(token: &[u8; 16]) -> [u8; 32] {
+pub fn token_hash(token: &[u8; 16]) -> [u8; 32] {
     use sha2::Digest;
     sha2::Sha256::digest(token).into()
 }

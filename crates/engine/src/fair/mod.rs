@@ -46,7 +46,9 @@ use crate::rng::GameRng;
 use crate::seat::Seat;
 
 mod tournament;
-pub use tournament::{TournamentLink, TournamentVerified, tournament_link, verify_tournament};
+pub use tournament::{
+    TournamentLink, TournamentVerified, reveal_table_secret, tournament_link, verify_tournament,
+};
 
 /// The scheme's name and version; its bytes are the tag of the commitment and the derivation.
 pub const SCHEME: &str = "calabresella-deal/1";
@@ -376,6 +378,13 @@ pub fn dealing(record: &Record) -> Result<Dealing, VerifyError> {
             let commitment = bytes32("commitment")?;
             let secret = match d.get("secret") {
                 Some(Value::String(_)) => bytes32("secret")?,
+                _ if d.get("tournament").is_some() => {
+                    return Err(scheme_err(
+                        "meta.deals.secret is not revealed yet (a tournament's tables reveal \
+                         theirs when the tournament is over; `verify --tournament-secret` \
+                         derives it then)",
+                    ));
+                }
                 _ => {
                     return Err(scheme_err(
                         "meta.deals.secret is not revealed yet (the match is not over)",

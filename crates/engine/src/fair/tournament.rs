@@ -53,6 +53,32 @@ pub fn tournament_link(record: &Record) -> Result<Option<TournamentLink>, Verify
     }))
 }
 
+/// Fills in the table secret of a tournament's record from the tournament's revealed
+/// `secret`, where the record withholds it (a tournament's tables reveal their secrets only
+/// when the tournament ends). Returns whether it filled one in. A record that names no
+/// tournament, or already shows a secret, is left as it is: [`verify_tournament`] still
+/// checks that a shown secret is the derived one, and [`verify`] that it hashes to the
+/// table's commitment.
+pub fn reveal_table_secret(record: &mut Record, secret: &[u8; 32]) -> bool {
+    let Ok(Some(link)) = tournament_link(record) else {
+        return false;
+    };
+    let Some(deals) = record
+        .meta
+        .as_mut()
+        .and_then(|m| m.get_mut("deals"))
+        .and_then(Value::as_object_mut)
+    else {
+        return false;
+    };
+    if deals.get("secret").is_some_and(Value::is_string) {
+        return false;
+    }
+    let table = tournament_table_secret(secret, link.label);
+    deals.insert("secret".into(), Value::String(hex(&table)));
+    true
+}
+
 /// What [`verify_tournament`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TournamentVerified {

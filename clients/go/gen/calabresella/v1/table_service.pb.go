@@ -856,9 +856,11 @@ type CreateTableRequest struct {
 	Metadata map[string]string `protobuf:"bytes,5,rep,name=metadata,proto3" json:"metadata,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Seed of the deals, for a reproducible simulation. Unset: committed deals from a server
 	// secret and the players' contributions (docs/RECORDS.md). A seeded table is marked `seeded`,
-	// and its open seats are its creator's own: `JoinTable` from any other client address is
-	// refused (FAILED_PRECONDITION, SEEDED_TABLE), so nobody plays deals another chose. The seed
-	// is never shown while the match is in play; the record names it at the end.
+	// and its open seats are its creator's own: `JoinTable` takes them only with the
+	// `creator_key` this call returns (or, on a server that trusts client addresses, from the
+	// creator's own address), else FAILED_PRECONDITION (SEEDED_TABLE), so nobody plays deals
+	// another chose. The seed is never shown while the match is in play; the record names it at
+	// the end.
 	Seed *uint64 `protobuf:"varint,6,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// The first dealer (C-D24); unset: drawn from the seed.
 	FirstDealer *uint32 `protobuf:"varint,7,opt,name=first_dealer,json=firstDealer,proto3,oneof" json:"first_dealer,omitempty"`
@@ -971,7 +973,10 @@ func (x *CreateTableRequest) GetSeatBots() []string {
 type CreateTableResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Its public state.
-	Table         *Table `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
+	Table *Table `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
+	// For a seeded table with open seats: the key (128 random bits, 32 hex digits) that takes
+	// them (`JoinTableRequest.creator_key`); only its creator has it. Empty otherwise.
+	CreatorKey    string `protobuf:"bytes,2,opt,name=creator_key,json=creatorKey,proto3" json:"creator_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1011,6 +1016,13 @@ func (x *CreateTableResponse) GetTable() *Table {
 		return x.Table
 	}
 	return nil
+}
+
+func (x *CreateTableResponse) GetCreatorKey() string {
+	if x != nil {
+		return x.CreatorKey
+	}
+	return ""
 }
 
 // Asks for the list of tables.
@@ -1239,7 +1251,10 @@ type JoinTableRequest struct {
 	// The player's contribution to the committed deals: 1 to 64 random bytes (empty: none).
 	// Clients send 32 by default. It is fixed before the first deal and shown to everyone once
 	// the match starts. Errors: INVALID_ARGUMENT (BAD_ENTROPY) above 64 bytes.
-	Entropy       []byte `protobuf:"bytes,4,opt,name=entropy,proto3" json:"entropy,omitempty"`
+	Entropy []byte `protobuf:"bytes,4,opt,name=entropy,proto3" json:"entropy,omitempty"`
+	// The `CreateTableResponse.creator_key` of a seeded table: its seats are its creator's own.
+	// Ignored at other tables.
+	CreatorKey    string `protobuf:"bytes,5,opt,name=creator_key,json=creatorKey,proto3" json:"creator_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1300,6 +1315,13 @@ func (x *JoinTableRequest) GetEntropy() []byte {
 		return x.Entropy
 	}
 	return nil
+}
+
+func (x *JoinTableRequest) GetCreatorKey() string {
+	if x != nil {
+		return x.CreatorKey
+	}
+	return ""
 }
 
 // The seat taken.
@@ -4755,9 +4777,11 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
 	"\x05_seedB\x0f\n" +
-	"\r_first_dealer\"C\n" +
+	"\r_first_dealer\"d\n" +
 	"\x13CreateTableResponse\x12,\n" +
-	"\x05table\x18\x01 \x01(\v2\x16.calabresella.v1.TableR\x05table\"\x82\x01\n" +
+	"\x05table\x18\x01 \x01(\v2\x16.calabresella.v1.TableR\x05table\x12\x1f\n" +
+	"\vcreator_key\x18\x02 \x01(\tR\n" +
+	"creatorKey\"\x82\x01\n" +
 	"\x11ListTablesRequest\x121\n" +
 	"\x05state\x18\x01 \x01(\x0e2\x1b.calabresella.v1.TableStateR\x05state\x12\x1b\n" +
 	"\tpage_size\x18\x02 \x01(\rR\bpageSize\x12\x1d\n" +
@@ -4769,13 +4793,15 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x0fGetTableRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\"@\n" +
 	"\x10GetTableResponse\x12,\n" +
-	"\x05table\x18\x01 \x01(\v2\x16.calabresella.v1.TableR\x05table\"\x8a\x01\n" +
+	"\x05table\x18\x01 \x01(\v2\x16.calabresella.v1.TableR\x05table\"\xab\x01\n" +
 	"\x10JoinTableRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x17\n" +
 	"\x04seat\x18\x02 \x01(\rH\x00R\x04seat\x88\x01\x01\x12\x1f\n" +
 	"\vplayer_name\x18\x03 \x01(\tR\n" +
 	"playerName\x12\x18\n" +
-	"\aentropy\x18\x04 \x01(\fR\aentropyB\a\n" +
+	"\aentropy\x18\x04 \x01(\fR\aentropy\x12\x1f\n" +
+	"\vcreator_key\x18\x05 \x01(\tR\n" +
+	"creatorKeyB\a\n" +
 	"\x05_seat\"t\n" +
 	"\x11JoinTableResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1d\n" +

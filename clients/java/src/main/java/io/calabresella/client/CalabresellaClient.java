@@ -5,6 +5,7 @@ import io.calabresella.v1.Assignment;
 import io.calabresella.v1.CompeteRequest;
 import io.calabresella.v1.CompeteResponse;
 import io.calabresella.v1.CreateTableRequest;
+import io.calabresella.v1.CreateTableResponse;
 import io.calabresella.v1.GetRecordRequest;
 import io.calabresella.v1.GetRecordResponse;
 import io.calabresella.v1.GetResultsRequest;
@@ -375,7 +376,30 @@ public final class CalabresellaClient implements AutoCloseable {
      * @return its public state
      */
     public Table createTable(CreateTableRequest request) {
-        return connection.once(s -> s.createTable(request)).getTable();
+        return createTableWithKey(request).getTable();
+    }
+
+    /**
+     * Creates a table and returns the whole answer: its public state and, for a seeded table
+     * with open seats, the creator key that takes them ({@link #join(String, Integer, String,
+     * Entropy, String)}).
+     *
+     * @param table the table, by names
+     * @return the table and its creator key (empty unless seeded with open seats)
+     * @throws IllegalArgumentException when a name or option is wrong (before any call)
+     */
+    public CreateTableResponse createTableWithKey(NewTable table) {
+        return createTableWithKey(table.request());
+    }
+
+    /**
+     * {@link #createTableWithKey(NewTable)} from a request built by hand.
+     *
+     * @param request the request
+     * @return the table and its creator key
+     */
+    public CreateTableResponse createTableWithKey(CreateTableRequest request) {
+        return connection.once(s -> s.createTable(request));
     }
 
     /**
@@ -446,9 +470,25 @@ public final class CalabresellaClient implements AutoCloseable {
      * @return the seat handle, holding the secret token
      */
     public Seat join(String tableId, Integer seat, String playerName, Entropy entropy) {
+        return join(tableId, seat, playerName, entropy, "");
+    }
+
+    /**
+     * Takes a seat of a seeded table, which seats only its creator: {@code creatorKey} is the
+     * key {@link #createTableWithKey(NewTable)} returned.
+     *
+     * @param tableId the table's id
+     * @param seat the seat wanted, or null for the lowest open seat
+     * @param playerName as for {@link #join(String, Integer, String)}
+     * @param entropy the contribution
+     * @param creatorKey the table's creator key (empty: none)
+     * @return the seat handle, holding the secret token
+     */
+    public Seat join(String tableId, Integer seat, String playerName, Entropy entropy, String creatorKey) {
         ByteString bytes = Objects.requireNonNull(entropy, "entropy").bytes();
         JoinTableRequest.Builder b = JoinTableRequest.newBuilder()
-                .setTableId(tableId).setPlayerName(playerName).setEntropy(bytes);
+                .setTableId(tableId).setPlayerName(playerName).setEntropy(bytes)
+                .setCreatorKey(Objects.requireNonNull(creatorKey, "creatorKey"));
         if (seat != null) {
             b.setSeat(seat);
         }

@@ -11,6 +11,8 @@ import com.google.protobuf.ByteString;
 import io.calabresella.v1.Assignment;
 import io.calabresella.v1.CompeteRequest;
 import io.calabresella.v1.CompeteResponse;
+import io.calabresella.v1.CreateTableRequest;
+import io.calabresella.v1.CreateTableResponse;
 import io.calabresella.v1.JoinTableRequest;
 import io.calabresella.v1.JoinTableResponse;
 import io.calabresella.v1.SeekRequest;
@@ -38,10 +40,21 @@ class EntropyTest {
         final List<ByteString> joins = Collections.synchronizedList(new ArrayList<>());
         final List<ByteString> seeks = Collections.synchronizedList(new ArrayList<>());
         final List<ByteString> competes = Collections.synchronizedList(new ArrayList<>());
+        final List<String> keys = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void createTable(CreateTableRequest r, StreamObserver<CreateTableResponse> out) {
+            out.onNext(CreateTableResponse.newBuilder()
+                    .setTable(Table.newBuilder().setTableId("t-7").setSeeded(r.hasSeed()))
+                    .setCreatorKey(r.hasSeed() ? "ab".repeat(16) : "")
+                    .build());
+            out.onCompleted();
+        }
 
         @Override
         public void joinTable(JoinTableRequest r, StreamObserver<JoinTableResponse> out) {
             joins.add(r.getEntropy());
+            keys.add(r.getCreatorKey());
             out.onNext(JoinTableResponse.newBuilder().setSeat(r.getSeat()).setSeatToken("tok")
                     .setTable(Table.newBuilder().setTableId(r.getTableId())
                             .setDealScheme(Entropy.DEAL_SCHEME).setCommitment("ab12"))
@@ -183,5 +196,16 @@ class EntropyTest {
         assertEquals("Entropy.random()", Entropy.random().toString());
         assertEquals("Entropy.none()", Entropy.none().toString());
         assertEquals("Entropy.of(3 bytes)", Entropy.of(new byte[] {1, 2, 3}).toString());
+    }
+
+    @Test
+    void aSeededTablesCreatorKeyComesBackAndJoinPresentsIt() {
+        CreateTableResponse created = client.createTableWithKey(NewTable.of("calabresella").seed(5));
+        assertTrue(created.getTable().getSeeded());
+        assertEquals("ab".repeat(16), created.getCreatorKey());
+        assertEquals("t-7", client.createTable(NewTable.of("calabresella")).getTableId());
+        client.join("t-7", 0, "ada", Entropy.random(), created.getCreatorKey());
+        client.join("t-7", 1, "bob");
+        assertEquals(List.of("ab".repeat(16), ""), service.keys);
     }
 }
