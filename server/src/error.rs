@@ -93,6 +93,8 @@ pub enum Reason {
     NoSuchStep,
     /// The table has as many streams open as it allows.
     TooManyStreams,
+    /// The client has as many calls in flight as it may.
+    TooManyCalls,
     /// The server has as many tables as it allows.
     TooManyTables,
     /// The client has as many open tables as it may.
@@ -125,7 +127,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 53] = [
+    pub const ALL: [Reason; 54] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -165,6 +167,7 @@ impl Reason {
         Reason::TableLogFull,
         Reason::TableNotFound,
         Reason::TooManyStreams,
+        Reason::TooManyCalls,
         Reason::TooManyTables,
         Reason::TooManyTablesForClient,
         Reason::AdminKeyRequired,
@@ -223,6 +226,7 @@ impl Reason {
             Reason::TableLogFull => "TABLE_LOG_FULL",
             Reason::TableNotFound => "TABLE_NOT_FOUND",
             Reason::TooManyStreams => "TOO_MANY_STREAMS",
+            Reason::TooManyCalls => "TOO_MANY_CALLS",
             Reason::TooManyTables => "TOO_MANY_TABLES",
             Reason::TooManyTablesForClient => "TOO_MANY_TABLES_FOR_CLIENT",
             Reason::AdminKeyRequired => "ADMIN_KEY_REQUIRED",

@@ -19,11 +19,13 @@
 //! # Ok(()) }
 //! ```
 
+pub mod call_budget;
 pub mod competition;
 pub mod config;
 pub mod connections;
 pub mod error;
 pub mod limit;
+pub mod log_limit;
 pub mod malformed;
 pub mod metrics;
 pub mod names;
@@ -33,6 +35,7 @@ pub mod service;
 pub mod store;
 pub mod table;
 pub mod tls;
+pub mod transport;
 pub mod web;
 
 use std::future::Future;
@@ -67,6 +70,9 @@ pub struct ServeOptions {
     pub concurrency_per_connection: usize,
     /// Calls per second allowed to one client address (0: no limit), with a burst of as many.
     pub rate_limit_per_client: u32,
+    /// Calls in flight at once for one client address, over all its connections (0: no
+    /// limit): unary calls until answered, streams until they end.
+    pub max_calls_per_client: usize,
     /// HTTP/2 keepalive ping interval: a dead stream is noticed within interval + timeout.
     pub keepalive_interval: Duration,
     /// How long a keepalive ping may go unanswered.
@@ -77,6 +83,11 @@ pub struct ServeOptions {
     pub tls: Option<tls::Tls>,
     /// Connections open at once, per client and in all.
     pub connections: connections::ConnectionLimits,
+    /// What each connection may do before and between calls (handshake and idle time,
+    /// stalled frames, control-frame floods).
+    pub guard: transport::GuardLimits,
+    /// The HTTP/2 library's limits: streams, header lists, resets.
+    pub http2: transport::Http2Limits,
 }
 
 impl Default for ServeOptions {
@@ -88,11 +99,14 @@ impl Default for ServeOptions {
             request_timeout: Duration::from_secs(30),
             concurrency_per_connection: 1024,
             rate_limit_per_client: 0,
+            max_calls_per_client: 1024,
             keepalive_interval: Duration::from_secs(20),
             keepalive_timeout: Duration::from_secs(10),
             web_root: web::WebRoot::Embedded,
             tls: None,
             connections: connections::ConnectionLimits::default(),
+            guard: transport::GuardLimits::default(),
+            http2: transport::Http2Limits::default(),
         }
     }
 }
@@ -182,9 +196,12 @@ pub async fn serve(
     let game = TableServiceServer::new(service)
         .max_decoding_message_size(options.max_request_bytes)
         .max_encoding_message_size(options.max_response_bytes);
-    let game = tonic::service::interceptor::InterceptedService::new(
-        malformed::MalformedRequests(game),
-        limiter,
+    let game = call_budget::CallBudget::new(
+        tonic::service::interceptor::InterceptedService::new(
+            malformed::MalformedRequests(game),
+            limiter,
+        ),
+        options.max_calls_per_client,
     );
     let on_shutdown = {
         let registry = registry.clone();
@@ -198,13 +215,19 @@ pub async fn serve(
             registry.shutdown_all().await;
         }
     };
-    let router = Server::builder()
+    let conns = transport::Conns::default();
+    let router = options
+        .http2
+        .apply(Server::builder())
         .accept_http1(true)
         .timeout(options.request_timeout)
         .concurrency_limit_per_connection(options.concurrency_per_connection)
         .http2_keepalive_interval(Some(options.keepalive_interval))
         .http2_keepalive_timeout(Some(options.keepalive_timeout))
         .tcp_nodelay(true)
+        // Outermost: a call counts for its connection's idleness from its first byte of
+        // response to its last, whatever the layers inside do.
+        .layer(transport::ActivityLayer::new(conns.clone()))
         .layer(cors(&options.cors_origins))
         // Before gRPC-web, which refuses every HTTP/1.1 request that is not a gRPC-web call.
         .layer(web::WebAppLayer::new(options.web_root.clone()))
@@ -225,9 +248,15 @@ pub async fn serve(
             .with_keepalive(Some(options.keepalive_interval)),
         options.connections,
     );
+    let guard = options.guard;
     let serving: std::pin::Pin<Box<dyn Future<Output = _> + Send>> = match options.tls {
         Some(tls) => {
-            let incoming = tls.incoming(tcp);
+            let incoming = tokio_stream::StreamExt::map(tls.incoming(tcp), move |tls| {
+                tls.map(|t| {
+                    let peer = t.get_ref().0.peer_addr().ok();
+                    transport::guard(t, peer, guard, &conns)
+                })
+            });
             // The certificate reloads as long as the server runs.
             let watch = tokio::spawn(tls.watch());
             Box::pin(async move {
@@ -239,7 +268,10 @@ pub async fn serve(
             })
         }
         None => Box::pin(router.serve_with_incoming_shutdown(
-            tokio_stream::StreamExt::map(tcp, Ok::<_, std::io::Error>),
+            tokio_stream::StreamExt::map(tcp, move |c| {
+                let peer = c.peer_addr().ok();
+                Ok::<_, std::io::Error>(transport::guard(c, peer, guard, &conns))
+            }),
             on_shutdown,
         )),
     };

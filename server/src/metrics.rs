@@ -40,6 +40,9 @@ pub const LIMIT_HITS: &str = "calabresella_limit_hits_total";
 /// Connections closed at once because their client (or the server) was at its budget of
 /// open connections.
 pub const CONNECTIONS_REFUSED: &str = "calabresella_connections_refused_total";
+/// Connections the connection guard ended, by why (`handshake_timeout`, `frame_stall`,
+/// `idle`, `flood`, `head_too_large`).
+pub const CONNECTIONS_EVICTED: &str = "calabresella_connections_evicted_total";
 /// TLS connections that did not complete, by why (`handshake`, `plain_text`, `timeout`,
 /// `budget`).
 pub const TLS_REFUSED: &str = "calabresella_tls_connections_refused_total";
@@ -69,6 +72,10 @@ fn describe() {
     describe_counter!(
         TLS_REFUSED,
         "TLS connections that did not complete, by why."
+    );
+    describe_counter!(
+        CONNECTIONS_EVICTED,
+        "Connections the connection guard ended, by why."
     );
 }
 
@@ -114,6 +121,11 @@ pub fn store_queue_depth(queued: usize) {
 /// A connection was closed at once: over its client's (or the server's) budget.
 pub fn refused_connection() {
     counter!(CONNECTIONS_REFUSED).increment(1);
+}
+
+/// The connection guard ended a connection for `why`.
+pub fn evicted(why: &'static str) {
+    counter!(CONNECTIONS_EVICTED, "reason" => why).increment(1);
 }
 
 /// A TLS connection did not complete.

@@ -124,6 +124,14 @@ pub struct ServeArgs {
     /// Calls per second per client address (0: unlimited).
     #[arg(long, env = "CALABRESELLA_RATE_LIMIT", default_value_t = 0)]
     rate_limit: u32,
+    /// Calls in flight at once per client address over all its connections, streams
+    /// included (0: unlimited); beyond it RESOURCE_EXHAUSTED (TOO_MANY_CALLS).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_CALLS_PER_CLIENT",
+        default_value_t = 1024
+    )]
+    max_calls_per_client: usize,
     /// Largest request message, in bytes.
     #[arg(long, env = "CALABRESELLA_MAX_REQUEST_BYTES", default_value_t = 64 * 1024)]
     max_request_bytes: usize,
@@ -217,6 +225,31 @@ pub struct ServeArgs {
     /// limit (`ulimit -n`, `LimitNOFILE=`).
     #[arg(long, env = "CALABRESELLA_MAX_CONNECTIONS", default_value_t = 8192)]
     max_connections: usize,
+    /// Milliseconds a new connection has (after TLS) to send the HTTP/2 preface and first
+    /// frame, or a whole first HTTP/1.1 request head, before it is closed.
+    #[arg(long, env = "CALABRESELLA_HANDSHAKE_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    handshake_timeout_ms: u64,
+    /// Milliseconds an HTTP/2 frame may stay half received before its connection is closed.
+    #[arg(long, env = "CALABRESELLA_FRAME_STALL_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    frame_stall_ms: u64,
+    /// Seconds a connection may go without a call in flight before it is closed (GOAWAY
+    /// NO_ERROR; 0: never). Open streams count as calls in flight.
+    #[arg(long, env = "CALABRESELLA_IDLE_TIMEOUT_S", default_value_t = 300)]
+    idle_timeout_s: u64,
+    /// Control frames (PING, SETTINGS, RST_STREAM, PRIORITY, empty DATA) one connection may
+    /// send at once; beyond it and the refill, GOAWAY ENHANCE_YOUR_CALM ends it.
+    #[arg(long, env = "CALABRESELLA_CONTROL_FRAMES_BURST", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    control_frames_burst: u32,
+    /// Control frames per second a connection's allowance refills by (each response frame
+    /// the server sends adds one more).
+    #[arg(long, env = "CALABRESELLA_CONTROL_FRAMES_PER_S", default_value_t = 10)]
+    control_frames_per_s: u32,
+    /// HTTP/2 streams one connection may have open at once.
+    #[arg(long, env = "CALABRESELLA_MAX_CONCURRENT_STREAMS", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..))]
+    max_concurrent_streams: u32,
+    /// Largest request header list (HTTP/2) and first HTTP/1.1 request head, in bytes.
+    #[arg(long, env = "CALABRESELLA_MAX_HEADER_BYTES", default_value_t = 16 * 1024, value_parser = clap::value_parser!(u32).range(1024..))]
+    max_header_bytes: u32,
     /// Serve Prometheus metrics at http://ADDRESS/metrics (off by default; port 0 picks a free
     /// port, printed). Keep it on a private address: it is plain HTTP without authentication.
     #[arg(long, env = "CALABRESELLA_METRICS_LISTEN")]
@@ -376,15 +409,26 @@ async fn shutdown_signal() {
     }
 }
 
+/// The libraries that speak the protocols warn about what clients send (rustls of a
+/// malformed server name, h2 of a client that resets streams too fast, hyper of a broken
+/// request): at the default level any client could write log lines at will. They log errors
+/// only, unless `--log` names them (`--log info,h2=warn` brings h2's warnings back).
+fn quiet_protocol_libraries(log: &str) -> String {
+    let mut directives = log.to_owned();
+    for library in ["rustls", "h2", "hyper", "hyper_util", "tonic", "tonic_web"] {
+        let named = log
+            .split(',')
+            .any(|d| d.trim().split(['=', '[', ':']).next() == Some(library));
+        if !named {
+            directives.push_str(&format!(",{library}=error"));
+        }
+    }
+    directives
+}
+
 /// Runs `serve`.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
-    // rustls warns about what clients send (a malformed server name, say): at the default
-    // level any client could write log lines at will. `--log rustls=warn,...` brings it back.
-    let directives = if args.log.contains("rustls") {
-        args.log.clone()
-    } else {
-        format!("{},rustls=error", args.log)
-    };
+    let directives = quiet_protocol_libraries(&args.log);
     let filter =
         EnvFilter::try_new(&directives).with_context(|| format!("bad --log {:?}", args.log))?;
     let builder = tracing_subscriber::fmt()
@@ -460,7 +504,21 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         concurrency_per_connection: args.concurrency,
         rate_limit_per_client: args.rate_limit,
+        max_calls_per_client: args.max_calls_per_client,
         keepalive_interval: Duration::from_secs(args.keepalive_s),
+        guard: calabresella_server::transport::GuardLimits {
+            handshake: Duration::from_millis(args.handshake_timeout_ms),
+            frame_stall: Duration::from_millis(args.frame_stall_ms),
+            idle: Duration::from_secs(args.idle_timeout_s),
+            control_burst: args.control_frames_burst,
+            control_per_second: args.control_frames_per_s,
+            max_http1_head: args.max_header_bytes as usize,
+        },
+        http2: calabresella_server::transport::Http2Limits {
+            max_concurrent_streams: args.max_concurrent_streams,
+            max_header_list_bytes: args.max_header_bytes,
+            ..calabresella_server::transport::Http2Limits::default()
+        },
         web_root: match (&args.web_dir, args.no_web) {
             (_, true) => WebRoot::Disabled,
             (Some(dir), false) => WebRoot::Dir(dir.clone()),
@@ -532,4 +590,25 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quiet_protocol_libraries;
+
+    #[test]
+    fn protocol_libraries_log_errors_only_unless_named() {
+        let d = quiet_protocol_libraries("info");
+        for l in ["rustls", "h2", "hyper", "hyper_util", "tonic", "tonic_web"] {
+            assert!(d.contains(&format!(",{l}=error")), "{d}");
+        }
+        let d = quiet_protocol_libraries("info,h2=debug");
+        assert!(!d.contains("h2=error") && d.contains("hyper=error"), "{d}");
+        // A library whose name another's begins with is not taken for it.
+        let d = quiet_protocol_libraries("hyper=debug");
+        assert!(
+            d.contains("hyper_util=error") && !d.contains(",hyper=error"),
+            "{d}"
+        );
+    }
 }

@@ -106,7 +106,9 @@ impl GameService {
             if let Some(c) = client {
                 self.bad_keys.failed(c, max, now);
             }
-            tracing::info!(client = ?client, "refused an admin key");
+            if let Some(suppressed) = crate::log_limit::allow(client, "bad_admin_key") {
+                tracing::info!(client = ?client, suppressed, "refused an admin key");
+            }
             return Err(ServiceError::Unauthenticated(
                 Reason::BadAdminKey,
                 "the admin key is not this server's".into(),

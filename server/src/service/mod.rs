@@ -114,7 +114,9 @@ impl GameService {
             if let Some(c) = client {
                 self.bad_keys.failed(c, max, now);
             }
-            tracing::info!(client = ?client, "refused an API key: {why}");
+            if let Some(suppressed) = crate::log_limit::allow(client, "bad_api_key") {
+                tracing::info!(client = ?client, suppressed, "refused an API key: {why}");
+            }
             ServiceError::Unauthenticated(Reason::BadKey, format!("the API key {why}"))
         };
         match found {
@@ -846,5 +848,88 @@ mod tests {
             .expect("listed")
             .into_inner();
         assert!(playing.tables.is_empty(), "the state filter applies");
+    }
+}
+
+#[cfg(test)]
+mod parser_fuzz {
+    //! The request fields the service parses itself, fuzzed: page tokens, table ids, the
+    //! authorization header, and whole `CreateTable` requests (names, metadata, seats, bots,
+    //! clocks, options from any bytes). A value or a typed refusal, never a panic. Bounded by
+    //! `PROPTEST_CASES`.
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn page_tokens_table_ids_and_keys_parse_or_are_refused(
+            size in any::<u32>(),
+            token in prop_oneof![".{0,24}", "[0-9]{0,24}", "-?[0-9]{1,12}"],
+            id in prop_oneof![".{0,80}", "t-[0-9a-f]{0,20}", "\\s{0,3}"],
+            header in prop::collection::vec(any::<u8>(), 0..90),
+        ) {
+            match page(size, &token) {
+                Ok((offset, size)) => {
+                    prop_assert!((1..=500).contains(&size));
+                    prop_assert_eq!(offset, token.parse::<u32>().map_or(0, |o| o as usize));
+                }
+                Err(e) => prop_assert!(matches!(e, ServiceError::Invalid(Reason::BadPageToken, _))),
+            }
+            match table_id(&id) {
+                Ok(t) => prop_assert!(!t.is_empty() && t.len() <= MAX_TABLE_ID),
+                Err(e) => prop_assert!(matches!(e, ServiceError::Invalid(Reason::BadTableId, _))),
+            }
+            let mut metadata = tonic::metadata::MetadataMap::new();
+            if let Ok(v) = tonic::metadata::MetadataValue::try_from(header.as_slice()) {
+                metadata.insert("authorization", v);
+            }
+            if let Err(e) = bearer(&metadata) {
+                prop_assert!(matches!(e, ServiceError::Unauthenticated(Reason::BadKey, _)));
+            }
+        }
+
+        #[test]
+        fn create_table_requests_validate_or_are_refused(
+            name in ".{0,120}",
+            metadata in prop::collection::hash_map(".{0,110}", ".{0,110}", 0..20),
+            seats in prop::collection::vec(-2i32..8, 0..7),
+            bots in prop::collection::vec("(pimc|random|heuristic|x)?(:[a-z]{0,6}=[0-9]{0,9})?", 0..7),
+            clock in (any::<u32>(), any::<u32>(), -1i32..4),
+            options in prop::collection::vec(any::<u8>(), 0..40),
+            seed in prop::option::of(any::<u64>()),
+            first_dealer in prop::option::of(0u32..9),
+            bot_delay_ms in any::<u32>(),
+        ) {
+            use prost::Message;
+            let request = v1::CreateTableRequest {
+                name,
+                options: v1::GameOptions::decode(options.as_slice()).ok(),
+                seats,
+                clock: Some(v1::Clock {
+                    move_ms: clock.0,
+                    bank_ms: clock.1,
+                    on_timeout: clock.2,
+                }),
+                metadata,
+                seed,
+                first_dealer,
+                bot_delay_ms,
+                seat_bots: bots,
+            };
+            let config = crate::config::ServerConfig::default();
+            match validate::table_spec(&request, &config) {
+                Ok(spec) => {
+                    prop_assert_eq!(spec.seats.len(), usize::from(spec.rules.seats()));
+                    prop_assert!(spec.metadata.len() <= 16);
+                }
+                Err(e) => {
+                    let status: Status = e.into();
+                    prop_assert!(
+                        matches!(status.code(), tonic::Code::InvalidArgument | tonic::Code::ResourceExhausted),
+                        "{status:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -4,6 +4,13 @@
 //! active table and its CPU time per action (from the kernel's accounting of the server
 //! process). Without `--server` it starts `calabresella serve` itself (pinned to the cores of
 //! `--server-cpus` when given) so it can read the server process's memory and CPU time.
+//!
+//! With `--abuse`, hostile clients from 127.0.0.2 attack the server meanwhile (`abuse.rs`),
+//! and the report adds what they did, how the server answered, and its peak memory: the
+//! measured tables' `Act` latency is then the figure a player sees under attack.
+
+mod abuse;
+mod attack;
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -65,6 +72,13 @@ struct Args {
     /// With `--server`: the server's process id, to read its CPU time and memory.
     #[arg(long, requires = "server")]
     server_pid: Option<u32>,
+    /// Attack the server from 127.0.0.2 while the tables are measured: floods, garbage,
+    /// tables and streams past every budget, silent and slow connections.
+    #[arg(long)]
+    abuse: bool,
+    /// With `--abuse`: hostile tasks running at once.
+    #[arg(long, default_value_t = 4, requires = "abuse")]
+    abuse_tasks: usize,
 }
 
 #[derive(Default)]
@@ -227,11 +241,18 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
                 c.arg("--tls-key").arg(certs.join("server.key"));
                 ca_cert = Some(certs.join("ca.pem"));
             }
-            let mut c = c
-                .args(["--max-tables", &(args.tables * 4 + 100).to_string()])
+            c.args(["--max-tables", &(args.tables * 4 + 100).to_string()]);
+            if args.abuse {
+                // Every per-client budget stays as served, for the attackers to meet; the
+                // connection guard's timeouts are short, so that its evictions are seen.
+                c.args(["--handshake-timeout-ms", "2000", "--idle-timeout-s", "5"]);
+            } else {
                 // One address plays every table: the per-client limits would cap the load.
-                .args(["--max-open-tables-per-client", "0"])
-                .args(["--max-creates-per-client-per-minute", "0"])
+                c.args(["--max-open-tables-per-client", "0"])
+                    .args(["--max-creates-per-client-per-minute", "0"])
+                    .args(["--max-calls-per-client", "0"]);
+            }
+            let mut c = c
                 // Finished tables leave at once, so memory counts only tables in play.
                 .args(["--finished-ttl-s", "0"])
                 .args(&args.serve_args)
@@ -274,13 +295,35 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
         clients.push(TableServiceClient::new(ch));
     }
     let stats = Arc::new(Stats::default());
+    let tally = Arc::new(std::sync::Mutex::new(abuse::Tally::default()));
+    let attackers = if args.abuse {
+        let addr = url
+            .rsplit("://")
+            .next()
+            .and_then(|a| a.parse::<std::net::SocketAddr>().ok())
+            .context("--abuse needs the server's address as IP:PORT")?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let tasks = abuse::spawn(
+            url.clone(),
+            addr,
+            ca_cert.clone(),
+            args.abuse_tasks,
+            stop.clone(),
+            tally.clone(),
+        );
+        Some((stop, tasks))
+    } else {
+        None
+    };
     let mut workers = Vec::new();
+    let abusing = args.abuse;
     for i in 0..args.tables {
         let client = clients[i % clients.len()].clone();
         let stats = stats.clone();
         workers.push(tokio::spawn(async move {
             let mut n = 0u64;
             while !stats.stop.load(Ordering::Relaxed) {
+                let began = Instant::now();
                 let seed = (i as u64) << 20 | n;
                 if let Err(e) = one_match(&client, g, seed, &stats).await {
                     if stats.errors.fetch_add(1, Ordering::Relaxed) < 5 {
@@ -289,6 +332,12 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
                 n += 1;
+                if abusing {
+                    // A person's pace: one new table every two seconds at most per worker, so
+                    // the measured address stays within the per-client budget of new tables
+                    // (120 a minute) that the attackers meet.
+                    tokio::time::sleep_until((began + Duration::from_secs(2)).into()).await;
+                }
             }
         }));
     }
@@ -314,12 +363,19 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
         .map(|(after, before)| after - before);
     stats.measuring.store(false, Ordering::Relaxed);
     stats.stop.store(true, Ordering::Relaxed);
+    if let Some((stop, tasks)) = attackers {
+        stop.store(true, Ordering::Relaxed);
+        for t in tasks {
+            t.abort();
+        }
+    }
     let actions = stats.actions.load(Ordering::Relaxed);
     let matches = stats.matches.load(Ordering::Relaxed);
     let mut lat = std::mem::take(&mut *stats.latencies.lock().unwrap_or_else(|e| e.into_inner()));
     lat.sort_unstable();
     rss_samples.sort_unstable();
     let rss_median = rss_samples.get(rss_samples.len() / 2).copied();
+    let rss_peak = rss_samples.last().copied();
     let per_table = match (baseline, rss_median) {
         (Some(b), Some(m)) => Some((m.saturating_sub(b) as f64) / args.tables as f64),
         _ => None,
@@ -334,7 +390,7 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
         "actions": actions,
         "actions_per_sec": actions as f64 / elapsed,
         "act_latency_ms": {"p50": percentile(&lat, 0.5), "p90": percentile(&lat, 0.9), "p99": percentile(&lat, 0.99), "max": percentile(&lat, 1.0)},
-        "server_rss_kib": {"baseline": baseline, "median_under_load": rss_median},
+        "server_rss_kib": {"baseline": baseline, "median_under_load": rss_median, "peak_under_load": rss_peak},
         "server_kib_per_active_table": per_table,
         // Actions sent in the window, against the CPU time used in it.
         "server_cpu_seconds": server_cpu,
@@ -343,6 +399,10 @@ async fn run(args: Args, g: v1::Game) -> Result<()> {
         "load_generator_cpu_seconds": own_cpu,
         "errors": stats.errors.load(Ordering::Relaxed),
     });
+    let mut report = report;
+    if args.abuse {
+        report["abuse"] = tally.lock().unwrap_or_else(|e| e.into_inner()).json();
+    }
     println!("{}", serde_json::to_string_pretty(&report)?);
     for w in workers {
         w.abort();
