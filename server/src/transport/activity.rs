@@ -48,7 +48,7 @@ impl Activity {
         self.born + std::time::Duration::from_millis(self.idle_since_ms.load(Ordering::Acquire))
     }
 
-    /// Keeps the reader's waker, for [`Activity::end`] to wake.
+    /// Keeps the reader's waker, woken when the last call in flight ends.
     pub fn park_reader(&self, waker: &Waker) {
         let mut r = self.reader.lock().unwrap_or_else(|p| p.into_inner());
         if !r.as_ref().is_some_and(|w| w.will_wake(waker)) {
