@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh --browser
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
 
 step "the TypeScript client and the web front end (first: the server binary embeds clients/web/dist)"
 # Each check.sh installs its packages, generates, type-checks, lints, unit-tests and builds.

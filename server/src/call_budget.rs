@@ -25,13 +25,11 @@ pub struct CallBudget<S> {
 }
 
 impl<S> CallBudget<S> {
-    /// `inner` with at most `max` calls in flight per client (0: no limit).
-    pub fn new(inner: S, max: usize) -> Self {
-        CallBudget {
-            inner,
-            budget: StreamBudget::default(),
-            max,
-        }
+    /// `inner` with at most `max` calls in flight per client (0: no limit), counted in
+    /// `budget`: every service of a server shares one, so a client's calls count wherever
+    /// they go (the game, health, reflection).
+    pub fn new(inner: S, budget: StreamBudget, max: usize) -> Self {
+        CallBudget { inner, budget, max }
     }
 }
 

@@ -196,12 +196,16 @@ pub async fn serve(
     let game = TableServiceServer::new(service)
         .max_decoding_message_size(options.max_request_bytes)
         .max_encoding_message_size(options.max_response_bytes);
+    // One budget of calls in flight per client, whichever service they call.
+    let calls = limit::StreamBudget::default();
+    let max_calls = options.max_calls_per_client;
     let game = call_budget::CallBudget::new(
         tonic::service::interceptor::InterceptedService::new(
             malformed::MalformedRequests(game),
             limiter,
         ),
-        options.max_calls_per_client,
+        calls.clone(),
+        max_calls,
     );
     let on_shutdown = {
         let registry = registry.clone();
@@ -232,14 +236,18 @@ pub async fn serve(
         // Before gRPC-web, which refuses every HTTP/1.1 request that is not a gRPC-web call.
         .layer(web::WebAppLayer::new(options.web_root.clone()))
         .layer(tonic_web::GrpcWebLayer::new())
-        .add_service(health)
+        .add_service(call_budget::CallBudget::new(
+            health,
+            calls.clone(),
+            max_calls,
+        ))
         .add_service(game);
     let router = match reflection {
-        Some(r) => router.add_service(r),
+        Some(r) => router.add_service(call_budget::CallBudget::new(r, calls.clone(), max_calls)),
         None => router,
     };
     let router = match reflection_v1alpha {
-        Some(r) => router.add_service(r),
+        Some(r) => router.add_service(call_budget::CallBudget::new(r, calls.clone(), max_calls)),
         None => router,
     };
     let tcp = connections::limit(

@@ -234,9 +234,16 @@ async fn call_grpc(
         // Still open: the call was taken (a stream that waits for a table, say).
         answer.unwrap_or_else(|_| tonic::Status::ok(""))
     } else {
-        match grpc.unary(request, path, attack::Raw).await {
-            Ok(_) => tonic::Status::ok(""),
-            Err(s) => s,
+        // A unary call must be answered: one that hangs is a failure, not an answer.
+        match tokio::time::timeout(
+            Duration::from_secs(10),
+            grpc.unary(request, path, attack::Raw),
+        )
+        .await
+        {
+            Ok(Ok(_)) => tonic::Status::ok(""),
+            Ok(Err(s)) => s,
+            Err(_) => tonic::Status::unknown("no answer within 10 s"),
         }
     }
 }
@@ -264,7 +271,9 @@ async fn call_web(server: SocketAddr, rpc: &Rpc, body: &[u8], key: Option<&str>)
         return tonic::Status::unavailable("write");
     }
     let mut all = Vec::new();
-    let read = tokio::time::timeout(Duration::from_millis(500), tcp.read_to_end(&mut all)).await;
+    // A stream may stay open (it is answered as it goes); a unary call must end.
+    let wait = if rpc.streaming { 500 } else { 10_000 };
+    let read = tokio::time::timeout(Duration::from_millis(wait), tcp.read_to_end(&mut all)).await;
     let text_end = all.windows(4).position(|w| w == b"\r\n\r\n");
     let Some(end) = text_end else {
         return match read {

@@ -61,9 +61,10 @@ impl Activity {
     }
 
     fn end(&self) {
+        // The time first: a reader that sees no call in flight must never see an older one.
+        let ms = self.born.elapsed().as_millis().max(1) as u64;
+        self.idle_since_ms.fetch_max(ms, Ordering::AcqRel);
         if self.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
-            let ms = self.born.elapsed().as_millis().max(1) as u64;
-            self.idle_since_ms.store(ms, Ordering::Release);
             let waker = self.reader.lock().unwrap_or_else(|p| p.into_inner()).take();
             if let Some(w) = waker {
                 w.wake();
@@ -273,7 +274,7 @@ mod tests {
         let second = InFlight::new(a.clone());
         assert_eq!(entry.activity().in_flight(), 2);
         drop(first);
-        assert_eq!(entry.activity().idle_since(), born, "one call still runs");
+        assert_eq!(entry.activity().in_flight(), 1, "one call still runs");
         std::thread::sleep(std::time::Duration::from_millis(5));
         drop(second);
         assert_eq!(entry.activity().in_flight(), 0);

@@ -99,7 +99,7 @@ enum Reading {
     /// HTTP/2, after the preface; `settled` once its first frame is whole.
     Http2 { frames: FrameReader, settled: bool },
     /// HTTP/1.1: `head` bytes of the first request head so far, the last three of them in
-    /// `tail`, until the head ends (then the guard only watches for idleness).
+    /// `tail`, until the head ends (`done`).
     Http1 {
         head: usize,
         tail: [u8; 3],
@@ -158,10 +158,17 @@ pub struct Guarded<IO> {
     entry: ConnEntry,
     born: Instant,
     reading: Reading,
-    /// When the frame now half received began.
+    /// When the frame now half received began (reset by every frame that completes).
     mid_since: Option<Instant>,
+    /// When the client last began a call: an HTTP/2 HEADERS frame, or the first byte of an
+    /// HTTP/1.1 request head read while no call was in flight. A call counts as in flight
+    /// only once the service has it; until then this keeps the idle clock from running.
+    began_call: Option<Instant>,
     /// The server's own frames, to know when it is between two and to credit the client.
     written: FrameReader,
+    /// The part of the guard's GOAWAY not yet written: it goes out before any more of the
+    /// server's bytes.
+    goaway_tail: Vec<u8>,
     bucket: Bucket,
     last_stream: u32,
     timer: Option<Pin<Box<Sleep>>>,
@@ -190,7 +197,9 @@ impl<IO> Guarded<IO> {
             born: now,
             reading: Reading::Preface(0),
             mid_since: None,
+            began_call: None,
             written: FrameReader::default(),
+            goaway_tail: Vec::new(),
             bucket: Bucket::new(&limits, now),
             last_stream: 0,
             timer: None,
@@ -211,7 +220,8 @@ impl<IO> Guarded<IO> {
         }
     }
 
-    /// Reads what the client sent; the eviction it calls for, if any.
+    /// Reads what the client sent; the eviction it calls for, if any. Nothing of a chunk
+    /// that calls for one counts (it is not passed on).
     fn feed(&mut self, mut bytes: &[u8], now: Instant) -> Option<Eviction> {
         if let Reading::Preface(matched) = &mut self.reading {
             let n = (PREFACE.len() - *matched).min(bytes.len());
@@ -232,47 +242,66 @@ impl<IO> Guarded<IO> {
                     tail: [0; 3],
                     done: false,
                 };
-                if let Some(e) = self.feed_http1(&PREFACE[..seen]) {
+                if let Some(e) = self.feed_http1(&PREFACE[..seen], now) {
                     return Some(e);
                 }
             }
         }
         if matches!(self.reading, Reading::Http1 { .. }) {
-            return self.feed_http1(bytes);
+            return self.feed_http1(bytes, now);
         }
         let Reading::Http2 { frames, settled } = &mut self.reading else {
             return None;
         };
         let mut flood = false;
-        let (bucket, last) = (&mut self.bucket, &mut self.last_stream);
+        let mut completed = false;
+        let mut last = self.last_stream;
+        let mut began = false;
+        let bucket = &mut self.bucket;
         frames.feed(bytes, |h: Header| {
-            *settled = true;
+            completed = true;
             if h.kind == kind::HEADERS && h.stream % 2 == 1 {
-                *last = (*last).max(h.stream);
+                last = last.max(h.stream);
+                began = true;
             }
             if h.is_control() && !bucket.take(now) {
                 flood = true;
             }
         });
-        let mid = frames.mid_frame();
-        self.mid_since = match (mid, self.mid_since) {
+        if flood {
+            return Some(Eviction::Flood);
+        }
+        *settled |= completed;
+        self.last_stream = last;
+        if began {
+            self.began_call = Some(now);
+        }
+        // The stall clock times the frame in progress only: any frame that completed in
+        // these bytes restarts it.
+        self.mid_since = match (frames.mid_frame(), self.mid_since) {
             (false, _) => None,
-            (true, None) => Some(now),
-            (true, since) => since,
+            (true, Some(since)) if !completed => Some(since),
+            (true, _) => Some(now),
         };
-        flood.then_some(Eviction::Flood)
+        None
     }
 
-    fn feed_http1(&mut self, bytes: &[u8]) -> Option<Eviction> {
+    fn feed_http1(&mut self, bytes: &[u8], now: Instant) -> Option<Eviction> {
         let Reading::Http1 { head, tail, done } = &mut self.reading else {
             return None;
         };
         if *done {
+            // A later request's first byte, with no call in flight: its head has the
+            // handshake's time to arrive (`deadlines`), and the idle clock stops for it.
+            if !bytes.is_empty() && self.entry.activity().in_flight() == 0 {
+                self.began_call.get_or_insert(now);
+            }
             return None;
         }
         for &b in bytes {
             *head += 1;
-            if tail == b"\r\n\r" && b == b'\n' {
+            // CRLF CRLF, or bare LF LF, which HTTP/1.1 servers accept too.
+            if b == b'\n' && (tail == b"\r\n\r" || tail[2] == b'\n') {
                 *done = true;
                 return None;
             }
@@ -285,7 +314,7 @@ impl<IO> Guarded<IO> {
     }
 
     /// The deadline now due, if any, and the next one.
-    fn deadlines(&self, now: Instant) -> (Option<Eviction>, Option<Instant>) {
+    fn deadlines(&mut self, now: Instant) -> (Option<Eviction>, Option<Instant>) {
         let mut next: Option<Instant> = None;
         let mut due = None;
         let mut check = |at: Instant, why: Eviction| {
@@ -302,8 +331,21 @@ impl<IO> Guarded<IO> {
             check(since + self.limits.frame_stall, Eviction::FrameStall);
         }
         let activity = self.entry.activity();
-        if self.handshaken() && !self.limits.idle.is_zero() && activity.in_flight() == 0 {
-            check(activity.idle_since() + self.limits.idle, Eviction::Idle);
+        if activity.in_flight() > 0 {
+            // The call the client began is with the service now.
+            self.began_call = None;
+        } else if self.handshaken() {
+            let http1 = !self.is_http2();
+            match self.began_call {
+                // An HTTP/1.1 request head begun while idle has the handshake's time.
+                Some(at) if http1 => check(at + self.limits.handshake, Eviction::Handshake),
+                _ if self.limits.idle.is_zero() => {}
+                began => {
+                    let since =
+                        began.map_or(activity.idle_since(), |b| b.max(activity.idle_since()));
+                    check(since + self.limits.idle, Eviction::Idle);
+                }
+            }
         }
         (due, next)
     }
@@ -319,7 +361,8 @@ impl<IO> Guarded<IO> {
 
 impl<IO: AsyncWrite + Unpin> Guarded<IO> {
     /// Tells an HTTP/2 client why the connection ends, when the server is between frames
-    /// (else the frame would corrupt one of its own): best effort, never waits.
+    /// (else the frame would corrupt one of its own). What does not go out at once goes out
+    /// before the server's next bytes.
     fn say_goaway(&mut self, cx: &mut Context<'_>, why: Eviction) {
         let error = match why {
             Eviction::Idle => code::NO_ERROR,
@@ -329,12 +372,60 @@ impl<IO: AsyncWrite + Unpin> Guarded<IO> {
         if !self.is_http2() || self.written.mid_frame() {
             return;
         }
-        let frame = frames::goaway(self.last_stream, error);
-        if let Poll::Ready(Ok(n)) = Pin::new(&mut self.inner).poll_write(cx, &frame) {
-            // Whatever of it went out is a frame the server began: keep the count true.
-            self.written.feed(&frame[..n], |_| {});
+        self.goaway_tail = frames::goaway(self.last_stream, error).to_vec();
+        if self.drain_goaway(cx).is_ready() {
             let _ = Pin::new(&mut self.inner).poll_flush(cx);
         }
+    }
+
+    /// Writes what is left of the guard's GOAWAY; ready once none is.
+    fn drain_goaway(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while !self.goaway_tail.is_empty() {
+            match Pin::new(&mut self.inner).poll_write(cx, &self.goaway_tail) {
+                Poll::Ready(Ok(0)) => {
+                    self.goaway_tail.clear();
+                    return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+                }
+                Poll::Ready(Ok(n)) => {
+                    self.goaway_tail.drain(..n);
+                }
+                Poll::Ready(Err(e)) => {
+                    self.goaway_tail.clear();
+                    return Poll::Ready(Err(e));
+                }
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Credits the client for the server's frames among `written` bytes.
+    fn track_written(&mut self, written: &[u8]) {
+        if !self.is_http2() {
+            return;
+        }
+        let bucket = &mut self.bucket;
+        self.written.feed(written, |h| {
+            // Each response frame lets the client send one control frame back.
+            if matches!(h.kind, kind::HEADERS | kind::DATA) {
+                bucket.earn();
+            }
+        });
+    }
+
+    /// While the server cannot write, a deadline that is due still ends the connection (the
+    /// HTTP library reads no more until it can write).
+    fn due_while_blocked(&mut self) -> Option<io::Error> {
+        if self.evicted.is_some() {
+            return None;
+        }
+        let (due, _) = self.deadlines(Instant::now());
+        let why = due?;
+        self.evict(why);
+        Some(io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("connection closed by its guard: {}", why.as_str()),
+        ))
     }
 }
 
@@ -349,38 +440,40 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
             // The end of the input: the HTTP library closes the connection.
             return Poll::Ready(Ok(()));
         }
+        // Parked first, so that a call ending from now on wakes this reader to arm its idle
+        // timer.
+        if !this.limits.idle.is_zero() {
+            this.entry.activity().park_reader(cx.waker());
+        }
         loop {
-            let now = Instant::now();
-            if let (Some(why), _) = this.deadlines(now) {
-                this.evict(why);
-                this.say_goaway(cx, why);
-                return Poll::Ready(Ok(()));
-            }
+            // What is there is read first: a deadline only counts against bytes not sent.
             let before = buf.filled().len();
             match Pin::new(&mut this.inner).poll_read(cx, buf) {
                 Poll::Ready(Ok(())) => {
-                    let got = buf.filled().len() - before;
-                    if got == 0 {
+                    let now = Instant::now();
+                    if buf.filled().len() == before {
                         return Poll::Ready(Ok(()));
                     }
-                    let read = buf.filled()[before..].to_vec();
-                    if let Some(why) = this.feed(&read, now) {
+                    let verdict = this.feed(&buf.filled()[before..], now);
+                    if let Some(why) = verdict {
                         // What called for it is not passed on.
                         buf.set_filled(before);
                         this.evict(why);
                         this.say_goaway(cx, why);
-                        return Poll::Ready(Ok(()));
                     }
                     return Poll::Ready(Ok(()));
                 }
                 Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                 Poll::Pending => {}
             }
-            // Nothing to read: wake up at the next deadline.
-            let (_, next) = this.deadlines(now);
-            if !this.limits.idle.is_zero() {
-                this.entry.activity().park_reader(cx.waker());
+            let now = Instant::now();
+            let (due, next) = this.deadlines(now);
+            if let Some(why) = due {
+                this.evict(why);
+                this.say_goaway(cx, why);
+                return Poll::Ready(Ok(()));
             }
+            // Nothing to read: wake up at the next deadline.
             let Some(at) = next else {
                 this.timer = None;
                 this.armed = None;
@@ -412,27 +505,62 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = &mut *self;
-        let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
-        if let Poll::Ready(Ok(n)) = polled
-            && this.is_http2()
-        {
-            let bucket = &mut this.bucket;
-            this.written.feed(&buf[..n], |h| {
-                // Each response frame lets the client send one control frame back.
-                if matches!(h.kind, kind::HEADERS | kind::DATA) {
-                    bucket.earn();
-                }
-            });
+        std::task::ready!(this.drain_goaway(cx))?;
+        match Pin::new(&mut this.inner).poll_write(cx, buf) {
+            Poll::Ready(Ok(n)) => {
+                this.track_written(&buf[..n]);
+                Poll::Ready(Ok(n))
+            }
+            Poll::Pending => match this.due_while_blocked() {
+                Some(e) => Poll::Ready(Err(e)),
+                None => Poll::Pending,
+            },
+            other => other,
         }
-        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        std::task::ready!(this.drain_goaway(cx))?;
+        match Pin::new(&mut this.inner).poll_write_vectored(cx, bufs) {
+            Poll::Ready(Ok(n)) => {
+                let mut left = n;
+                for b in bufs {
+                    if left == 0 {
+                        break;
+                    }
+                    let take = left.min(b.len());
+                    this.track_written(&b[..take]);
+                    left -= take;
+                }
+                Poll::Ready(Ok(n))
+            }
+            Poll::Pending => match this.due_while_blocked() {
+                Some(e) => Poll::Ready(Err(e)),
+                None => Poll::Pending,
+            },
+            other => other,
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
+        let this = &mut *self;
+        std::task::ready!(this.drain_goaway(cx))?;
+        Pin::new(&mut this.inner).poll_flush(cx)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
+        let this = &mut *self;
+        std::task::ready!(this.drain_goaway(cx))?;
+        Pin::new(&mut this.inner).poll_shutdown(cx)
     }
 }
 
@@ -569,6 +697,87 @@ mod tests {
         assert_eq!(
             g.deadlines(t0 + Duration::from_secs(3)).0,
             Some(Eviction::Idle)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_busy_connection_is_not_stalled_and_a_new_call_stops_the_idle_clock() {
+        let limits = GuardLimits {
+            frame_stall: Duration::from_secs(2),
+            idle: Duration::from_secs(3),
+            ..GuardLimits::default()
+        };
+        let mut g = guard(limits);
+        let t0 = g.born;
+        g.feed(PREFACE, t0);
+        g.feed(&frame(kind::SETTINGS, 0, 0, &[]), t0);
+        // Back-to-back frames whose reads never end on a boundary: each completed frame
+        // restarts the stall clock.
+        let stream: Vec<u8> = (0..20)
+            .flat_map(|_| frame(kind::DATA, 0, 1, &[7; 100]))
+            .collect();
+        let mut at = t0;
+        for chunk in stream.chunks(109 + 50) {
+            at += Duration::from_secs(1);
+            g.feed(chunk, at);
+            assert!(g.mid_since.is_none() || g.mid_since == Some(at));
+            assert_ne!(
+                g.deadlines(at + Duration::from_millis(1500)).0,
+                Some(Eviction::FrameStall)
+            );
+        }
+        // A HEADERS frame at the idle deadline moves it: the call is the service's soon.
+        let mut g = guard(limits);
+        g.feed(PREFACE, t0);
+        g.feed(&frame(kind::SETTINGS, 0, 0, &[]), t0);
+        let late = t0 + Duration::from_millis(2900);
+        g.feed(&frame(kind::HEADERS, 4, 1, b"h"), late);
+        assert_eq!(g.deadlines(t0 + Duration::from_secs(3)).0, None);
+        assert_eq!(
+            g.deadlines(late + Duration::from_secs(3)).0,
+            Some(Eviction::Idle)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_flood_names_no_stream_it_was_not_passed_and_heads_may_end_in_bare_newlines() {
+        let mut g = guard(GuardLimits {
+            control_burst: 1,
+            control_per_second: 0,
+            ..GuardLimits::default()
+        });
+        let t0 = g.born;
+        g.feed(PREFACE, t0);
+        g.feed(&frame(kind::HEADERS, 4, 3, b"h"), t0);
+        let mut chunk = frame(kind::HEADERS, 4, 9, b"h");
+        chunk.extend(frame(kind::PING, 0, 0, &[0; 8]));
+        chunk.extend(frame(kind::PING, 0, 0, &[0; 8]));
+        assert_eq!(g.feed(&chunk, t0), Some(Eviction::Flood));
+        assert_eq!(g.last_stream, 3, "stream 9 was never passed on");
+        let mut g = guard(GuardLimits::default());
+        assert_eq!(g.feed(b"GET / HTTP/1.1\nhost: a\n\n", t0), None);
+        assert!(g.handshaken());
+    }
+
+    #[tokio::test]
+    async fn a_later_http1_head_has_the_handshakes_time() {
+        let limits = GuardLimits {
+            handshake: Duration::from_secs(1),
+            idle: Duration::from_secs(100),
+            ..GuardLimits::default()
+        };
+        let mut g = guard(limits);
+        let t0 = g.born;
+        g.feed(b"GET / HTTP/1.1\r\n\r\n", t0);
+        assert!(g.handshaken());
+        // The next request's first bytes, and then nothing: evicted a second later, long
+        // before the idle timeout.
+        let t1 = t0 + Duration::from_secs(5);
+        g.feed(b"POST /x HT", t1);
+        assert_eq!(g.deadlines(t1 + Duration::from_millis(900)).0, None);
+        assert_eq!(
+            g.deadlines(t1 + Duration::from_secs(1)).0,
+            Some(Eviction::Handshake)
         );
     }
 }
