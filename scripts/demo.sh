@@ -31,6 +31,11 @@ cargo build --locked --release --quiet -p calabresella-server
 bin=target/release/calabresella
 listen=${CALABRESELLA_LISTEN:-127.0.0.1:50051}
 log=target/demo-server.log
+# Submitted Python bots need a Python with the calabresella package and numpy: the project's
+# own environment once `scripts/test.sh` (or `maturin develop`) has built the package into it.
+if [ -z "${CALABRESELLA_BOT_PYTHON:-}" ] && .venv/bin/python -c 'import calabresella, numpy' 2>/dev/null; then
+  export CALABRESELLA_BOT_PYTHON="$PWD/.venv/bin/python"
+fi
 
 "$bin" serve --listen "$listen" >target/demo-server.out 2>"$log" &
 server_pid=$!

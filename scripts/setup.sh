@@ -34,6 +34,19 @@ if [ -n "$browser" ]; then
   need ip "iproute2: the Ray tests bring up loopback in their namespace"
 fi
 
+# bubblewrap, the sandbox that runs submitted bots (docs/SUBMISSIONS.md); setpriv and prlimit
+# come with util-linux. Without bwrap the server runs no submitted bots and says why.
+if ! command -v bwrap >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo_=""
+    [ "$(id -u)" -ne 0 ] && sudo_="sudo"
+    $sudo_ apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null
+  else
+    echo "setup: bubblewrap (bwrap) is not installed: the server will run no submitted bots" >&2
+  fi
+fi
+
 # rustfmt and clippy come with the toolchain; add them where rustup can, else say so.
 for component in rustfmt clippy; do
   if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then

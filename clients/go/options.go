@@ -236,14 +236,15 @@ func SeatKinds(names ...string) ([]pb.SeatKind, error) {
 
 // SeatChoices turns seat names into wire values and, for each seat, the named bot that fills
 // it: the search bot "pimc", with optional parameters after a colon ("pimc:worlds=64:ms=50"),
-// which the server checks; empty for the other kinds. bots is nil when no seat names a bot.
+// or a submitted bot ("submitted:NAME", "submitted:NAME@VERSION"), which the server checks;
+// empty for the other kinds. bots is nil when no seat names a bot.
 func SeatChoices(names ...string) (kinds []pb.SeatKind, bots []string, err error) {
 	kinds = make([]pb.SeatKind, 0, len(names))
 	named := make([]string, 0, len(names))
 	anyNamed := false
 	for _, n := range names {
 		key := strings.ToLower(strings.TrimSpace(n))
-		if key == "pimc" || strings.HasPrefix(key, "pimc:") {
+		if key == "pimc" || strings.HasPrefix(key, "pimc:") || strings.HasPrefix(key, "submitted:") {
 			kinds = append(kinds, pb.SeatKind_SEAT_KIND_BOT_NAMED)
 			named = append(named, key)
 			anyNamed = true

@@ -8,8 +8,13 @@ use prost::Message;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
-    let files = ["cards.proto", "game.proto", "table_service.proto"]
-        .map(|f| root.join("calabresella/v1").join(f));
+    let files = [
+        "cards.proto",
+        "game.proto",
+        "table_service.proto",
+        "bot_service.proto",
+    ]
+    .map(|f| root.join("calabresella/v1").join(f));
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
     }

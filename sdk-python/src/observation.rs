@@ -170,6 +170,33 @@ impl Observation {
         Ok(Observation::from_parts(view, wire))
     }
 
+    /// The observation a server sends as proto3 JSON (a submitted bot's turn carries one:
+    /// docs/SUBMISSIONS.md); `text` is that JSON. Raises `NotationError` for anything else.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Observation> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| errors::notation(format!("not JSON: {e}")))?;
+        let wire: v1::Observation =
+            calabresella_proto::json::from_json(&value, "calabresella.v1.Observation")
+                .map_err(|e| errors::notation(e.to_string()))?;
+        let view = View::from_wire(&wire)
+            .map_err(|e| errors::notation(format!("not an observation: {e}")))?;
+        Ok(Observation::from_parts(view, wire))
+    }
+
+    /// The observation as proto3 JSON, as a server sends it (`from_json` reads it back).
+    fn to_json(&self) -> PyResult<String> {
+        calabresella_proto::json::to_json(self.wire(), "calabresella.v1.Observation")
+            .map(|v| v.to_string())
+            .map_err(|e| errors::notation(e.to_string()))
+    }
+
+    /// The notation of `action` (an id or a string, as a bot returns it), as a server takes
+    /// it: `"play 3b"`. Raises `NotationError` for what names no action.
+    fn notation(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(parse_action(action, self.monte().as_ref())?.to_string())
+    }
+
     /// The game: `calabresella`, `tressette` or `tressette-in-due`.
     #[getter]
     fn game(&self) -> &'static str {

@@ -143,6 +143,8 @@ fn entropy_of(py: Python<'_>, given: Option<Vec<u8>>) -> PyResult<Vec<u8>> {
 pub struct Client {
     rt: Arc<Runtime>,
     client: TableServiceClient<Channel>,
+    /// The connection, for the bot calls.
+    channel: Channel,
     /// The address connected to.
     #[pyo3(get)]
     address: String,
@@ -193,7 +195,8 @@ impl Client {
         })?;
         Ok(Client {
             rt: Arc::new(rt),
-            client: TableServiceClient::new(channel),
+            client: TableServiceClient::new(channel.clone()),
+            channel,
             address: address.to_owned(),
             key,
         })
@@ -471,7 +474,9 @@ impl Client {
     /// `rating_window` rating points if above 0), or fills the missing seats with built-in
     /// bots after `bots_after_ms` (0: never); returns the seat as a dict (`table_id`, `seat`,
     /// `seat_token`). Rule options are keyword arguments; `entropy` is as for `join`.
-    #[pyo3(signature = (game = "calabresella", *, bots_after_ms = 0, rating_window = 0.0, move_ms = None, bank_ms = None, forfeit_on_timeout = false, entropy = None, **options))]
+    /// `bot` sends the player's own submitted bot (`"submitted:NAME"`) to play the seat: the
+    /// dict then has no token.
+    #[pyo3(signature = (game = "calabresella", *, bots_after_ms = 0, rating_window = 0.0, move_ms = None, bank_ms = None, forfeit_on_timeout = false, entropy = None, bot = None, **options))]
     #[allow(clippy::too_many_arguments)]
     fn seek<'py>(
         &self,
@@ -483,6 +488,7 @@ impl Client {
         bank_ms: Option<u32>,
         forfeit_on_timeout: bool,
         entropy: Option<Vec<u8>>,
+        bot: Option<String>,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let entropy = entropy_of(py, entropy)?;
@@ -493,8 +499,83 @@ impl Client {
             bots_after_ms,
             rating_window,
             entropy,
+            bot: bot.unwrap_or_default(),
         };
         crate::compete::seek(py, &self.rt, self.client.clone(), self.key.clone(), request)
+    }
+
+    /// Submits the bot file at `path` (a `.py` program, an executable, or a `.zip` with its
+    /// `entry`) as a new version of the registered player's bot `name`; returns the version as
+    /// a dict (`name`, `version`, `sha256`, `size`, `entry`, `runtime`). The server then runs
+    /// it wherever `submitted:NAME` is seated (docs/SUBMISSIONS.md).
+    #[pyo3(signature = (name, path, *, entry = None))]
+    fn submit_bot<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        path: std::path::PathBuf,
+        entry: Option<String>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let content = std::fs::read(&path)
+            .map_err(|e| errors::notation(format!("cannot read {}: {e}", path.display())))?;
+        let mut request = tonic::Request::new(v1::SubmitBotRequest {
+            name: name.to_owned(),
+            file_name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            content,
+            entry: entry.unwrap_or_default(),
+        });
+        calabresella_client::authorize(&mut request, self.key.as_deref())
+            .map_err(|e| errors::status(py, &e))?;
+        let mut c = v1::bot_service_client::BotServiceClient::new(self.channel.clone())
+            .max_encoding_message_size(8 * 1024 * 1024);
+        let v = wait(py, &self.rt, async move { c.submit_bot(request).await })?
+            .into_inner()
+            .version
+            .unwrap_or_default();
+        bot_version(py, v)
+    }
+
+    /// Every submitted bot's versions (only `owner`'s when given), as dicts.
+    #[pyo3(signature = (owner = None))]
+    fn list_bots<'py>(
+        &self,
+        py: Python<'py>,
+        owner: Option<String>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let mut c = v1::bot_service_client::BotServiceClient::new(self.channel.clone());
+        let request = v1::ListBotsRequest {
+            owner: owner.unwrap_or_default(),
+        };
+        let r = wait(py, &self.rt, async move { c.list_bots(request).await })?.into_inner();
+        r.versions.into_iter().map(|v| bot_version(py, v)).collect()
+    }
+
+    /// What the player's submitted bot at `seat` of `table_id` wrote to its standard error
+    /// (the last 64 KiB), and how its run ended: a dict `bot`, `stderr`, `fault` (`""`, `TLE`,
+    /// `MLE`, `RE`, `BAD_OUTPUT`), `detail`. Its owner's alone.
+    fn bot_log<'py>(
+        &self,
+        py: Python<'py>,
+        table_id: &str,
+        seat: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mut request = tonic::Request::new(v1::GetBotLogRequest {
+            table_id: table_id.to_owned(),
+            seat,
+        });
+        calabresella_client::authorize(&mut request, self.key.as_deref())
+            .map_err(|e| errors::status(py, &e))?;
+        let mut c = v1::bot_service_client::BotServiceClient::new(self.channel.clone());
+        let log = wait(py, &self.rt, async move { c.get_bot_log(request).await })?.into_inner();
+        let d = PyDict::new(py);
+        d.set_item("bot", log.bot)?;
+        d.set_item("stderr", log.stderr)?;
+        d.set_item("fault", log.fault)?;
+        d.set_item("detail", log.detail)?;
+        Ok(d)
     }
 
     /// The table's public stream, from its start: an iterator of update dicts (no hidden card
@@ -696,6 +777,20 @@ impl RemoteSeat {
             self.inner.table_id, self.inner.seat
         )
     }
+}
+
+/// A submitted bot's version as a dict.
+fn bot_version(py: Python<'_>, v: v1::BotVersion) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", v.name)?;
+    d.set_item("version", v.version)?;
+    d.set_item("owner", v.owner)?;
+    d.set_item("sha256", v.sha256)?;
+    d.set_item("size", v.size)?;
+    d.set_item("entry", v.entry)?;
+    d.set_item("runtime", v.runtime)?;
+    d.set_item("submitted_unix_ms", v.submitted_unix_ms)?;
+    Ok(d)
 }
 
 /// Match totals from a server: the signed ones every game fills, or the unsigned ones a server

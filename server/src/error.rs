@@ -95,6 +95,16 @@ pub enum Reason {
     TooManyStreams,
     /// The client has as many calls in flight as it may.
     TooManyCalls,
+    /// A bot submission is malformed: its name, file, archive or entry point.
+    BadSubmission,
+    /// The submitted bot is another player's.
+    NotYourBot,
+    /// The server runs no submitted bots (no sandbox).
+    NoSandbox,
+    /// The player has stored as many bot versions or bytes as it may.
+    BotQuota,
+    /// No log of that bot at that table and seat.
+    BotLogNotFound,
     /// The server has as many tables as it allows.
     TooManyTables,
     /// The client has as many open tables as it may.
@@ -127,7 +137,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 54] = [
+    pub const ALL: [Reason; 59] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -168,6 +178,11 @@ impl Reason {
         Reason::TableNotFound,
         Reason::TooManyStreams,
         Reason::TooManyCalls,
+        Reason::BadSubmission,
+        Reason::NotYourBot,
+        Reason::NoSandbox,
+        Reason::BotQuota,
+        Reason::BotLogNotFound,
         Reason::TooManyTables,
         Reason::TooManyTablesForClient,
         Reason::AdminKeyRequired,
@@ -227,6 +242,11 @@ impl Reason {
             Reason::TableNotFound => "TABLE_NOT_FOUND",
             Reason::TooManyStreams => "TOO_MANY_STREAMS",
             Reason::TooManyCalls => "TOO_MANY_CALLS",
+            Reason::BadSubmission => "BAD_SUBMISSION",
+            Reason::NotYourBot => "NOT_YOUR_BOT",
+            Reason::NoSandbox => "NO_SANDBOX",
+            Reason::BotQuota => "BOT_QUOTA",
+            Reason::BotLogNotFound => "BOT_LOG_NOT_FOUND",
             Reason::TooManyTables => "TOO_MANY_TABLES",
             Reason::TooManyTablesForClient => "TOO_MANY_TABLES_FOR_CLIENT",
             Reason::AdminKeyRequired => "ADMIN_KEY_REQUIRED",
@@ -260,6 +280,9 @@ pub enum ServiceError {
     /// Who is calling is not established: reason code and explanation (never the key).
     #[error("{1}")]
     Unauthenticated(Reason, String),
+    /// The caller may not do this (another player's bot, say): reason code and explanation.
+    #[error("{1}")]
+    Denied(Reason, String),
     /// No such table.
     #[error("no table {0:?}")]
     TableNotFound(String),
@@ -330,6 +353,7 @@ impl ServiceError {
             ServiceError::NoToken => (Code::Unauthenticated, Reason::NoToken),
             ServiceError::BadToken => (Code::PermissionDenied, Reason::BadToken),
             ServiceError::Unauthenticated(r, _) => (Code::Unauthenticated, *r),
+            ServiceError::Denied(r, _) => (Code::PermissionDenied, *r),
             ServiceError::TableNotFound(_) => (Code::NotFound, Reason::TableNotFound),
             ServiceError::NotFound(r, _) => (Code::NotFound, *r),
             ServiceError::Elsewhere(..) => (Code::NotFound, Reason::TableElsewhere),

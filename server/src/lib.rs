@@ -33,6 +33,7 @@ pub mod registry;
 pub mod retention;
 pub mod service;
 pub mod store;
+pub mod submitted;
 pub mod table;
 pub mod tls;
 pub mod transport;
@@ -54,6 +55,9 @@ pub use config::ServerConfig;
 use crate::limit::RateLimiter;
 use crate::registry::Registry;
 use crate::service::GameService;
+
+/// Bot calls (a submission holds up to 5 MiB while it is read) one client may have in flight.
+const BOT_CALLS_PER_CLIENT: usize = 2;
 
 /// Transport settings of [`serve`].
 #[derive(Debug, Clone)]
@@ -88,6 +92,8 @@ pub struct ServeOptions {
     pub guard: transport::GuardLimits,
     /// The HTTP/2 library's limits: streams, header lists, resets.
     pub http2: transport::Http2Limits,
+    /// How submitted bots run (docs/SUBMISSIONS.md).
+    pub bots: submitted::BotOptions,
 }
 
 impl Default for ServeOptions {
@@ -107,6 +113,7 @@ impl Default for ServeOptions {
             connections: connections::ConnectionLimits::default(),
             guard: transport::GuardLimits::default(),
             http2: transport::Http2Limits::default(),
+            bots: submitted::BotOptions::default(),
         }
     }
 }
@@ -156,6 +163,9 @@ pub async fn serve(
     }
     let sweeps = retention::sweeps(store.store.clone(), config.abandoned_retention);
     let registry = Registry::new(Arc::new(config), store.store.clone());
+    // Before the restore: restored tables' submitted bots start again.
+    let bots = submitted::BotRunner::new(options.bots.clone(), store.store.clone());
+    registry.set_bots(bots.clone());
     let found = store.tables.len();
     let started = std::time::Instant::now();
     let (restored, failed) = registry.restore(store.tables);
@@ -191,8 +201,13 @@ pub async fn serve(
         .build_v1alpha()
         .ok();
     let limiter = RateLimiter::new(options.rate_limit_per_client);
+    let limiter_for_bots = limiter.clone();
     let service = GameService::new(registry.clone());
     let hub = service.hub();
+    // Bot submissions take files of up to 5 MiB, and only a couple at once per client.
+    let bot_service = v1::bot_service_server::BotServiceServer::new(service.clone())
+        .max_decoding_message_size(submitted::files::MAX_FILE_BYTES + 64 * 1024)
+        .max_encoding_message_size(options.max_response_bytes);
     let game = TableServiceServer::new(service)
         .max_decoding_message_size(options.max_request_bytes)
         .max_encoding_message_size(options.max_response_bytes);
@@ -203,6 +218,18 @@ pub async fn serve(
         tonic::service::interceptor::InterceptedService::new(
             malformed::MalformedRequests(game),
             limiter,
+        ),
+        calls.clone(),
+        max_calls,
+    );
+    let bot_service = call_budget::CallBudget::new(
+        call_budget::CallBudget::new(
+            tonic::service::interceptor::InterceptedService::new(
+                malformed::MalformedRequests(bot_service),
+                limiter_for_bots,
+            ),
+            limit::StreamBudget::default(),
+            BOT_CALLS_PER_CLIENT,
         ),
         calls.clone(),
         max_calls,
@@ -241,7 +268,8 @@ pub async fn serve(
             calls.clone(),
             max_calls,
         ))
-        .add_service(game);
+        .add_service(game)
+        .add_service(bot_service);
     let router = match reflection {
         Some(r) => router.add_service(call_budget::CallBudget::new(r, calls.clone(), max_calls)),
         None => router,

@@ -31,6 +31,8 @@ pub struct Registry {
     store: Store,
     /// What each client has created, and the finished tables in memory.
     load: Arc<Mutex<Load>>,
+    /// The submitted bots' runner: it drives every table's submitted seats.
+    bots: std::sync::OnceLock<Arc<crate::submitted::BotRunner>>,
 }
 
 /// The window of [`ServerConfig::max_creates_per_client_per_minute`].
@@ -161,7 +163,18 @@ impl Registry {
             config,
             store,
             load: Arc::new(Mutex::new(Load::default())),
+            bots: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Sets the runner that drives submitted bots' seats (once, before any table starts).
+    pub fn set_bots(&self, runner: Arc<crate::submitted::BotRunner>) {
+        let _ = self.bots.set(runner);
+    }
+
+    /// The runner of submitted bots, if set.
+    pub fn bots(&self) -> Option<&Arc<crate::submitted::BotRunner>> {
+        self.bots.get()
     }
 
     /// The store.
@@ -379,12 +392,16 @@ impl Registry {
                 },
             );
         }
+        let submitted = table.has_submitted_seats();
         let registry: Weak<Registry> = Arc::downgrade(self);
         tokio::spawn(table.run(rx, move |id| {
             if let Some(r) = registry.upgrade() {
                 r.write().remove(id);
             }
         }));
+        if submitted && let Some(bots) = self.bots.get() {
+            bots.drive_table(handle.clone());
+        }
         Ok(handle)
     }
 

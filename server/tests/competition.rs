@@ -443,6 +443,7 @@ async fn a_player_has_a_bounded_number_of_matchmaking_tables() {
         bots_after_ms: 1,
         rating_window: 0.0,
         entropy: vec![7; 32],
+        bot: String::new(),
     };
     for _ in 0..4 {
         let mut s = c

@@ -55,13 +55,18 @@ export interface SeatChoice {
   bot: string;
 }
 
-/** The seat of a name: a seat kind (`open`, `random`, `heuristic`) or the search bot `pimc`
- * with optional parameters after a colon (`pimc:worlds=64:ms=50`); throws
+/** The seat of a name: a seat kind (`open`, `random`, `heuristic`), the search bot `pimc`
+ * with optional parameters after a colon (`pimc:worlds=64:ms=50`), or a submitted bot
+ * (`submitted:NAME`, `submitted:NAME@VERSION`, which the server checks); throws
  * {@link OptionsError} for anything else. */
 export function seatChoice(name: string | SeatKind): SeatChoice {
   if (typeof name === "string") {
     const key = name.trim().toLowerCase();
-    if (key === "pimc" || key.startsWith("pimc:")) {
+    if (
+      key === "pimc" ||
+      key.startsWith("pimc:") ||
+      key.startsWith("submitted:")
+    ) {
       return { kind: SeatKind.BOT_NAMED, bot: key };
     }
   }

@@ -74,6 +74,13 @@ impl From<v1::SeatKind> for SeatChoice {
 /// parameters (`pimc`, `pimc:worlds=64:ms=50`), checked here.
 pub fn seat(name: &str) -> Result<SeatChoice, NameError> {
     let key = name.trim().to_ascii_lowercase();
+    if key.starts_with("submitted:") {
+        // A submitted bot (`submitted:NAME[@VERSION]`): the server checks that it exists.
+        return Ok(SeatChoice {
+            kind: v1::SeatKind::BotNamed,
+            bot: key,
+        });
+    }
     if key == "pimc" || key.starts_with("pimc:") {
         calabresella_engine::bots::bot_from_spec(&key, 0)
             .map_err(|e| NameError::Bot(e.to_string()))?;

@@ -11,6 +11,7 @@
 
 pub mod codec;
 pub mod convert;
+pub mod json;
 
 /// Generated types of package `calabresella.v1`.
 #[allow(missing_docs, clippy::all)]

@@ -13,7 +13,7 @@ A bot is anything that maps an :class:`Observation` to an action (an id or a str
 3
 """
 
-from calabresella import envs
+from calabresella import envs, stdio
 from calabresella._core import (
     BOT_NAMES,
     CHANCE,
@@ -130,6 +130,7 @@ __all__ = [
     "new_match",
     "play",
     "play_async",
+    "stdio",
     "tournament",
     "verify_record",
 ]

@@ -136,6 +136,11 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 pub(super) async fn connect(server: &ServerArg) -> Result<TableServiceClient<Channel>> {
+    Ok(TableServiceClient::new(channel(server).await?))
+}
+
+/// A channel to the server `server` names.
+pub(super) async fn channel(server: &ServerArg) -> Result<Channel> {
     let tls = calabresella_client::TlsFiles {
         ca_cert: server.ca_cert.clone(),
         client_cert: server.client_cert.clone(),
@@ -152,7 +157,7 @@ pub(super) async fn connect(server: &ServerArg) -> Result<TableServiceClient<Cha
                     calabresella_client::error_chain(&e)
                 )
             })?;
-    Ok(TableServiceClient::new(channel))
+    Ok(channel)
 }
 
 /// A server error as one line.

@@ -1,8 +1,10 @@
 //! Command-line arguments and the subcommands they run.
 
 mod bench;
+mod bench_bot;
 mod bench_search;
 mod bench_store;
+mod bots;
 mod client;
 mod db;
 mod deal;
@@ -69,6 +71,9 @@ enum Command {
     BenchSearch(bench_search::BenchSearchArgs),
     /// Measure the write-ahead log: actions stored per second and the cost of each; prints JSON.
     BenchStore(bench_store::BenchStoreArgs),
+    /// Measure a submitted bot in the sandbox: its start and its round trip per decision;
+    /// prints JSON.
+    BenchBot(bench_bot::BenchBotArgs),
     /// Compare bots in the duplicate format: every deal in every seat permutation; prints JSON.
     Duplicate(duplicate::DuplicateArgs),
     /// Print the deal a seed gives (hand 0's, as a table of that seed and dealer deals it).
@@ -86,6 +91,14 @@ enum Command {
     /// Tournaments run by a server: `create` (with the admin key), `list`, `status`,
     /// `standings`, `export`.
     Tournament(tournament::TournamentArgs),
+    /// Submit a bot program to a server, which runs it in its sandbox wherever
+    /// `submitted:NAME` is seated (docs/SUBMISSIONS.md); prints the version stored.
+    Submit(bots::SubmitArgs),
+    /// List the bots submitted to a server, with every version.
+    Bots(bots::BotsArgs),
+    /// Print what your submitted bot wrote to its standard error in one match, and how its
+    /// run ended.
+    BotLog(bots::BotLogArgs),
 }
 
 /// Runs the parsed command.
@@ -104,12 +117,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(a) => bench::run(a),
         Command::BenchSearch(a) => bench_search::run(a),
         Command::BenchStore(a) => bench_store::run(a),
+        Command::BenchBot(a) => bench_bot::run(a),
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Db(a) => db::run(a),
         Command::Players(a) => players::run(a),
         Command::Tournament(a) => tournament::run(a),
+        Command::Submit(a) => bots::submit(a),
+        Command::Bots(a) => bots::bots(a),
+        Command::BotLog(a) => bots::bot_log(a),
         Command::DevCerts(a) => dev_certs::run(a),
     }
 }

@@ -254,6 +254,41 @@ pub struct ServeArgs {
     /// port, printed). Keep it on a private address: it is plain HTTP without authentication.
     #[arg(long, env = "CALABRESELLA_METRICS_LISTEN")]
     metrics_listen: Option<String>,
+    /// Run submitted bots without the sandbox, as plain processes with the server's network
+    /// and files (their limits still apply): only for bots you trust, where bubblewrap cannot
+    /// run. Logs a warning.
+    #[arg(long, env = "CALABRESELLA_UNSAFE_TRUSTED_BOTS")]
+    unsafe_trusted_bots: bool,
+    /// The bubblewrap program for the bots' sandbox (default: `bwrap` on PATH).
+    #[arg(long, env = "CALABRESELLA_BWRAP")]
+    bwrap: Option<std::path::PathBuf>,
+    /// The Python that runs submitted `.py` bots, with the `calabresella` package and numpy
+    /// installed (mounted read-only in the sandbox).
+    #[arg(long, env = "CALABRESELLA_BOT_PYTHON", default_value = "python3")]
+    bot_python: String,
+    /// Where submitted bots' versions are unpacked for the sandbox (default: beside the
+    /// SQLite database, else the temporary directory).
+    #[arg(long, env = "CALABRESELLA_BOT_CACHE")]
+    bot_cache: Option<std::path::PathBuf>,
+    /// Each bot's address space, in MiB.
+    #[arg(long, env = "CALABRESELLA_BOT_MEMORY_MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(16..))]
+    bot_memory_mb: u64,
+    /// Each bot's CPU seconds over a whole match.
+    #[arg(long, env = "CALABRESELLA_BOT_CPU_S", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+    bot_cpu_s: u64,
+    /// Processes and threads each bot may have.
+    #[arg(long, env = "CALABRESELLA_BOT_PROCESSES", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    bot_processes: u32,
+    /// Each bot's largest file and scratch space (`/tmp`), in MiB.
+    #[arg(long, env = "CALABRESELLA_BOT_FILE_MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..))]
+    bot_file_mb: u64,
+    /// Files each bot may have open.
+    #[arg(long, env = "CALABRESELLA_BOT_OPEN_FILES", default_value_t = 64, value_parser = clap::value_parser!(u32).range(8..))]
+    bot_open_files: u32,
+    /// Wall-clock seconds a bot may take over a whole match (each decision has the table's
+    /// clock).
+    #[arg(long, env = "CALABRESELLA_BOT_MATCH_S", default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
+    bot_match_s: u64,
 }
 
 /// Where the database goes when neither `--db` nor `--database-url` is given.
@@ -523,6 +558,26 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             (_, true) => WebRoot::Disabled,
             (Some(dir), false) => WebRoot::Dir(dir.clone()),
             (None, false) => WebRoot::Embedded,
+        },
+        bots: calabresella_server::submitted::BotOptions {
+            bwrap: args.bwrap.clone(),
+            unsafe_trusted: args.unsafe_trusted_bots,
+            python: args.bot_python.clone(),
+            cache_dir: args
+                .bot_cache
+                .clone()
+                .unwrap_or_else(|| match &store_options.location {
+                    Location::Sqlite(db) => db.with_extension("bots"),
+                    _ => std::env::temp_dir().join(format!("calabresella-bots-{}", args.instance)),
+                }),
+            limits: calabresella_server::submitted::sandbox::BotLimits {
+                memory_mb: args.bot_memory_mb,
+                cpu_s: args.bot_cpu_s,
+                processes: args.bot_processes,
+                file_mb: args.bot_file_mb,
+                open_files: args.bot_open_files,
+                match_s: args.bot_match_s,
+            },
         },
         ..ServeOptions::default()
     };

@@ -126,7 +126,9 @@ pub fn layout(registry: &Registry, options: &v1::GameOptions) -> Result<Layout, 
 
 /// Whether `entrant` names a built-in bot (with its parameters) the server can seat.
 pub fn is_bot_entrant(entrant: &str) -> bool {
-    is_filler(entrant) || calabresella_engine::bots::bot_from_spec(entrant, 0).is_ok()
+    is_filler(entrant)
+        || crate::submitted::is_submitted(entrant)
+        || calabresella_engine::bots::bot_from_spec(entrant, 0).is_ok()
 }
 
 /// A stored tournament's creating request.

@@ -40,6 +40,8 @@ pub struct Seeker {
     pub window: f64,
     /// Its contribution to the deals of the table made.
     pub entropy: Vec<u8>,
+    /// Its own submitted bot (pinned, `submitted:NAME@VERSION`) to play its seat, if any.
+    pub bot: Option<String>,
     /// Where its seat goes.
     pub reply: oneshot::Sender<Seated>,
 }
@@ -175,19 +177,38 @@ impl Hub {
         let first = &group[0];
         let mut request = first.request.clone();
         let mut names = Vec::new();
+        let mut bots = Vec::new();
+        // Seats a seeker's submitted bot plays: the seeker's name, for its answer.
+        let mut by_bot: Vec<(u32, String)> = Vec::new();
         let mut people = group.iter();
-        for k in request.seats.iter_mut() {
+        for (i, k) in request.seats.iter_mut().enumerate() {
             if *k != v1::SeatKind::Open as i32 {
                 names.push(String::new());
+                bots.push(String::new());
                 continue;
             }
             match people.next() {
-                Some(s) => names.push(s.name.clone()),
+                Some(s) => match &s.bot {
+                    Some(bot) => {
+                        *k = v1::SeatKind::BotNamed as i32;
+                        names.push(String::new());
+                        bots.push(bot.clone());
+                        by_bot.push((i as u32, s.name.clone()));
+                    }
+                    None => {
+                        names.push(s.name.clone());
+                        bots.push(String::new());
+                    }
+                },
                 None => {
                     *k = v1::SeatKind::BotHeuristic as i32;
                     names.push(String::new());
+                    bots.push(String::new());
                 }
             }
+        }
+        if !by_bot.is_empty() {
+            request.seat_bots = bots;
         }
         let made = async {
             let spec = crate::service::validate::table_spec(&request, self.registry.config())?;
@@ -204,26 +225,33 @@ impl Hub {
                         .push(handle.summary.clone());
                 }
             }
-            seat_players(&handle, &names, |name| {
+            let seated = seat_players(&handle, &names, |name| {
                 group
                     .iter()
                     .find(|s| s.name == name)
                     .map(|s| s.entropy.clone())
                     .unwrap_or_default()
             })
-            .await
+            .await?;
+            let table = crate::registry::ask(&handle, crate::table::Command::Info).await?;
+            Ok::<_, ServiceError>((seated, table))
         }
         .await;
         match made {
-            Ok(seated) => {
+            Ok((seated, table)) => {
                 tracing::info!(players = group.len(), "seek matched");
                 for s in group {
                     let found = seated.iter().find(|(_, n, _, _)| *n == s.name);
-                    let answer = match found {
-                        Some((seat, _, token, table)) => {
+                    let by_bot = by_bot.iter().find(|(_, n)| *n == s.name);
+                    let answer = match (found, by_bot) {
+                        (Some((seat, _, token, table)), _) => {
                             Ok(assignment(table, *seat, token.clone(), ""))
                         }
-                        None => Err(ServiceError::Unavailable("no seat was made".into())),
+                        // The seeker's bot plays: no token (the table's streams show it).
+                        (None, Some((seat, _))) => {
+                            Ok(assignment(&table, *seat as u8, String::new(), ""))
+                        }
+                        (None, None) => Err(ServiceError::Unavailable("no seat was made".into())),
                     };
                     let _ = s.reply.send(answer);
                 }
@@ -254,6 +282,7 @@ mod tests {
             rating,
             window,
             entropy: Vec::new(),
+            bot: None,
             reply: oneshot::channel().0,
         }
     }

@@ -173,6 +173,23 @@ impl GameService {
             0.0
         };
         crate::service::validate::entropy(&r.entropy)?;
+        // The seeker's own submitted bot, pinned to a version, if it sends one to play.
+        let bot = if r.bot.trim().is_empty() {
+            None
+        } else {
+            let runner = self.runner()?;
+            let pinned = runner.resolve(r.bot.trim()).await.map_err(|e| match e {
+                ServiceError::Invalid(_, why) => ServiceError::Invalid(Reason::BadSeek, why),
+                other => other,
+            })?;
+            if pinned.row.owner != name {
+                return Err(ServiceError::Denied(
+                    Reason::NotYourBot,
+                    format!("the bot {:?} is another player's", pinned.row.name),
+                ));
+            }
+            Some(pinned.spec())
+        };
         let (tx, rx) = tokio::sync::oneshot::channel();
         let id = hub.seek_id();
         let (seekers, needed) = hub.add_seek(seek::Seeker {
@@ -187,6 +204,7 @@ impl GameService {
             rating,
             window: r.rating_window,
             entropy: r.entropy.clone(),
+            bot,
             reply: tx,
         })?;
         struct Cancel(std::sync::Arc<comp::Hub>, u64);
@@ -318,7 +336,18 @@ impl GameService {
                     self.registry.config(),
                 )
                 .map_err(|err| bad(format!("entrant {e:?}: {err}")))?;
-                (e.to_ascii_lowercase(), true)
+                if crate::submitted::is_submitted(e) {
+                    // A player's program: pinned to a version for the whole tournament, and
+                    // not a built-in bot (a seed would let its owner know the deals).
+                    let pinned = self
+                        .runner()?
+                        .resolve(&e.to_ascii_lowercase())
+                        .await
+                        .map_err(|err| bad(format!("entrant {e:?}: {err}")))?;
+                    (pinned.spec(), false)
+                } else {
+                    (e.to_ascii_lowercase(), true)
+                }
             } else {
                 match store.registered_like(e.to_owned()).await? {
                     // The registered name itself (any case); a look-alike is refused, so a

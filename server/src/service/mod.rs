@@ -1,6 +1,7 @@
 //! [`GameService`]: the `calabresella.v1.TableService` RPCs. Each checks its request, then asks
 //! the table's task; no game state lives here.
 
+mod bots;
 mod competition;
 mod records;
 mod replay;
@@ -444,6 +445,7 @@ impl TableService for GameService {
         request: Request<v1::CreateTableRequest>,
     ) -> Result<Response<v1::CreateTableResponse>, Status> {
         let mut spec = validate::table_spec(request.get_ref(), self.registry.config())?;
+        self.pin_submitted(&mut spec).await?;
         // A seeded table's open seats are its creator's: the key proves who that is, behind a
         // proxy too (never logged; the table keeps its hash).
         let creator_key = if matches!(spec.deals, crate::table::DealSpec::Seeded(_))

@@ -63,6 +63,7 @@ pub fn summary(m: MatchSummary) -> v1::RecordSummary {
         signed_totals: m.totals.clone(),
         forfeited_by: None,
         hands: m.hands,
+        faults: Vec::new(),
     });
     v1::RecordSummary {
         table_id: m.table_id,
@@ -84,6 +85,7 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
     let (decisions, forfeited_by) = record.map(record_facts).unwrap_or_default();
     // The seats' contributions, as the record reveals them (a finished match shows them all).
     let contributions = record.map(contributions).unwrap_or_default();
+    let faults = record.map(faults).unwrap_or_default();
     let rules = spec
         .as_ref()
         .map(|s| s.rules)
@@ -102,6 +104,11 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
                 taken: true,
                 contributed: !entropy.is_empty(),
                 entropy,
+                fault: faults
+                    .iter()
+                    .find(|f| f.seat == i as u32)
+                    .map(|f| f.reason.clone())
+                    .unwrap_or_default(),
                 ..v1::SeatInfo::default()
             }
         })
@@ -115,9 +122,10 @@ pub fn finished_table(m: MatchSummary, spec: Option<TableSpec>, record: Option<&
     let signed_totals = m.totals.clone();
     let created_unix_ms = m.created_unix_ms;
     let mut result = summary(m);
-    // The summary does not know the forfeit; the record does.
+    // The summary does not know the forfeit or the faults; the record does.
     if let Some(r) = result.result.as_mut() {
         r.forfeited_by = forfeited_by;
+        r.faults = faults;
     }
     v1::Table {
         table_id: result.table_id,
@@ -179,6 +187,27 @@ pub fn record_facts(json: &str) -> (u64, Option<u32>) {
         .and_then(serde_json::Value::as_u64)
         .and_then(|s| u32::try_from(s).ok());
     (actions, forfeited_by)
+}
+
+/// The submitted bots stopped for a fault, as a record's `meta.faults` names them.
+fn faults(json: &str) -> Vec<v1::BotFault> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    v.pointer("/meta/faults")
+        .and_then(serde_json::Value::as_array)
+        .map(|fs| {
+            fs.iter()
+                .filter_map(|f| {
+                    Some(v1::BotFault {
+                        seat: u32::try_from(f.get("seat")?.as_u64()?).ok()?,
+                        reason: f.get("reason")?.as_str()?.to_owned(),
+                        decision: f.get("decision")?.as_u64()?,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Each seat's contribution to the deals, as a record's `meta.deals.contributions` reveals
@@ -249,5 +278,35 @@ mod tests {
         for none in ["", "{", r#"{"meta":{"deals":{"scheme":"seeded"}}}"#] {
             assert!(contributions(none).is_empty(), "{none}");
         }
+    }
+
+    #[test]
+    fn a_finished_table_shows_its_bots_faults_from_the_record() {
+        let json = r#"{"meta":{"faults":[{"seat":2,"reason":"TLE","decision":7},
+            {"seat":"x","reason":"RE","decision":1}]}}"#;
+        let m = MatchSummary {
+            table_id: "t".into(),
+            name: String::new(),
+            game: "calabresella".into(),
+            players: vec!["a".into(), "b".into(), "submitted:c@1".into()],
+            reason: "TARGET_REACHED".into(),
+            winners: vec![0],
+            draw: false,
+            totals: vec![21, 3, 0],
+            hands: 4,
+            created_unix_ms: 1,
+            ended_unix_ms: 2,
+        };
+        let table = finished_table(m, None, Some(json));
+        let want = v1::BotFault {
+            seat: 2,
+            reason: "TLE".into(),
+            decision: 7,
+        };
+        // The malformed entry is left out, not guessed at.
+        assert_eq!(table.result.map(|r| r.faults), Some(vec![want]));
+        let shown: Vec<&str> = table.seats.iter().map(|s| s.fault.as_str()).collect();
+        assert_eq!(shown, ["", "", "TLE"]);
+        assert!(faults("{").is_empty());
     }
 }

@@ -141,6 +141,15 @@ fn seat_bots(
                 )));
             }
             let name = given.to_ascii_lowercase();
+            if crate::submitted::is_submitted(&name) {
+                // Its version is pinned (and its existence checked) by the service, which
+                // reads the store.
+                return crate::submitted::parse_spec(&name).map(|_| name.clone()).ok_or_else(|| {
+                    bad(format!(
+                        "seat {i}: {given:?} is not `submitted:NAME` or `submitted:NAME@VERSION`"
+                    ))
+                });
+            }
             calabresella_engine::bots::bot_from_spec(&name, 0)
                 .map_err(|e| bad(format!("seat {i}: {e}")))?;
             let Some(params) = name.strip_prefix("pimc") else {

@@ -47,6 +47,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "committed deals: seats' contributions and tournaments' secrets",
         sql: include_str!("migrations/0006_committed_deals.sql"),
     },
+    Migration {
+        version: 7,
+        name: "submitted bots: their versions and their logs",
+        sql: include_str!("migrations/0007_submitted_bots.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

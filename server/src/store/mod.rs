@@ -9,6 +9,7 @@
 //! run on the same thread between commits.
 
 mod batch;
+pub mod bots;
 mod conn;
 mod log;
 pub mod migrate;

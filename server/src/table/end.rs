@@ -23,6 +23,7 @@ impl Table {
                 signed_totals: totals,
                 forfeited_by: forfeited_by.map(|s| s.index() as u32),
                 hands: self.session.hands_dealt() as u32,
+                faults: self.faults.clone(),
             })
         };
         let ended = v1::MatchEnded {

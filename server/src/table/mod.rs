@@ -4,6 +4,7 @@
 mod clock;
 mod end;
 pub mod epoch;
+mod faults;
 pub mod feed;
 mod requests;
 mod run;
@@ -164,6 +165,10 @@ impl std::fmt::Debug for Secret {
 /// cap), else its name with its parameters (`pimc:worlds=8:ms=100 bot`): bots of different
 /// strength are different players in the results table.
 fn named_bot_name(name: &str) -> String {
+    if crate::submitted::is_submitted(name) {
+        // `submitted:NAME@VERSION`, as records and results name it.
+        return name.to_owned();
+    }
     let default = name
         .strip_prefix("pimc")
         .map(|p| p.trim_start_matches(':'))
@@ -251,6 +256,19 @@ pub enum Command {
         /// The answer.
         reply: oneshot::Sender<Result<v1::GetObservationResponse, ServiceError>>,
     },
+    /// The submitted bot at `seat` failed (it crashed, ran out of memory, wrote garbage or an
+    /// illegal action): the table's timeout policy applies to the seat from now on.
+    Fault {
+        /// The seat.
+        seat: Seat,
+        /// `MLE`, `RE` or `BAD_OUTPUT` (`TLE` is the table's own clock).
+        reason: String,
+        /// Done.
+        reply: oneshot::Sender<()>,
+    },
+    /// The submitted bots' seats not yet played by their drivers, and whether each is taken
+    /// already (a restored table's).
+    SubmittedSeats(oneshot::Sender<Vec<(Seat, String, bool)>>),
     /// End the match now (server shutdown).
     Shutdown,
     /// A finished table leaves memory now instead of at the end of its time to live (the
@@ -303,6 +321,11 @@ struct SeatState {
     /// so its timing cannot tell the other players anything about its cards (how many it may
     /// play, how hard the position is).
     pace: Option<Duration>,
+    /// A submitted bot's seat: its pinned name (`submitted:NAME@VERSION`). The server's
+    /// driver takes it (`crate::submitted`); it answers under the table's clock.
+    submitted: Option<String>,
+    /// Why the submitted bot here was stopped (`TLE`, `MLE`, `RE`, `BAD_OUTPUT`).
+    fault: Option<String>,
 }
 
 impl SeatState {
@@ -354,6 +377,8 @@ pub struct Table {
     pending: Option<Pending>,
     /// The search bot thinking about the pending decision, if one is.
     thinking: Option<Thinking>,
+    /// Submitted bots stopped so far, in order.
+    faults: Vec<v1::BotFault>,
     timeout_bot: Option<SeatBot>,
     /// When a waiting table is abandoned, or a finished one expires.
     expires: Instant,
@@ -423,11 +448,17 @@ impl Table {
                     config.max_bot_ms,
                 ),
                 thinks: kind == v1::SeatKind::BotNamed
-                    && !matches!(bot_name(&spec, i), "random" | "heuristic"),
+                    && !matches!(bot_name(&spec, i), "random" | "heuristic")
+                    && !crate::submitted::is_submitted(bot_name(&spec, i)),
                 pace: (kind == v1::SeatKind::BotNamed)
                     .then(|| think_time(bot_name(&spec, i)))
                     .flatten()
                     .map(|p| p.min(Duration::from_millis(u64::from(config.max_bot_ms)))),
+                submitted: (kind == v1::SeatKind::BotNamed)
+                    .then(|| bot_name(&spec, i))
+                    .filter(|n| crate::submitted::is_submitted(n))
+                    .map(str::to_owned),
+                fault: None,
             })
             .collect();
         let feeds = (0..n).map(|_| Feed::new(config.seat_buffer)).collect();
@@ -449,6 +480,7 @@ impl Table {
             taken: Vec::new(),
             pending: None,
             thinking: None,
+            faults: Vec::new(),
             timeout_bot: None,
             store,
             creator,
@@ -546,6 +578,7 @@ impl Table {
                 s.entropy.clone()
             },
             contributed: !s.entropy.is_empty(),
+            fault: s.fault.clone().unwrap_or_default(),
         }
     }
 

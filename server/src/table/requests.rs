@@ -32,7 +32,11 @@ impl Table {
                 ));
             }
         }
-        let open = |s: &SeatState| s.kind == v1::SeatKind::Open && s.token.is_none();
+        // A submitted bot's seat is the server's own driver's to take.
+        let server = client == Joiner::Server;
+        let open = |s: &SeatState| {
+            (s.kind == v1::SeatKind::Open || (server && s.submitted.is_some())) && s.token.is_none()
+        };
         let i = match seat {
             Some(s) => {
                 let i = s.index();
@@ -424,6 +428,13 @@ impl Table {
                 if over && s.illegal > 0 {
                     p["illegal"] = json!(s.illegal);
                 }
+                // A submitted bot: which version played, and why it was stopped if it was.
+                if let Some(bot) = &s.submitted {
+                    p["bot"] = json!(bot);
+                }
+                if let Some(f) = &s.fault {
+                    p["fault"] = json!(f);
+                }
                 p
             })
             .collect();
@@ -435,6 +446,13 @@ impl Table {
             "created_unix_ms": self.created_unix_ms,
         });
         meta["deals"] = self.deals_meta(over);
+        if !self.faults.is_empty() {
+            meta["faults"] = self
+                .faults
+                .iter()
+                .map(|f| json!({"seat": f.seat, "reason": f.reason, "decision": f.decision}))
+                .collect();
+        }
         if over {
             if let DealSpec::Seeded(seed) = self.spec.deals {
                 meta["seed"] = json!(seed);

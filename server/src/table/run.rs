@@ -21,6 +21,11 @@ impl Table {
         };
         let (seat, decision) = (p.seat, p.decision);
         self.seats[seat.index()].clock.timed_out();
+        // A submitted bot out of time is stopped: the policy applies for the rest of the match
+        // (`bot_fault` sets the bot that answers now, or ends the match).
+        if self.seats[seat.index()].submitted.is_some() && self.bot_fault(seat, "TLE") {
+            return;
+        }
         let policy = match v1::TimeoutPolicy::try_from(self.spec.clock.on_timeout) {
             Ok(v1::TimeoutPolicy::Forfeit) => v1::TimeoutPolicy::Forfeit,
             _ => v1::TimeoutPolicy::Bot,
@@ -203,6 +208,17 @@ impl Table {
                 reply,
             } => {
                 let _ = reply.send(self.join(seat, name, guest, entropy, client).await);
+            }
+            Command::Fault {
+                seat,
+                reason,
+                reply,
+            } => {
+                self.bot_fault(seat, &reason);
+                let _ = reply.send(());
+            }
+            Command::SubmittedSeats(reply) => {
+                let _ = reply.send(self.submitted_seats());
             }
             Command::Reissue { seat, name, reply } => {
                 let _ = reply.send(self.reissue(seat, &name).await);

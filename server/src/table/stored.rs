@@ -143,7 +143,16 @@ pub fn spec_from_json(text: &str) -> Result<TableSpec, DamagedTable> {
         ));
     }
     for (kind, bot) in seats.iter().zip(&bots) {
-        if *kind == v1::SeatKind::BotNamed {
+        if *kind != v1::SeatKind::BotNamed {
+            continue;
+        }
+        // A submitted bot is pinned to a version at creation; its code lives in
+        // the store, not in the engine's list of built-in bots.
+        if crate::submitted::is_submitted(bot) {
+            crate::submitted::parse_spec(bot)
+                .filter(|(_, version)| version.is_some())
+                .ok_or_else(|| field_error("bots", format!("bad submitted bot {bot}")))?;
+        } else {
             calabresella_engine::bots::bot_from_spec(bot, 0)
                 .map_err(|e| field_error("bots", e.to_string()))?;
         }

@@ -1891,7 +1891,9 @@ type MatchResult struct {
 	// Hands played, void deals included.
 	Hands uint32 `protobuf:"varint,5,opt,name=hands,proto3" json:"hands,omitempty"`
 	// Final totals, signed, as in `Observation.signed_totals` (every game).
-	SignedTotals  []int32 `protobuf:"zigzag32,6,rep,packed,name=signed_totals,json=signedTotals,proto3" json:"signed_totals,omitempty"`
+	SignedTotals []int32 `protobuf:"zigzag32,6,rep,packed,name=signed_totals,json=signedTotals,proto3" json:"signed_totals,omitempty"`
+	// The submitted bots stopped for a fault during the match, in the order it happened.
+	Faults        []*BotFault `protobuf:"bytes,7,rep,name=faults,proto3" json:"faults,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1966,6 +1968,78 @@ func (x *MatchResult) GetSignedTotals() []int32 {
 		return x.SignedTotals
 	}
 	return nil
+}
+
+func (x *MatchResult) GetFaults() []*BotFault {
+	if x != nil {
+		return x.Faults
+	}
+	return nil
+}
+
+// A submitted bot stopped during a match.
+type BotFault struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its seat.
+	Seat uint32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// `TLE` (out of time), `MLE` (out of memory), `RE` (it crashed or exited) or `BAD_OUTPUT`
+	// (garbage, an illegal action, too much output).
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// The decision due when it happened.
+	Decision      uint64 `protobuf:"varint,3,opt,name=decision,proto3" json:"decision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BotFault) Reset() {
+	*x = BotFault{}
+	mi := &file_calabresella_v1_game_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BotFault) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BotFault) ProtoMessage() {}
+
+func (x *BotFault) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_game_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BotFault.ProtoReflect.Descriptor instead.
+func (*BotFault) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_game_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *BotFault) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *BotFault) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *BotFault) GetDecision() uint64 {
+	if x != nil {
+		return x.Decision
+	}
+	return 0
 }
 
 var File_calabresella_v1_game_proto protoreflect.FileDescriptor
@@ -2153,15 +2227,20 @@ const file_calabresella_v1_game_proto_rawDesc = "" +
 	"\a_callerB\t\n" +
 	"\a_targetB\n" +
 	"\n" +
-	"\b_partner\"\xc7\x01\n" +
+	"\b_partner\"\xfa\x01\n" +
 	"\vMatchResult\x12\x18\n" +
 	"\awinners\x18\x01 \x03(\rR\awinners\x12\x12\n" +
 	"\x04draw\x18\x02 \x01(\bR\x04draw\x12\x16\n" +
 	"\x06totals\x18\x03 \x03(\rR\x06totals\x12&\n" +
 	"\fforfeited_by\x18\x04 \x01(\rH\x00R\vforfeitedBy\x88\x01\x01\x12\x14\n" +
 	"\x05hands\x18\x05 \x01(\rR\x05hands\x12#\n" +
-	"\rsigned_totals\x18\x06 \x03(\x11R\fsignedTotalsB\x0f\n" +
-	"\r_forfeited_by*\x9b\x01\n" +
+	"\rsigned_totals\x18\x06 \x03(\x11R\fsignedTotals\x121\n" +
+	"\x06faults\x18\a \x03(\v2\x19.calabresella.v1.BotFaultR\x06faultsB\x0f\n" +
+	"\r_forfeited_by\"R\n" +
+	"\bBotFault\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1a\n" +
+	"\bdecision\x18\x03 \x01(\x04R\bdecision*\x9b\x01\n" +
 	"\x04Game\x12\x14\n" +
 	"\x10GAME_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11GAME_CALABRESELLA\x10\x01\x12\x12\n" +
@@ -2246,7 +2325,7 @@ func file_calabresella_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_calabresella_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_calabresella_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_calabresella_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_calabresella_v1_game_proto_goTypes = []any{
 	(Game)(0),                   // 0: calabresella.v1.Game
 	(MatchEnd)(0),               // 1: calabresella.v1.MatchEnd
@@ -2265,14 +2344,15 @@ var file_calabresella_v1_game_proto_goTypes = []any{
 	(*Event)(nil),               // 14: calabresella.v1.Event
 	(*Observation)(nil),         // 15: calabresella.v1.Observation
 	(*MatchResult)(nil),         // 16: calabresella.v1.MatchResult
-	(Suit)(0),                   // 17: calabresella.v1.Suit
-	(Rank)(0),                   // 18: calabresella.v1.Rank
-	(*Card)(nil),                // 19: calabresella.v1.Card
-	(Contract)(0),               // 20: calabresella.v1.Contract
-	(*Action)(nil),              // 21: calabresella.v1.Action
-	(Signal)(0),                 // 22: calabresella.v1.Signal
-	(*SeatCards)(nil),           // 23: calabresella.v1.SeatCards
-	(*PlayedCard)(nil),          // 24: calabresella.v1.PlayedCard
+	(*BotFault)(nil),            // 17: calabresella.v1.BotFault
+	(Suit)(0),                   // 18: calabresella.v1.Suit
+	(Rank)(0),                   // 19: calabresella.v1.Rank
+	(*Card)(nil),                // 20: calabresella.v1.Card
+	(Contract)(0),               // 21: calabresella.v1.Contract
+	(*Action)(nil),              // 22: calabresella.v1.Action
+	(Signal)(0),                 // 23: calabresella.v1.Signal
+	(*SeatCards)(nil),           // 24: calabresella.v1.SeatCards
+	(*PlayedCard)(nil),          // 25: calabresella.v1.PlayedCard
 }
 var file_calabresella_v1_game_proto_depIdxs = []int32{
 	1,  // 0: calabresella.v1.CalabresellaOptions.match_end:type_name -> calabresella.v1.MatchEnd
@@ -2283,45 +2363,46 @@ var file_calabresella_v1_game_proto_depIdxs = []int32{
 	9,  // 5: calabresella.v1.GameOptions.tressette:type_name -> calabresella.v1.TressetteOptions
 	10, // 6: calabresella.v1.GameOptions.chiamata:type_name -> calabresella.v1.ChiamataOptions
 	6,  // 7: calabresella.v1.Accuso.kind:type_name -> calabresella.v1.AccusoKind
-	17, // 8: calabresella.v1.Accuso.suit:type_name -> calabresella.v1.Suit
-	18, // 9: calabresella.v1.Accuso.rank:type_name -> calabresella.v1.Rank
-	17, // 10: calabresella.v1.Accuso.missing:type_name -> calabresella.v1.Suit
-	19, // 11: calabresella.v1.Accuso.cards:type_name -> calabresella.v1.Card
-	20, // 12: calabresella.v1.HandResult.contract:type_name -> calabresella.v1.Contract
-	19, // 13: calabresella.v1.HandResult.called:type_name -> calabresella.v1.Card
-	19, // 14: calabresella.v1.HandResult.monte:type_name -> calabresella.v1.Card
-	21, // 15: calabresella.v1.HandResult.bid:type_name -> calabresella.v1.Action
-	17, // 16: calabresella.v1.HandResult.trump:type_name -> calabresella.v1.Suit
+	18, // 8: calabresella.v1.Accuso.suit:type_name -> calabresella.v1.Suit
+	19, // 9: calabresella.v1.Accuso.rank:type_name -> calabresella.v1.Rank
+	18, // 10: calabresella.v1.Accuso.missing:type_name -> calabresella.v1.Suit
+	20, // 11: calabresella.v1.Accuso.cards:type_name -> calabresella.v1.Card
+	21, // 12: calabresella.v1.HandResult.contract:type_name -> calabresella.v1.Contract
+	20, // 13: calabresella.v1.HandResult.called:type_name -> calabresella.v1.Card
+	20, // 14: calabresella.v1.HandResult.monte:type_name -> calabresella.v1.Card
+	22, // 15: calabresella.v1.HandResult.bid:type_name -> calabresella.v1.Action
+	18, // 16: calabresella.v1.HandResult.trump:type_name -> calabresella.v1.Suit
 	7,  // 17: calabresella.v1.Event.kind:type_name -> calabresella.v1.EventKind
-	20, // 18: calabresella.v1.Event.contract:type_name -> calabresella.v1.Contract
-	19, // 19: calabresella.v1.Event.card:type_name -> calabresella.v1.Card
-	19, // 20: calabresella.v1.Event.cards:type_name -> calabresella.v1.Card
-	19, // 21: calabresella.v1.Event.other_cards:type_name -> calabresella.v1.Card
-	22, // 22: calabresella.v1.Event.signal:type_name -> calabresella.v1.Signal
+	21, // 18: calabresella.v1.Event.contract:type_name -> calabresella.v1.Contract
+	20, // 19: calabresella.v1.Event.card:type_name -> calabresella.v1.Card
+	20, // 20: calabresella.v1.Event.cards:type_name -> calabresella.v1.Card
+	20, // 21: calabresella.v1.Event.other_cards:type_name -> calabresella.v1.Card
+	23, // 22: calabresella.v1.Event.signal:type_name -> calabresella.v1.Signal
 	12, // 23: calabresella.v1.Event.accuso:type_name -> calabresella.v1.Accuso
 	13, // 24: calabresella.v1.Event.result:type_name -> calabresella.v1.HandResult
-	21, // 25: calabresella.v1.Event.action:type_name -> calabresella.v1.Action
+	22, // 25: calabresella.v1.Event.action:type_name -> calabresella.v1.Action
 	11, // 26: calabresella.v1.Observation.options:type_name -> calabresella.v1.GameOptions
 	5,  // 27: calabresella.v1.Observation.phase:type_name -> calabresella.v1.Phase
-	20, // 28: calabresella.v1.Observation.highest_bid:type_name -> calabresella.v1.Contract
-	20, // 29: calabresella.v1.Observation.contract:type_name -> calabresella.v1.Contract
-	19, // 30: calabresella.v1.Observation.called:type_name -> calabresella.v1.Card
-	19, // 31: calabresella.v1.Observation.hand:type_name -> calabresella.v1.Card
-	23, // 32: calabresella.v1.Observation.visible_hands:type_name -> calabresella.v1.SeatCards
-	24, // 33: calabresella.v1.Observation.trick:type_name -> calabresella.v1.PlayedCard
+	21, // 28: calabresella.v1.Observation.highest_bid:type_name -> calabresella.v1.Contract
+	21, // 29: calabresella.v1.Observation.contract:type_name -> calabresella.v1.Contract
+	20, // 30: calabresella.v1.Observation.called:type_name -> calabresella.v1.Card
+	20, // 31: calabresella.v1.Observation.hand:type_name -> calabresella.v1.Card
+	24, // 32: calabresella.v1.Observation.visible_hands:type_name -> calabresella.v1.SeatCards
+	25, // 33: calabresella.v1.Observation.trick:type_name -> calabresella.v1.PlayedCard
 	14, // 34: calabresella.v1.Observation.events:type_name -> calabresella.v1.Event
-	21, // 35: calabresella.v1.Observation.legal_actions:type_name -> calabresella.v1.Action
+	22, // 35: calabresella.v1.Observation.legal_actions:type_name -> calabresella.v1.Action
 	13, // 36: calabresella.v1.Observation.outcome:type_name -> calabresella.v1.HandResult
 	13, // 37: calabresella.v1.Observation.previous:type_name -> calabresella.v1.HandResult
-	21, // 38: calabresella.v1.Observation.bid:type_name -> calabresella.v1.Action
-	21, // 39: calabresella.v1.Observation.highest:type_name -> calabresella.v1.Action
-	17, // 40: calabresella.v1.Observation.trump:type_name -> calabresella.v1.Suit
+	22, // 38: calabresella.v1.Observation.bid:type_name -> calabresella.v1.Action
+	22, // 39: calabresella.v1.Observation.highest:type_name -> calabresella.v1.Action
+	18, // 40: calabresella.v1.Observation.trump:type_name -> calabresella.v1.Suit
 	4,  // 41: calabresella.v1.Observation.role:type_name -> calabresella.v1.Role
-	42, // [42:42] is the sub-list for method output_type
-	42, // [42:42] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	17, // 42: calabresella.v1.MatchResult.faults:type_name -> calabresella.v1.BotFault
+	43, // [43:43] is the sub-list for method output_type
+	43, // [43:43] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_calabresella_v1_game_proto_init() }
@@ -2348,7 +2429,7 @@ func file_calabresella_v1_game_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_calabresella_v1_game_proto_rawDesc), len(file_calabresella_v1_game_proto_rawDesc)),
 			NumEnums:      8,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -542,7 +542,12 @@ type SeatInfo struct {
 	// everyone once the match has started; empty before, and for seats that gave none (bots).
 	Entropy []byte `protobuf:"bytes,9,opt,name=entropy,proto3" json:"entropy,omitempty"`
 	// Whether the seat's player gave a contribution (shown while the table waits too).
-	Contributed   bool `protobuf:"varint,10,opt,name=contributed,proto3" json:"contributed,omitempty"`
+	Contributed bool `protobuf:"varint,10,opt,name=contributed,proto3" json:"contributed,omitempty"`
+	// A submitted bot stopped for a fault: `TLE` (out of time), `MLE` (out of memory), `RE`
+	// (it crashed or exited) or `BAD_OUTPUT` (garbage, an illegal action, too much output).
+	// The table's timeout policy then applied: a built-in bot played the seat on, or the seat
+	// forfeited. Empty otherwise.
+	Fault         string `protobuf:"bytes,11,opt,name=fault,proto3" json:"fault,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -645,6 +650,13 @@ func (x *SeatInfo) GetContributed() bool {
 		return x.Contributed
 	}
 	return false
+}
+
+func (x *SeatInfo) GetFault() string {
+	if x != nil {
+		return x.Fault
+	}
+	return ""
 }
 
 // The public state of a table.
@@ -3416,7 +3428,11 @@ type SeekRequest struct {
 	// of this player's, both ways; 0: anyone.
 	RatingWindow float64 `protobuf:"fixed64,4,opt,name=rating_window,json=ratingWindow,proto3" json:"rating_window,omitempty"`
 	// The player's contribution to the deals of the table made, as in `JoinTableRequest.entropy`.
-	Entropy       []byte `protobuf:"bytes,5,opt,name=entropy,proto3" json:"entropy,omitempty"`
+	Entropy []byte `protobuf:"bytes,5,opt,name=entropy,proto3" json:"entropy,omitempty"`
+	// The player's own submitted bot to play the match for it (`submitted:NAME` or
+	// `submitted:NAME@VERSION`, a bot the player owns); empty: the player plays the seat
+	// itself with the token it gets.
+	Bot           string `protobuf:"bytes,6,opt,name=bot,proto3" json:"bot,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3484,6 +3500,13 @@ func (x *SeekRequest) GetEntropy() []byte {
 		return x.Entropy
 	}
 	return nil
+}
+
+func (x *SeekRequest) GetBot() string {
+	if x != nil {
+		return x.Bot
+	}
+	return ""
 }
 
 // A table and seat made for a player by the server (matchmaking or a tournament).
@@ -4722,7 +4745,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\amove_ms\x18\x01 \x01(\rR\x06moveMs\x12\x17\n" +
 	"\abank_ms\x18\x02 \x01(\rR\x06bankMs\x12=\n" +
 	"\n" +
-	"on_timeout\x18\x03 \x01(\x0e2\x1e.calabresella.v1.TimeoutPolicyR\tonTimeout\"\xa5\x02\n" +
+	"on_timeout\x18\x03 \x01(\x0e2\x1e.calabresella.v1.TimeoutPolicyR\tonTimeout\"\xbb\x02\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.calabresella.v1.SeatKindR\x04kind\x12\x1f\n" +
@@ -4735,7 +4758,8 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x05guest\x18\b \x01(\bR\x05guest\x12\x18\n" +
 	"\aentropy\x18\t \x01(\fR\aentropy\x12 \n" +
 	"\vcontributed\x18\n" +
-	" \x01(\bR\vcontributed\"\xdc\x05\n" +
+	" \x01(\bR\vcontributed\x12\x14\n" +
+	"\x05fault\x18\v \x01(\tR\x05fault\"\xdc\x05\n" +
 	"\x05Table\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12@\n" +
@@ -4968,13 +4992,14 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\fplayer_names\x18\f \x03(\tR\vplayerNames\x12\x1d\n" +
 	"\n" +
 	"match_over\x18\r \x01(\bR\tmatchOverB\a\n" +
-	"\x05_seat\"\xd6\x01\n" +
+	"\x05_seat\"\xe8\x01\n" +
 	"\vSeekRequest\x126\n" +
 	"\aoptions\x18\x01 \x01(\v2\x1c.calabresella.v1.GameOptionsR\aoptions\x12,\n" +
 	"\x05clock\x18\x02 \x01(\v2\x16.calabresella.v1.ClockR\x05clock\x12\"\n" +
 	"\rbots_after_ms\x18\x03 \x01(\rR\vbotsAfterMs\x12#\n" +
 	"\rrating_window\x18\x04 \x01(\x01R\fratingWindow\x12\x18\n" +
-	"\aentropy\x18\x05 \x01(\fR\aentropy\"\xad\x01\n" +
+	"\aentropy\x18\x05 \x01(\fR\aentropy\x12\x10\n" +
+	"\x03bot\x18\x06 \x01(\tR\x03bot\"\xad\x01\n" +
 	"\n" +
 	"Assignment\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +

@@ -53,16 +53,17 @@ public final class Rules {
     }
 
     /**
-     * Whether {@code name} names the search bot: {@code pimc}, or {@code pimc:} with its budget
-     * ({@code pimc:ms=50}), any letter case. Such a seat is {@code SEAT_KIND_BOT_NAMED} and its
-     * name goes in {@code seat_bots}; the server checks the parameters.
+     * Whether {@code name} names a bot by name: the search bot {@code pimc}, or {@code pimc:}
+     * with its budget ({@code pimc:ms=50}), or a submitted bot ({@code submitted:NAME},
+     * {@code submitted:NAME@VERSION}), any letter case. Such a seat is
+     * {@code SEAT_KIND_BOT_NAMED} and its name goes in {@code seat_bots}; the server checks it.
      *
      * @param name a seat's name
-     * @return whether it names the search bot
+     * @return whether it names a bot
      */
     public static boolean isNamedBot(String name) {
         String k = key(name);
-        return k.equals("pimc") || k.startsWith("pimc:");
+        return k.equals("pimc") || k.startsWith("pimc:") || k.startsWith("submitted:");
     }
 
     /**
