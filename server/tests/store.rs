@@ -70,6 +70,8 @@ fn expected(writes: &[Write]) -> Vec<StoredTable> {
                     token_sha256: token_sha256.clone(),
                     guest: *guest,
                     entropy: entropy.clone(),
+                    fault: String::new(),
+                    fault_decision: 0,
                 });
                 t.seats.sort_by_key(|s| s.seat);
             }
@@ -81,6 +83,18 @@ fn expected(writes: &[Write]) -> Vec<StoredTable> {
                 let t = tables.iter_mut().find(|t| t.id == *table).expect("table");
                 if let Some(s) = t.seats.iter_mut().find(|s| s.seat == *seat) {
                     s.token_sha256 = token_sha256.clone();
+                }
+            }
+            Write::Fault {
+                table,
+                seat,
+                reason,
+                decision,
+            } => {
+                let t = tables.iter_mut().find(|t| t.id == *table).expect("table");
+                if let Some(s) = t.seats.iter_mut().find(|s| s.seat == *seat) {
+                    s.fault = reason.clone();
+                    s.fault_decision = *decision;
                 }
             }
             Write::Action { table, action, .. } => tables
@@ -139,7 +153,8 @@ fn finished(id: &str, game: &str, players: &[&str], winners: &[u32], ended: i64)
 }
 
 /// Tables written concurrently in random interleavings (several callers, so commits group
-/// writes of different tables) read back exactly: seats, actions in order, ended tables gone.
+/// writes of different tables) read back exactly: seats with their faults, actions in order,
+/// ended tables gone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_log_reads_back_exactly_as_written() {
     let dir = tempfile::tempdir().expect("dir");
@@ -177,6 +192,17 @@ async fn the_log_reads_back_exactly_as_written() {
             let n = u64::from(rng.below(300));
             for i in 0..n {
                 writes.push(action(&id, i, t));
+            }
+            // A fault on a seat that is taken, and one on a seat that is not (nothing to mark).
+            if t % 3 == 1 {
+                for seat in [0, 3] {
+                    writes.push(Write::Fault {
+                        table: id.clone(),
+                        seat,
+                        reason: ["TLE", "MLE", "RE", "BAD_OUTPUT"][(t % 4) as usize].into(),
+                        decision: n / 2 + u64::from(seat),
+                    });
+                }
             }
             if t % 5 == 0 {
                 writes.push(Write::Ended(Box::new(finished(
@@ -745,7 +771,11 @@ async fn the_migration_marks_old_unplayed_abandoned_tables_for_retention() {
                 other => break other.expect("open"),
             }
         };
-        assert_eq!(new.migrated, vec![3, 4, 5, 6], "{kind}");
+        assert_eq!(
+            new.migrated,
+            (3..=migrate::latest()).collect::<Vec<i64>>(),
+            "{kind}"
+        );
         assert_eq!(
             new.store.stats().await.expect("stats").abandoned_unplayed,
             1

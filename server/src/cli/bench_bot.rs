@@ -12,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use calabresella_engine::bots::{Bot, RandomBot};
 use calabresella_engine::game::{AnyMatch, Viewer};
 use calabresella_proto::{convert, json};
+use calabresella_server::submitted::cgroup::{BotGroup, Cgroups};
 use calabresella_server::submitted::files;
 use calabresella_server::submitted::sandbox::{BotLimits, Sandbox};
 use serde_json::json;
@@ -94,14 +95,32 @@ pub fn run(a: BenchBotArgs) -> Result<ExitCode> {
     let lines = turns(a.game.rules()?, a.turns.max(1))?;
     let start_line = json!({"type": "start", "protocol": calabresella_server::submitted::protocol::PROTOCOL, "seat": 0, "table_id": "bench"}).to_string();
     let limits = BotLimits::default();
-    let spawn = || {
-        sandbox
-            .std_command(&bot, &checked.entry, checked.runtime, 61998, &limits)
+    // A control group per start, as the server gives each bot (where the machine has them).
+    let cgroups = if sandbox.is_unsafe() {
+        None
+    } else {
+        Cgroups::detect().ok()
+    };
+    let spawn = || -> Result<(std::process::Child, Option<BotGroup>)> {
+        let command = sandbox.std_command(&bot, &checked.entry, checked.runtime, 61998, &limits);
+        let group = match &cgroups {
+            Some(c) => Some(
+                c.create(61998, limits.memory_mb, limits.processes)
+                    .map_err(anyhow::Error::msg)?,
+            ),
+            None => None,
+        };
+        let mut command = match &group {
+            Some(g) => g.wrap(command),
+            None => command,
+        };
+        let child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .context("cannot start the bot")
+            .context("cannot start the bot")?;
+        Ok((child, group))
     };
     let ask = |stdin: &mut std::process::ChildStdin,
                out: &mut BufReader<std::process::ChildStdout>,
@@ -119,7 +138,7 @@ pub fn run(a: BenchBotArgs) -> Result<ExitCode> {
     let mut starts = Vec::new();
     for _ in 0..a.starts.max(1) {
         let t = Instant::now();
-        let mut child = spawn()?;
+        let (mut child, group) = spawn()?;
         let mut stdin = child.stdin.take().context("stdin")?;
         let mut out = BufReader::new(child.stdout.take().context("stdout")?);
         writeln!(stdin, "{start_line}")?;
@@ -127,8 +146,9 @@ pub fn run(a: BenchBotArgs) -> Result<ExitCode> {
         starts.push(t.elapsed().as_secs_f64() * 1000.0);
         drop(stdin);
         let _ = child.wait();
+        drop(group);
     }
-    let mut child = spawn()?;
+    let (mut child, group) = spawn()?;
     let mut stdin = child.stdin.take().context("stdin")?;
     let mut out = BufReader::new(child.stdout.take().context("stdout")?);
     writeln!(stdin, "{start_line}")?;
@@ -139,6 +159,7 @@ pub fn run(a: BenchBotArgs) -> Result<ExitCode> {
     }
     drop(stdin);
     let _ = child.wait();
+    drop(group);
     let mut sorted = trips.clone();
     sorted.sort_by(f64::total_cmp);
     let p = |q: f64| {
@@ -151,6 +172,11 @@ pub fn run(a: BenchBotArgs) -> Result<ExitCode> {
         "bot": name,
         "runtime": checked.runtime.as_str(),
         "sandbox": if sandbox.is_unsafe() { "none (--unsafe-trusted)" } else { "bubblewrap" },
+        "control_groups": match &cgroups {
+            Some(Cgroups::V2 { .. }) => "v2",
+            Some(Cgroups::V1 { .. }) => "v1",
+            None => "none",
+        },
         "start_ms": {"median": median(&mut starts), "all": starts},
         "round_trip_ms": {"median": p(0.5), "p90": p(0.9), "p99": p(0.99), "decisions": trips.len()},
     });

@@ -568,7 +568,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
                 .clone()
                 .unwrap_or_else(|| match &store_options.location {
                     Location::Sqlite(db) => db.with_extension("bots"),
-                    _ => std::env::temp_dir().join(format!("calabresella-bots-{}", args.instance)),
+                    // Beside where the SQLite database would be: the user's data, not /tmp.
+                    _ => default_db_path().with_file_name(format!("bots-{}", args.instance)),
                 }),
             limits: calabresella_server::submitted::sandbox::BotLimits {
                 memory_mb: args.bot_memory_mb,
@@ -578,6 +579,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
                 open_files: args.bot_open_files,
                 match_s: args.bot_match_s,
             },
+            probe_at_start: true,
         },
         ..ServeOptions::default()
     };

@@ -52,6 +52,17 @@ pub enum Write {
         /// SHA-256 of the new token, hex.
         token_sha256: String,
     },
+    /// A seat's submitted bot was stopped for a fault.
+    Fault {
+        /// The table.
+        table: String,
+        /// The seat.
+        seat: u8,
+        /// `TLE`, `MLE`, `RE` or `BAD_OUTPUT`.
+        reason: String,
+        /// The decision due then.
+        decision: u64,
+    },
     /// A decision was answered.
     Action {
         /// The table.
@@ -78,6 +89,10 @@ pub struct StoredSeat {
     pub guest: bool,
     /// The player's contribution to the deals, hex (empty: none).
     pub entropy: String,
+    /// The fault that stopped the seat's submitted bot (empty: none).
+    pub fault: String,
+    /// The decision due when it was stopped.
+    pub fault_decision: u64,
 }
 
 /// An action as stored.
@@ -231,6 +246,23 @@ pub fn apply(conn: &mut dyn Conn, writes: &[&Write]) -> Result<(), StoreError> {
                     ],
                 )?;
             }
+            Write::Fault {
+                table,
+                seat,
+                reason,
+                decision,
+            } => {
+                conn.execute(
+                    "UPDATE seats SET fault = $1, fault_decision = $2 \
+                     WHERE table_id = $3 AND seat = $4",
+                    &[
+                        reason.as_str().into(),
+                        i64::try_from(*decision).unwrap_or(i64::MAX).into(),
+                        table.as_str().into(),
+                        i64::from(*seat).into(),
+                    ],
+                )?;
+            }
             Write::Ended(f) => ended(conn, f)?,
             Write::Action { .. } => {}
         }
@@ -338,7 +370,8 @@ fn small(v: &Value, what: &str) -> Result<u8, StoreError> {
 }
 
 /// The unfinished tables of `owner`, with seats and action logs, from a database at schema
-/// `version` (seats have no guest mark before version 5, no contribution before 6).
+/// `version` (seats have no guest mark before version 5, no contribution before 6, no fault
+/// before 7).
 pub fn load_open(
     conn: &mut dyn Conn,
     owner: &str,
@@ -346,6 +379,11 @@ pub fn load_open(
 ) -> Result<Vec<StoredTable>, StoreError> {
     let guest = if version >= 5 { "s.guest" } else { "0" };
     let entropy = if version >= 6 { "s.entropy" } else { "''" };
+    let fault = if version >= 7 {
+        "s.fault, s.fault_decision"
+    } else {
+        "'', 0"
+    };
     let owner_v: Value = owner.into();
     let mut tables: Vec<StoredTable> = conn
         .query(
@@ -370,7 +408,8 @@ pub fn load_open(
         .collect();
     for mut r in conn.query(
         &format!(
-            "SELECT s.table_id, s.seat, s.player_name, s.token_sha256, {guest}, {entropy} \
+            "SELECT s.table_id, s.seat, s.player_name, s.token_sha256, {guest}, {entropy}, \
+             {fault} \
              FROM seats s \
              JOIN tables t ON t.id = s.table_id WHERE t.owner = $1 AND t.state = 'open' \
              ORDER BY s.table_id, s.seat"
@@ -384,6 +423,8 @@ pub fn load_open(
                 token_sha256: r[3].take_text(),
                 guest: r[4].int() != 0,
                 entropy: r[5].take_text(),
+                fault: r[6].take_text(),
+                fault_decision: u64::try_from(r[7].int()).unwrap_or(0),
             });
         }
     }

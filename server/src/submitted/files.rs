@@ -119,6 +119,8 @@ pub fn check(file_name: &str, content: &[u8], entry: &str) -> Result<Checked, St
     }
     let mut total = 0u64;
     let mut found = false;
+    let mut files = std::collections::BTreeSet::new();
+    let mut dirs = std::collections::BTreeSet::new();
     for i in 0..zip.len() {
         let f = zip
             .by_index_raw(i)
@@ -141,9 +143,51 @@ pub fn check(file_name: &str, content: &[u8], entry: &str) -> Result<Checked, St
         if name == entry && !f.is_dir() {
             found = true;
         }
+        // Every directory above a file, and the file itself: a name that is both cannot be
+        // unpacked.
+        for d in Path::new(&name).ancestors().skip(1) {
+            if !d.as_os_str().is_empty() {
+                dirs.insert(d.to_path_buf());
+            }
+        }
+        if f.is_dir() {
+            dirs.insert(PathBuf::from(&name));
+        } else if !files.insert(PathBuf::from(&name)) {
+            return Err(format!("the archive holds {name:?} twice"));
+        }
+    }
+    if let Some(both) = files.intersection(&dirs).next() {
+        return Err(format!(
+            "{} is both a file and a directory in the archive",
+            both.display()
+        ));
     }
     if !found {
         return Err(format!("the archive holds no file {entry:?}"));
+    }
+    // Each file read once now (within the size checked above), so that an archive that
+    // cannot be unpacked (encrypted, an unknown compression, damaged data) is refused here
+    // rather than failing every match later.
+    let mut buf = [0u8; 64 * 1024];
+    for i in 0..zip.len() {
+        let mut f = zip
+            .by_index(i)
+            .map_err(|e| format!("the archive cannot be unpacked: {e}"))?;
+        let mut left = MAX_UNPACKED_BYTES + 1;
+        loop {
+            let n = f
+                .read(&mut buf)
+                .map_err(|e| format!("the archive cannot be unpacked: {e}"))?;
+            if n == 0 {
+                break;
+            }
+            left = left.saturating_sub(n as u64);
+            if left == 0 {
+                return Err(format!(
+                    "the archive unpacks to more than {MAX_UNPACKED_BYTES} bytes"
+                ));
+            }
+        }
     }
     Ok(Checked {
         runtime: Runtime::of(&entry),
@@ -201,8 +245,26 @@ pub fn unpack(dir: &Path, checked: &Checked, content: &[u8]) -> Result<(), Strin
     } else {
         std::fs::write(dir.join(&checked.file_name), content).map_err(io)?;
     }
+    // Readable by the bot's user whatever the server's umask; nothing writable but by the
+    // server; the entry point executable.
+    open_up(dir).map_err(io)?;
     let entry = dir.join(&checked.entry);
     std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+    Ok(())
+}
+
+/// Sets 0755 on `dir` and the directories under it, 0644 on its files.
+fn open_up(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))?;
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        if e.file_type()?.is_dir() {
+            open_up(&e.path())?;
+        } else {
+            std::fs::set_permissions(e.path(), std::fs::Permissions::from_mode(0o644))?;
+        }
+    }
     Ok(())
 }
 
@@ -241,6 +303,22 @@ mod tests {
         assert_eq!((c.runtime, c.archive), (Runtime::Python, true));
         let dir = tempfile::tempdir().expect("dir");
         unpack(&dir.path().join("v1"), &c, &z).expect("unpack");
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &str| {
+            std::fs::metadata(dir.path().join(p))
+                .expect("unpacked")
+                .permissions()
+                .mode()
+                & 0o7777
+        };
+        assert_eq!(
+            (
+                mode("v1/src"),
+                mode("v1/src/lib.py"),
+                mode("v1/src/main.py")
+            ),
+            (0o755, 0o644, 0o755)
+        );
         assert_eq!(
             std::fs::read(dir.path().join("v1/src/lib.py")).expect("read"),
             b"x = 1"
@@ -269,6 +347,30 @@ mod tests {
                 .expect_err("a path out of the directory")
                 .contains("plain relative")
         );
+        let clash = zip_of(&[("a", b"x"), ("a/b", b"y"), ("main.py", b"x")]);
+        assert!(
+            check("bot.zip", &clash, "main.py")
+                .expect_err("a file and a directory of one name")
+                .contains("both a file and a directory")
+        );
+        // A stored entry whose data is cut short cannot be unpacked: refused now.
+        let mut cut = {
+            let mut out = std::io::Cursor::new(Vec::new());
+            let mut z = zip::ZipWriter::new(&mut out);
+            let stored = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Stored);
+            z.start_file("main.py", stored).expect("start");
+            z.write_all(b"print('a long enough line of code')")
+                .expect("write");
+            z.finish().expect("finish");
+            out.into_inner()
+        };
+        let at = cut
+            .windows(5)
+            .position(|w| w == b"print")
+            .expect("the stored data");
+        cut[at..at + 10].copy_from_slice(b"XXXXXXXXXX");
+        assert!(check("bot.zip", &cut, "main.py").is_err());
         let big = vec![0u8; MAX_FILE_BYTES + 1];
         assert!(
             check("bot", &big, "")

@@ -5,12 +5,13 @@
 //! ([`protocol`]) under the table's clock; [`sandbox`] starts it, [`files`] checks and unpacks
 //! what was submitted.
 
+pub mod cgroup;
 pub mod driver;
 pub mod files;
 pub mod protocol;
 pub mod sandbox;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use calabresella_engine::Seat;
@@ -69,6 +70,9 @@ pub struct BotOptions {
     pub cache_dir: PathBuf,
     /// Each bot's limits.
     pub limits: BotLimits,
+    /// Probe the sandbox when the server starts (and log what it found), not when a bot is
+    /// first needed.
+    pub probe_at_start: bool,
 }
 
 impl Default for BotOptions {
@@ -79,6 +83,7 @@ impl Default for BotOptions {
             python: "python3".into(),
             cache_dir: std::env::temp_dir().join("calabresella-bots"),
             limits: BotLimits::default(),
+            probe_at_start: false,
         }
     }
 }
@@ -100,20 +105,33 @@ impl Pinned {
 /// The server's submitted bots: the store's versions, the sandbox, and the running bots.
 pub struct BotRunner {
     store: Store,
-    sandbox: Result<Sandbox, String>,
+    /// The sandbox and the control groups, probed once, when first needed (or at start
+    /// with [`BotOptions::probe_at_start`]).
+    ready: tokio::sync::OnceCell<Ready>,
     options: BotOptions,
     uids: Arc<Uids>,
 }
 
-impl BotRunner {
-    /// The runner over `store`; the sandbox is probed now (a server without one still lists
-    /// bots, but refuses to take or seat them, saying why).
-    pub fn new(options: BotOptions, store: Store) -> Arc<BotRunner> {
+/// What the machine gives the bots.
+struct Ready {
+    sandbox: Result<Sandbox, String>,
+    /// The running bots' control groups, where the machine gives them.
+    cgroups: Option<cgroup::Cgroups>,
+}
+
+impl Ready {
+    /// Probes the sandbox and the control groups (blocking: it starts processes), saying in
+    /// the log what it found.
+    fn probe(options: &BotOptions) -> Ready {
         let sandbox = Sandbox::probe(
             options.bwrap.as_deref(),
             &options.python,
             options.unsafe_trusted,
-        );
+        )
+        .and_then(|s| {
+            check_cache(&options.cache_dir)?;
+            Ok(s)
+        });
         match &sandbox {
             Ok(s) if s.is_unsafe() => tracing::warn!(
                 "--unsafe-trusted-bots: submitted bots run without the sandbox, with the \
@@ -127,22 +145,108 @@ impl BotRunner {
             Ok(_) => tracing::info!("submitted bots run in the bubblewrap sandbox"),
             Err(why) => tracing::info!(why = %why, "submitted bots are off"),
         }
-        Arc::new(BotRunner {
+        let cgroups = match &sandbox {
+            Ok(_) => match cgroup::Cgroups::detect() {
+                Ok(c) => Some(c),
+                Err(why) => {
+                    tracing::warn!(
+                        why = %why,
+                        "no control groups for the bots: each bot's memory and CPU limits \
+                         hold per process, not for the bot as a whole"
+                    );
+                    None
+                }
+            },
+            Err(_) => None,
+        };
+        Ready { sandbox, cgroups }
+    }
+}
+
+/// Makes the cache of unpacked bots and checks that nobody else can write to it: its
+/// contents run as bots, and its paths are predictable (a version's hash).
+fn check_cache(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot make the bot cache {}: {e}", dir.display()))?;
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| format!("cannot read the bot cache {}: {e}", dir.display()))?;
+    let me = rustix::process::geteuid().as_raw();
+    if !meta.is_dir() || meta.uid() != me || meta.mode() & 0o022 != 0 {
+        return Err(format!(
+            "the bot cache {} must be a directory of the server's user that no one else can \
+             write to",
+            dir.display()
+        ));
+    }
+    // The bots' users read it through the sandbox's mount.
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("cannot open the bot cache {}: {e}", dir.display()))?;
+    // Copies half made by a server that stopped meanwhile (old enough that no running
+    // server sharing the cache is still making them).
+    let stale = |e: &std::fs::DirEntry| {
+        e.metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > std::time::Duration::from_secs(3600))
+    };
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(".tmp") && stale(&e) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+impl BotRunner {
+    /// The runner over `store`; the sandbox is probed when first needed (a server without one
+    /// still lists bots, but refuses to take or seat them, saying why).
+    pub fn new(options: BotOptions, store: Store) -> Arc<BotRunner> {
+        let runner = Arc::new(BotRunner {
             store,
-            sandbox,
+            ready: tokio::sync::OnceCell::new(),
             options,
             uids: Arc::default(),
-        })
+        });
+        if runner.options.probe_at_start {
+            let r = runner.clone();
+            tokio::spawn(async move {
+                r.ready().await;
+            });
+        }
+        runner
+    }
+
+    async fn ready(&self) -> &Ready {
+        self.ready
+            .get_or_init(|| async {
+                let options = self.options.clone();
+                tokio::task::spawn_blocking(move || Ready::probe(&options))
+                    .await
+                    .unwrap_or_else(|e| Ready {
+                        sandbox: Err(format!("the probe failed: {e}")),
+                        cgroups: None,
+                    })
+            })
+            .await
     }
 
     /// Whether bots can run here; else `NO_SANDBOX` and why.
-    pub fn available(&self) -> Result<&Sandbox, ServiceError> {
-        self.sandbox.as_ref().map_err(|why| {
+    pub async fn available(&self) -> Result<&Sandbox, ServiceError> {
+        self.ready().await.sandbox.as_ref().map_err(|why| {
             ServiceError::Precondition(
                 Reason::NoSandbox,
                 format!("this server runs no submitted bots: {why}"),
             )
         })
+    }
+
+    /// The running bots' control groups, if the machine gives them.
+    async fn cgroups(&self) -> Option<&cgroup::Cgroups> {
+        self.ready().await.cgroups.as_ref()
     }
 
     /// Stores a new version of the bot `r.name` for `owner`.
@@ -153,7 +257,7 @@ impl BotRunner {
     ) -> Result<v1::BotVersion, ServiceError> {
         use base64::Engine;
         use sha2::Digest;
-        self.available()?;
+        self.available().await?;
         let bad = |why: String| ServiceError::Invalid(Reason::BadSubmission, why);
         if !valid_name(&r.name) {
             return Err(bad(format!(
@@ -209,7 +313,7 @@ impl BotRunner {
     /// The version a seat name (`submitted:NAME[@VERSION]`) means: the latest if none is
     /// given. `BAD_SEATS` for a name or version that does not exist.
     pub async fn resolve(&self, spec: &str) -> Result<Pinned, ServiceError> {
-        self.available()?;
+        self.available().await?;
         let bad = |why: String| ServiceError::Invalid(Reason::BadSeats, why);
         let (name, version) = parse_spec(spec).ok_or_else(|| {
             bad(format!(
@@ -331,6 +435,11 @@ impl BotRunner {
                 .map_err(|e| format!("no bot cache: {e}"))?;
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| format!("no bot cache: {e}"))?;
+            }
+            // A copy without its mark is left over from something else (a cleaner took
+            // part of it): it goes. Complete copies appear whole, by rename, mark included.
+            if target.exists() && !target.join(".ready").exists() {
+                let _ = std::fs::remove_dir_all(&target);
             }
             // Another driver may have won the race: its copy is the same.
             match std::fs::rename(staging.path().join("bot"), &target) {

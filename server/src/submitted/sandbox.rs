@@ -308,7 +308,8 @@ impl Sandbox {
                     c.args(["--symlink", "usr/lib64", "/lib64"]);
                 }
                 // Scratch space first: a runtime that lives under /tmp is mounted over it.
-                c.arg("--size")
+                // Writable by the bot's user (bubblewrap would make it root's alone).
+                c.args(["--perms", "1777", "--size"])
                     .arg((limits.file_mb * mib).to_string())
                     .args(["--tmpfs", "/tmp"]);
                 // The directories above each mount, made traversable for the bot's user

@@ -8,7 +8,7 @@ use super::*;
 impl Table {
     /// Stops the submitted bot at `seat` for `reason`; false when there is none to stop (no
     /// submitted bot there, stopped already, or the match is over).
-    pub(super) fn bot_fault(&mut self, seat: Seat, reason: &str) -> bool {
+    pub(super) async fn bot_fault(&mut self, seat: Seat, reason: &str) -> bool {
         let i = seat.index();
         if self.end.is_some()
             || self
@@ -19,13 +19,21 @@ impl Table {
             return false;
         }
         let decision = self.taken.len() as u64;
-        self.seats[i].fault = Some(reason.to_owned());
-        self.faults.push(v1::BotFault {
-            seat: i as u32,
-            reason: reason.to_owned(),
-            decision,
-        });
+        // Stored first, so that a restarted server keeps the seat stopped. A store that
+        // fails does not keep the bot playing: the fault holds for this run regardless.
+        if self.store.durable() {
+            let write = Write::Fault {
+                table: self.id.clone(),
+                seat: i as u8,
+                reason: reason.to_owned(),
+                decision,
+            };
+            if let Err(e) = self.store.write(vec![write]).await {
+                tracing::error!(table = %self.id, error = %e, "a bot's fault not stored");
+            }
+        }
         tracing::info!(table = %self.id, seat = i, reason, decision, "submitted bot stopped");
+        let forfeit = self.mark_fault(seat, reason, decision);
         // Its driver's stream ends: the driver stops the bot's process.
         let stopped = ServiceError::Precondition(
             Reason::MatchOver,
@@ -38,14 +46,10 @@ impl Table {
             f.push(Item::SeatChanged(Box::new(info.clone())), epoch);
         }
         self.public.push(Item::SeatChanged(Box::new(info)), epoch);
-        let policy = v1::TimeoutPolicy::try_from(self.spec.clock.on_timeout);
-        if policy == Ok(v1::TimeoutPolicy::Forfeit) {
+        if forfeit {
             self.finish(v1::EndReason::Forfeit, Some(seat));
             return true;
         }
-        // A built-in bot plays the seat on, from the decision due now if it is the seat's.
-        let seed = self.spec.bot_seed.rotate_left(29) ^ i as u64;
-        self.seats[i].bot = Some(Box::new(calabresella_engine::bots::HeuristicBot::new(seed)));
         if let Some(p) = self.pending.as_mut()
             && p.seat == seat
         {
@@ -53,6 +57,27 @@ impl Table {
             p.bot_at = Some(Instant::now());
         }
         true
+    }
+
+    /// Marks the seat's bot stopped at `decision` (live, or as the store says on a restore):
+    /// shown on the seat and kept for the result; a built-in bot plays the seat on from the
+    /// decision due now, unless the policy is to forfeit (true then: the caller ends the
+    /// match).
+    pub(super) fn mark_fault(&mut self, seat: Seat, reason: &str, decision: u64) -> bool {
+        let i = seat.index();
+        self.seats[i].fault = Some(reason.to_owned());
+        self.faults.push(v1::BotFault {
+            seat: i as u32,
+            reason: reason.to_owned(),
+            decision,
+        });
+        let policy = v1::TimeoutPolicy::try_from(self.spec.clock.on_timeout);
+        if policy == Ok(v1::TimeoutPolicy::Forfeit) {
+            return true;
+        }
+        let seed = self.spec.bot_seed.rotate_left(29) ^ i as u64;
+        self.seats[i].bot = Some(Box::new(calabresella_engine::bots::HeuristicBot::new(seed)));
+        false
     }
 
     /// Whether a submitted bot still plays here (its driver must run).

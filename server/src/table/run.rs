@@ -23,7 +23,7 @@ impl Table {
         self.seats[seat.index()].clock.timed_out();
         // A submitted bot out of time is stopped: the policy applies for the rest of the match
         // (`bot_fault` sets the bot that answers now, or ends the match).
-        if self.seats[seat.index()].submitted.is_some() && self.bot_fault(seat, "TLE") {
+        if self.seats[seat.index()].submitted.is_some() && self.bot_fault(seat, "TLE").await {
             return;
         }
         let policy = match v1::TimeoutPolicy::try_from(self.spec.clock.on_timeout) {
@@ -214,7 +214,7 @@ impl Table {
                 reason,
                 reply,
             } => {
-                self.bot_fault(seat, &reason);
+                self.bot_fault(seat, &reason).await;
                 let _ = reply.send(());
             }
             Command::SubmittedSeats(reply) => {

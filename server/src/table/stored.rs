@@ -275,7 +275,15 @@ pub fn restore(
         stored.created_unix_ms,
     )?;
     table.epoch = epoch;
+    // Bots stopped for a fault, by the decision due then: marked again as the log is replayed,
+    // so that the built-in bot that took over is asked again from the same point.
+    let mut faults: Vec<(u64, Seat, String)> = Vec::new();
     for s in stored.seats {
+        if !s.fault.is_empty()
+            && let Some(seat) = Seat::new(s.seat)
+        {
+            faults.push((s.fault_decision, seat, s.fault.clone()));
+        }
         let i = usize::from(s.seat);
         let hash: [u8; 32] = unhex(&s.token_sha256)
             .and_then(|b| b.try_into().ok())
@@ -300,7 +308,12 @@ pub fn restore(
     }
     table.deal_first();
     table.set_state(v1::TableState::Playing);
+    faults.sort_by_key(|f| f.0);
+    let mut faults = faults.into_iter().peekable();
     for (n, a) in stored.actions.into_iter().enumerate() {
+        while let Some((_, seat, reason)) = faults.next_if(|f| f.0 <= n as u64) {
+            table.mark_fault(seat, &reason, n as u64);
+        }
         let damaged = |why: String| DamagedTable::Action { index: n, why };
         let seat = Seat::new(a.seat).ok_or_else(|| damaged(format!("seat {}", a.seat)))?;
         let action: Action = a.action.parse().map_err(|e| damaged(format!("{e}")))?;
@@ -332,6 +345,9 @@ pub fn restore(
             ms: a.ms,
             timeout: a.timeout,
         });
+    }
+    for (decision, seat, reason) in faults {
+        table.mark_fault(seat, &reason, decision);
     }
     Ok(table)
 }
