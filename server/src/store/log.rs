@@ -379,7 +379,7 @@ pub fn load_open(
 ) -> Result<Vec<StoredTable>, StoreError> {
     let guest = if version >= 5 { "s.guest" } else { "0" };
     let entropy = if version >= 6 { "s.entropy" } else { "''" };
-    let fault = if version >= 7 {
+    let fault = if version >= 8 {
         "s.fault, s.fault_decision"
     } else {
         "'', 0"

@@ -52,6 +52,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "submitted bots: their versions and their logs",
         sql: include_str!("migrations/0007_submitted_bots.sql"),
     },
+    Migration {
+        version: 8,
+        name: "submitted bots' faults kept on their seats",
+        sql: include_str!("migrations/0008_seat_faults.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

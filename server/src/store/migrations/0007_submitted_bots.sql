@@ -1,9 +1,7 @@
 -- Submitted bots (docs/SUBMISSIONS.md): every version of every bot with its owner, the
 -- SHA-256 and size of the file submitted, what runs and how, and the file itself (base64:
 -- the schema keeps to BIGINT and TEXT); and what each bot wrote to its standard error in a
--- match, with how its run ended, for its owner to read; and, on an unfinished table's seat, the
--- fault that stopped its bot (empty: none) and the decision due then, so that a restarted
--- server keeps the seat stopped.
+-- match, with how its run ended, for its owner to read.
 CREATE TABLE bot_versions (
     name TEXT NOT NULL,
     version BIGINT NOT NULL,
@@ -29,5 +27,3 @@ CREATE TABLE bot_logs (
     ended_unix_ms BIGINT NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
-ALTER TABLE seats ADD COLUMN fault TEXT NOT NULL DEFAULT '';
-ALTER TABLE seats ADD COLUMN fault_decision BIGINT NOT NULL DEFAULT 0;
