@@ -6,6 +6,7 @@
 //! and the gRPC client ([`remote`]). Nothing here holds the GIL while it waits or plays
 //! built-in bots.
 
+pub mod analysis;
 pub mod args;
 pub mod compete;
 pub mod encode;
@@ -37,6 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament::play_matches, m)?)?;
     m.add_function(wrap_pyfunction!(state::option_sets, m)?)?;
     m.add_function(wrap_pyfunction!(fair::verify_record, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::analyse_record, m)?)?;
     m.add("TERMINAL", state::TERMINAL)?;
     m.add("CHANCE", state::CHANCE)?;
     m.add("OBSERVATION_SIZE", encode::OBS_SIZE)?;

@@ -51,6 +51,13 @@ pub struct ServerConfig {
     /// Longest time a named built-in bot (`pimc`) may think per decision, in milliseconds: a
     /// table's bot without a time budget gets this one, and a larger budget is refused.
     pub max_bot_ms: u32,
+    /// Analyses (`AnalyseRecord`) run at once on the server; more wait their turn. Each takes
+    /// one core while it runs.
+    pub analysis_workers: usize,
+    /// Longest search per decision an analysis may ask for, in milliseconds.
+    pub analysis_max_ms: u32,
+    /// Analyses one client address may have running or waiting (0: no limit).
+    pub max_analyses_per_client: usize,
     /// Whether people without an API key may take seats (as guests).
     pub guests: bool,
     /// Calls with a bad API key an address may make per minute before it is refused for a
@@ -87,6 +94,9 @@ impl Default for ServerConfig {
             max_open_tables_per_client: 5_000,
             epoch: String::new(),
             max_bot_ms: 100,
+            analysis_workers: 1,
+            analysis_max_ms: 50,
+            max_analyses_per_client: 1,
             guests: true,
             max_bad_keys_per_client_per_minute: 10,
             admin_key_sha256: None,

@@ -21,6 +21,12 @@ pub enum Reason {
     BadAction,
     /// The bot delay is out of range.
     BadBotDelay,
+    /// An analysis budget beyond the server's limit.
+    BadBudget,
+    /// The match is still being played: it cannot be analysed yet.
+    MatchInProgress,
+    /// The client already runs an analysis.
+    TooManyAnalyses,
     /// The API key is malformed, unknown or disabled.
     BadKey,
     /// The clock is out of the server's range.
@@ -137,7 +143,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 59] = [
+    pub const ALL: [Reason; 62] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -197,6 +203,9 @@ impl Reason {
         Reason::Unavailable,
         Reason::BadEntropy,
         Reason::SeededTable,
+        Reason::BadBudget,
+        Reason::MatchInProgress,
+        Reason::TooManyAnalyses,
     ];
 
     /// The reason as the wire has it (`BAD_OPTIONS`, ...).
@@ -241,6 +250,9 @@ impl Reason {
             Reason::TableLogFull => "TABLE_LOG_FULL",
             Reason::TableNotFound => "TABLE_NOT_FOUND",
             Reason::TooManyStreams => "TOO_MANY_STREAMS",
+            Reason::BadBudget => "BAD_BUDGET",
+            Reason::MatchInProgress => "MATCH_IN_PROGRESS",
+            Reason::TooManyAnalyses => "TOO_MANY_ANALYSES",
             Reason::TooManyCalls => "TOO_MANY_CALLS",
             Reason::BadSubmission => "BAD_SUBMISSION",
             Reason::NotYourBot => "NOT_YOUR_BOT",

@@ -365,6 +365,128 @@ fn bench_and_duplicate_print_json() {
 }
 
 #[test]
+fn analyse_values_every_decision_and_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("match.json");
+    let played = bin()
+        .args([
+            "play",
+            "--game",
+            "tressette-in-due",
+            "--bots",
+            "heuristic,random",
+        ])
+        .args([
+            "--seed",
+            "3",
+            "--quiet",
+            "--record",
+            record.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{played:?}");
+    let analyse = |extra: &[&str]| {
+        bin()
+            .arg("analyse")
+            .arg(&record)
+            .args(["--budget", "worlds=4:work=300"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = analyse(&["--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "calabresella-analysis/1");
+    assert_eq!(v["budget"], "worlds=4:work=300");
+    let decisions = v["decisions"].as_array().unwrap();
+    assert!(decisions.len() > 10);
+    for d in decisions {
+        assert!(d["loss"].as_f64().unwrap() >= 0.0);
+        assert!(d["actions"].as_array().unwrap().len() > 1);
+    }
+    assert_eq!(v["seats"].as_array().unwrap().len(), 2);
+    // Deterministic for a seed: the same bytes again.
+    assert_eq!(analyse(&["--json"]).stdout, out.stdout);
+    // The text report: a line per decision, then the seats' figures.
+    let text = String::from_utf8(analyse(&[]).stdout).unwrap();
+    assert!(
+        text.contains("seat  decisions  mean loss  large errors  accuracy"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("  ") && l.contains(" loss "))
+            .count(),
+        decisions.len(),
+        "{text}"
+    );
+    // A reader that stops early is no failure, and no panic.
+    let mut child = bin()
+        .arg("analyse")
+        .arg(&record)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    assert!(child.wait().unwrap().success());
+    // Bad input: one clear line, exit 2.
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, "{\"format\": 7}").unwrap();
+    for (args, says) in [
+        (vec!["analyse", "/nonexistent.json"], "cannot read it"),
+        (vec!["analyse", garbage.to_str().unwrap()], "invalid record"),
+        (
+            vec!["analyse", record.to_str().unwrap(), "--budget", "depth=3"],
+            "unknown pimc parameter",
+        ),
+        (
+            vec!["analyse", record.to_str().unwrap(), "--large", "0"],
+            "--large",
+        ),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn duplicate_analyse_tells_the_heuristic_from_random_in_a_few_deals() {
+    let out = bin()
+        .args([
+            "duplicate",
+            "--game",
+            "tressette-in-due",
+            "--bots",
+            "heuristic,random",
+        ])
+        .args(["--deals", "30", "--analyse"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loss = |i: usize| v["bots"][i]["mean_loss_per_decision"].clone();
+    let (heuristic, random) = (loss(0), loss(1));
+    assert_eq!(heuristic["deals"], 30);
+    assert!(
+        heuristic["ci95"][1].as_f64().unwrap() < random["ci95"][0].as_f64().unwrap(),
+        "the heuristic loses less per decision than random, intervals apart: {heuristic} {random}"
+    );
+    let pair = &v["analysis"]["pairs"][0];
+    assert_eq!(pair["bots"], serde_json::json!(["heuristic", "random"]));
+    assert_eq!(pair["loss_margin_per_decision"]["separated"], true);
+    assert!(
+        pair["points_margin_per_hand"]["deals_to_separate"]
+            .as_f64()
+            .is_some()
+    );
+}
+
+#[test]
 fn tressette_games_play_record_and_replay() {
     let dir = tempfile::tempdir().unwrap();
     for (game, n) in [("tressette", 4), ("tressette-in-due", 2)] {

@@ -1,3 +1,6 @@
+// (5) Its analysis: asked for on the replay page, each seat's figures and the chart shown, and each
+// step's decision valued with the best action highlighted (the best card marked in its hand).
+//
 // (4) A finished match's replay steps forwards and backwards (buttons and arrow keys) with every
 // seat's cards shown; the results page lists the match with a link to its replay, and so does
 // the lobby.
@@ -226,4 +229,74 @@ test("the lobby lists the finished table with a replay link", async (s) => {
   );
   await row.locator("a[data-replay]").click();
   await page.locator(attr("data-replay", id)).waitFor({ timeout: STEP_MS });
+});
+
+test("the replay analyses the match: the seats' figures, the chart, each step's values with the best marked", async (s) => {
+  const id = await finishedMatch(s);
+  const page = await s.newPage();
+  await s.goto(page, `#/replay/${encodeURIComponent(id)}`);
+  await page.locator("button[data-analyse]").waitFor({ timeout: STEP_MS });
+  await page.locator("button[data-analyse]").click();
+  await page
+    .locator('[data-analysis="done"]')
+    .waitFor({ timeout: 4 * STEP_MS });
+  assert.equal(
+    await page.locator("[data-analysis-seat]").count(),
+    3,
+    "one row of figures per seat",
+  );
+  const charted = await page
+    .locator("[data-analysis-chart]")
+    .getAttribute("data-analysis-chart");
+  assert.ok(Number(charted) > 0, `the chart has the decisions (${charted})`);
+  // Step forward until a card play's decision is shown: its values are listed, one best
+  // action highlighted, and that card marked in the hand of the seat holding it.
+  await page
+    .locator('button[data-replay-step="first"]')
+    .click()
+    .catch(() => {});
+  let sawDecision = false;
+  let sawCard = false;
+  for (let i = 0; i < 80 && !sawCard; i++) {
+    await page.waitForFunction(
+      (want) =>
+        document.querySelector("[data-replay]")?.getAttribute("data-step") ===
+        String(want),
+      i,
+      { timeout: STEP_MS },
+    );
+    const shown = await page.evaluate(() => ({
+      decision: document.querySelector("[data-decision]") !== null,
+      values: document.querySelectorAll("[data-action-value]").length,
+      best: document.querySelectorAll('[data-action-value][data-best="true"]')
+        .length,
+      bestAction:
+        document
+          .querySelector('[data-action-value][data-best="true"]')
+          ?.getAttribute("data-action-value") ?? "",
+      bestCard:
+        document
+          .querySelector('[data-best-card="true"]')
+          ?.getAttribute("data-card") ?? "",
+    }));
+    if (shown.decision) {
+      sawDecision = true;
+      assert.ok(shown.values > 1, "a decision with a choice lists its actions");
+      assert.equal(shown.best, 1, "exactly one best action highlighted");
+      if (shown.bestAction.startsWith("play ")) {
+        assert.equal(
+          shown.bestCard,
+          shown.bestAction.slice(5),
+          "the best card is marked",
+        );
+        sawCard = true;
+      }
+    }
+    await page.locator('button[data-replay-step="next"]').click();
+  }
+  assert.ok(
+    sawDecision && sawCard,
+    "a card play's decision was shown with its values",
+  );
+  await shot(page, "replay-analysis.png");
 });

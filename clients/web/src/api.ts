@@ -1,9 +1,11 @@
 /**
  * The one client of the server this page talks to: gRPC-web to the origin that served the
  * page (the server answers the app and the calls on the same port), and the calls the
- * TypeScript client does not wrap yet (`GetReplay`), made through its raw `rpc`.
+ * TypeScript client does not wrap yet (`GetReplay`, `AnalyseRecord`), made through its raw
+ * `rpc`.
  */
 import {
+  type AnalyseRecordResponse,
   CalabresellaError,
   type Client,
   type GetReplayResponse,
@@ -33,6 +35,21 @@ export function getReplay(
 ): Promise<GetReplayResponse> {
   const c = api();
   return c.call((o) => c.rpc.getReplay({ tableId, step }, o), { signal });
+}
+
+/**
+ * A finished match's analysis (`AnalyseRecord`) with the server's default budget, whose
+ * figures are the same on any machine; the server keeps it, so a second look is instant.
+ */
+export function analyseRecord(
+  tableId: string,
+  signal?: AbortSignal,
+): Promise<AnalyseRecordResponse> {
+  const c = api();
+  return c.call(
+    (o) => c.rpc.analyseRecord({ tableId, budgetMs: 0, seed: 0n }, o),
+    { signal },
+  );
 }
 
 /** A failure as a short text for the page: the server's message, else the error's. */

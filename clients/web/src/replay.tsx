@@ -1,12 +1,14 @@
 /**
  * A match's record replayed step by step (`GetReplay`): every seat's cards at each position
  * (every hand revealed), the trick, the action just taken, and the score once a hand is over.
- * Buttons and the left and right arrow keys step through it; a menu jumps between hands.
+ * Buttons and the left and right arrow keys step through it; a menu jumps between hands. Once
+ * the match is over, its analysis shows each step's decision valued (analysis-view.tsx).
  */
-import type { GetReplayResponse } from "@calabresella/client";
+import type { Analysis, GetReplayResponse } from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { actionLabel } from "./actions.js";
+import { AnalysisPanel, DecisionValues, decisionAt } from "./analysis-view.js";
 import { errorText, getReplay, isRefusal } from "./api.js";
 import { compareCards } from "./cards.js";
 import { CardImage } from "./card-view.js";
@@ -25,6 +27,7 @@ export function Replay(props: { tableId: string }): VNode {
   const [data, setData] = useState<GetReplayResponse | undefined>(undefined);
   const [error, setError] = useState("");
   const [notReady, setNotReady] = useState(false);
+  const [analysis, setAnalysis] = useState<Analysis | undefined>(undefined);
   const cache = useRef(new Map<number, Promise<GetReplayResponse>>());
 
   const load = (s: number): Promise<GetReplayResponse> => {
@@ -185,7 +188,17 @@ export function Replay(props: { tableId: string }): VNode {
         ) : null}
       </div>
       <p class="hint">{t("replay.keys")}</p>
-      {data ? <ReplayPosition data={data} name={name} /> : null}
+      {data?.matchOver ? (
+        <AnalysisPanel
+          tableId={props.tableId}
+          analysis={analysis}
+          onDone={setAnalysis}
+          name={name}
+        />
+      ) : null}
+      {data ? (
+        <ReplayPosition data={data} name={name} analysis={analysis} />
+      ) : null}
       <p>
         <a href={href({ page: "results" })}>{t("nav.results")}</a>
         {" · "}
@@ -199,6 +212,7 @@ export function Replay(props: { tableId: string }): VNode {
 function ReplayPosition(props: {
   data: GetReplayResponse;
   name: SeatNamer;
+  analysis: Analysis | undefined;
 }): VNode {
   const t = useT();
   const d = props.data;
@@ -214,6 +228,10 @@ function ReplayPosition(props: {
     return v ? notations(v.cards).sort(compareCards) : [];
   };
   const events = o?.events ?? [];
+  // The decision taken from this position (the hand's next action), if it had a choice.
+  const next = decisionAt(props.analysis, d.handNumber, d.actionIndex);
+  // A card play's notation is `play CARD`: that card is marked in its holder's hand.
+  const best = next?.best.startsWith("play ") ? next.best.slice(5) : undefined;
   return (
     <div class="replay-position">
       <h2>
@@ -242,14 +260,19 @@ function ReplayPosition(props: {
                 <CardImage
                   key={c}
                   card={c}
-                  class="small"
-                  attrs={{ "data-card": c }}
+                  class={c === best ? "small best" : "small"}
+                  attrs={
+                    c === best
+                      ? { "data-card": c, "data-best-card": "true" }
+                      : { "data-card": c }
+                  }
                 />
               ))}
             </div>
           </section>
         ))}
       </div>
+      {next ? <DecisionValues decision={next} name={props.name} /> : null}
       <section class="trick-area" aria-labelledby="replay-trick">
         <h2 id="replay-trick">{t("table.trick")}</h2>
         <TrickCards

@@ -505,3 +505,67 @@ fn a_due_positions_after_the_dummy_discards_have_worlds() {
         );
     }
 }
+
+/// Tressette in due once the stock is out: each player knows the other's cards, so every
+/// world is the true deal and the analysis's values are exact. In such endgames the analysis
+/// names the card plain minimax finds best (computed here without the solver), and each other
+/// card's loss is its minimax gap.
+#[test]
+fn the_analysis_names_the_best_card_of_settled_endgames() {
+    use calabresella_engine::search::analysis::{AnalysisOptions, analyse};
+    let rules = Rules::parse("tressette-in-due", [("target", "1")]).unwrap();
+    let options = AnalysisOptions {
+        budget: calabresella_engine::search::Budget::parse("worlds=3:work=50").unwrap(),
+        exact_tricks: Some(4),
+        ..AnalysisOptions::default()
+    };
+    let mut checked = 0;
+    let mut lossy = 0;
+    for seed in 0..20u64 {
+        let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+        advance(&mut m, 400, seed);
+        let actions = m.hand_actions(0);
+        let a = analyse(&m.record(None), &options).unwrap();
+        for d in a
+            .decisions
+            .iter()
+            .filter(|d| d.hand == 0 && d.exact_loss.is_some())
+        {
+            let mut p = AnyMatch::seeded(rules, seed, None).unwrap();
+            for &x in &actions[..d.index] {
+                let s = p.decider().unwrap();
+                p.try_apply_as(s, x).unwrap();
+            }
+            let AnyMatch::Tressette(g) = &p else {
+                panic!("a tressette match");
+            };
+            let h = g.hands().last().unwrap();
+            let seat = Seat::new(d.seat as u8).unwrap();
+            let values: Vec<(String, i32)> = (0..h.num_legal_actions())
+                .map(|i| {
+                    let a = h.legal_action(i).unwrap();
+                    let mut c = h.clone();
+                    c.apply_unchecked(a);
+                    (a.to_string(), minimax(&c, seat))
+                })
+                .collect();
+            let top = values.iter().map(|v| v.1).max().unwrap();
+            let best = values.iter().find(|v| v.1 == top).unwrap();
+            assert_eq!(d.best, best.0, "seed {seed}: {d:?} against {values:?}");
+            for v in &d.actions {
+                let exact = values.iter().find(|x| x.0 == v.action).unwrap().1;
+                assert_eq!(v.exact, Some(exact));
+                assert_eq!(v.value, f64::from(exact), "every world is the true deal");
+            }
+            let chosen = values.iter().find(|x| x.0 == d.chosen).unwrap().1;
+            assert_eq!(d.loss, f64::from(top - chosen));
+            assert_eq!(d.exact_loss, Some(top - chosen));
+            checked += 1;
+            lossy += usize::from(top > chosen);
+        }
+    }
+    assert!(
+        checked >= 40 && lossy >= 3,
+        "{checked} endgame decisions, {lossy} with a loss"
+    );
+}

@@ -40,6 +40,7 @@ from calabresella._core import (
     UpdateStream,
     __version__,
 )
+from calabresella.analysis import Analysis, analyse
 from calabresella.bots import Bot, BotLike, FirstLegalBot, RandomBot, as_policy
 from calabresella.compete import compete
 from calabresella.fair import DealVerification, verify_record
@@ -100,6 +101,7 @@ __all__ = [
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "TERMINAL",
+    "Analysis",
     "Bot",
     "BotError",
     "BotLike",
@@ -121,6 +123,7 @@ __all__ = [
     "TournamentResult",
     "UpdateStream",
     "__version__",
+    "analyse",
     "as_policy",
     "compete",
     "connect",

@@ -34,6 +34,7 @@ __all__ = [
     "UpdateStream",
     "VectorEnv",
     "__version__",
+    "analyse_record",
     "option_sets",
     "play_matches",
     "verify_record",
@@ -390,3 +391,11 @@ def play_matches(
 ) -> dict[str, Any]: ...
 def option_sets() -> list[tuple[str, dict[str, Any]]]: ...
 def verify_record(text: str) -> dict[str, Any]: ...
+def analyse_record(
+    text: str,
+    *,
+    budget: str | None = None,
+    budget_ms: int | None = None,
+    seed: int = 0,
+    large: float = 1.0,
+) -> str: ...

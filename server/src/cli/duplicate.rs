@@ -8,6 +8,8 @@ use calabresella_engine::Seat;
 use calabresella_engine::bots::{self, Bot};
 use calabresella_engine::game::{AnyMatch, Viewer};
 use calabresella_engine::rng::GameRng;
+use calabresella_engine::search::Budget;
+use calabresella_engine::search::analysis::{self, AnalysisOptions};
 use serde_json::json;
 
 use super::GameArgs;
@@ -27,6 +29,15 @@ pub struct DuplicateArgs {
     /// Seed for the deals and the bots.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also analyse every hand played (docs/ANALYSIS.md) and report each bot's mean loss per
+    /// decision with its 95% interval: a strength measure that separates bots in far fewer
+    /// deals than their points do.
+    #[arg(long)]
+    analyse: bool,
+    /// The analysis's search per decision, as `pimc` parameters (default: the analysis
+    /// default, `worlds=24:work=3000`).
+    #[arg(long, value_name = "SPEC", requires = "analyse")]
+    analyse_budget: Option<String>,
     #[command(flatten)]
     game: GameArgs,
 }
@@ -46,22 +57,25 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The bot (permuted by `perm`) that decides for `seat`.
+fn bot_of(teams: &[Vec<Seat>], perm: &[usize], seat: Seat) -> usize {
+    teams
+        .iter()
+        .position(|t| t.contains(&seat))
+        .map_or(0, |i| perm[i])
+}
+
 /// Plays the dealt hand of `fresh` with `team_of[seat]`'s bot (permuted by `perm`) deciding
-/// for each seat; returns each bot's points.
+/// for each seat; returns each bot's points and the hand played.
 fn play_hand(
     fresh: &AnyMatch,
     teams: &[Vec<Seat>],
     perm: &[usize],
     bots: &mut [Box<dyn Bot + Send>],
     thinking: &mut [(Duration, u64, Duration)],
-) -> Vec<i64> {
+) -> (Vec<i64>, AnyMatch) {
     let mut m = fresh.clone();
-    let bot_of = |seat: Seat| {
-        teams
-            .iter()
-            .position(|t| t.contains(&seat))
-            .map_or(0, |i| perm[i])
-    };
+    let bot_of = |seat: Seat| bot_of(teams, perm, seat);
     while let Some(decider) = m.decider() {
         let Some(obs) = m.observation(Viewer::Seat(decider)) else {
             break;
@@ -82,7 +96,7 @@ fn play_hand(
     for (i, team) in teams.iter().enumerate() {
         per_bot[perm[i]] += team.first().map_or(0, |&s| i64::from(points[s]));
     }
-    per_bot
+    (per_bot, m)
 }
 
 /// The permutations that seat a different bot name on some side: bots of the same name are
@@ -95,6 +109,57 @@ fn arrangements(perms: Vec<Vec<usize>>, names: &[String]) -> Vec<Vec<usize>> {
         .into_iter()
         .filter(|p| seen.insert(p.iter().map(|&b| names[b].clone()).collect::<Vec<_>>()))
         .collect()
+}
+
+/// For each pair of bot names, the per-deal margins between them in points per hand and in
+/// mean loss per decision, each with its 95% interval and the deals it needs to tell the two
+/// apart (its interval clear of 0): `(1.96 sd / mean)^2`, from the margins measured.
+fn pairs(
+    names: &[String],
+    points: &[Vec<f64>],
+    losses: &[Vec<Option<f64>>],
+) -> Vec<serde_json::Value> {
+    let distinct: Vec<usize> = (0..names.len())
+        .filter(|&i| !names[..i].contains(&names[i]))
+        .collect();
+    let margin = |xs: Vec<f64>| {
+        let (mean, ci) = summary(&xs);
+        let n = xs.len().max(1) as f64;
+        let sd = (ci[1] - mean) / 1.96 * n.sqrt();
+        let needed = if mean == 0.0 {
+            f64::INFINITY
+        } else {
+            (1.96 * sd / mean).powi(2).ceil()
+        };
+        json!({
+            "mean": mean,
+            "ci95": ci,
+            "separated": ci[0] > 0.0 || ci[1] < 0.0,
+            "deals_to_separate": if needed.is_finite() { json!(needed) } else { json!(null) },
+        })
+    };
+    let mut out = Vec::new();
+    for (k, &a) in distinct.iter().enumerate() {
+        for &b in &distinct[k + 1..] {
+            let points_margin: Vec<f64> = points[a]
+                .iter()
+                .zip(&points[b])
+                .map(|(x, y)| x - y)
+                .collect();
+            // The loss margin, the other way round: the stronger bot loses less.
+            let loss_margin: Vec<f64> = losses[a]
+                .iter()
+                .zip(&losses[b])
+                .filter_map(|(x, y)| Some((*y)? - (*x)?))
+                .collect();
+            out.push(json!({
+                "bots": [names[a], names[b]],
+                "points_margin_per_hand": margin(points_margin),
+                "loss_margin_per_decision": margin(loss_margin),
+            }));
+        }
+    }
+    out
 }
 
 /// Mean and 95% interval of per-deal margins.
@@ -136,6 +201,20 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
             args.seed.wrapping_mul(31).wrapping_add(i as u64),
         )?);
     }
+    let analysis = match &args.analyse_budget {
+        Some(spec) => AnalysisOptions {
+            budget: Budget::parse(spec).map_err(|e| anyhow::anyhow!("--analyse-budget: {e}"))?,
+            seed: args.seed,
+            ..AnalysisOptions::default()
+        },
+        None => AnalysisOptions {
+            seed: args.seed,
+            ..AnalysisOptions::default()
+        },
+    };
+    // Per bot name, per deal: its mean loss per decision and its points per hand.
+    let mut losses: Vec<Vec<Option<f64>>> = vec![Vec::new(); names.len()];
+    let mut deal_points: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let perms = arrangements(permutations(teams.len()), &names);
     let mut thinking = vec![(Duration::ZERO, 0u64, Duration::ZERO); bots.len()];
     let mut rng = GameRng::from_seed(args.seed);
@@ -146,13 +225,33 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         let mut fresh = AnyMatch::new(rules, dealer)?;
         fresh.start_hand_from(dealer, &mut rng)?;
         let mut per_deal = vec![0i64; bots.len()];
+        let mut lost = vec![(0.0f64, 0u64); bots.len()];
         for perm in &perms {
-            for (k, pts) in play_hand(&fresh, &teams, perm, &mut bots, &mut thinking)
-                .into_iter()
-                .enumerate()
-            {
-                per_deal[k] += pts;
+            let (pts, played) = play_hand(&fresh, &teams, perm, &mut bots, &mut thinking);
+            for (k, p) in pts.into_iter().enumerate() {
+                per_deal[k] += p;
             }
+            if args.analyse {
+                for d in analysis::analyse_match(&played, &analysis) {
+                    let seat = Seat::ALL[d.seat];
+                    let b = bot_of(&teams, perm, seat);
+                    lost[b].0 += d.loss;
+                    lost[b].1 += 1;
+                }
+            }
+        }
+        for (i, name) in names.iter().enumerate() {
+            // The first bot of each name speaks for all of that name.
+            if names[..i].contains(name) {
+                continue;
+            }
+            let same = (0..bots.len()).filter(|&k| names[k] == *name);
+            let (sum, n, pts) = same.fold((0.0, 0, 0), |(s, n, p), k| {
+                (s + lost[k].0, n + lost[k].1, p + per_deal[k])
+            });
+            let copies = names.iter().filter(|x| *x == name).count();
+            deal_points[i].push(pts as f64 / (perms.len() * copies) as f64);
+            losses[i].push((n > 0).then(|| sum / n as f64));
         }
         for (t, p) in totals.iter_mut().zip(&per_deal) {
             *t += p;
@@ -181,16 +280,29 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
                 .fold((Duration::ZERO, 0u64, Duration::ZERO), |(t, d, m), &k| {
                     (t + thinking[k].0, d + thinking[k].1, m.max(thinking[k].2))
                 });
-            json!({
+            let i = names.iter().position(|x| x == name).unwrap_or(0);
+            let (_, points_ci) = summary(&deal_points[i]);
+            let mut row = json!({
                 "bot": name,
                 "points_per_hand": points as f64 / (hands.max(1) * same.len() as u64) as f64,
+                "points_per_hand_ci95": points_ci,
                 "decisions": decisions,
                 "ms_per_decision": time.as_secs_f64() * 1000.0 / decisions.max(1) as f64,
                 "ms_longest_decision": longest.as_secs_f64() * 1000.0,
-            })
+            });
+            if args.analyse {
+                let mine: Vec<f64> = losses[i].iter().flatten().copied().collect();
+                let (mean, ci) = summary(&mine);
+                row["mean_loss_per_decision"] = json!({
+                    "mean": mean,
+                    "ci95": ci,
+                    "deals": mine.len(),
+                });
+            }
+            row
         })
         .collect();
-    let out = json!({
+    let mut out = json!({
         "game": rules.game_name(),
         "deals": args.deals,
         "permutations": perms.len(),
@@ -202,6 +314,13 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
             "ci95": ci,
         },
     });
+    if args.analyse {
+        out["analysis"] = json!({
+            "budget": analysis::budget_text(&analysis.budget),
+            "seed": analysis.seed,
+            "pairs": pairs(&names, &deal_points, &losses),
+        });
+    }
     println!("{}", serde_json::to_string_pretty(&out)?);
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! Command-line arguments and the subcommands they run.
 
+mod analyse;
 mod bench;
 mod bench_bot;
 mod bench_search;
@@ -78,6 +79,9 @@ enum Command {
     Duplicate(duplicate::DuplicateArgs),
     /// Print the deal a seed gives (hand 0's, as a table of that seed and dealer deals it).
     Deal(deal::DealArgs),
+    /// Where each player lost points: every decision of a record scored from the decider's
+    /// own information, the chosen action's loss against the best, per-seat figures.
+    Analyse(analyse::AnalyseArgs),
     /// Check that records' deals are the ones their scheme committed to (or their seed gives);
     /// exits with 1 naming the first mismatch.
     Verify(verify::VerifyArgs),
@@ -121,6 +125,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Duplicate(a) => duplicate::run(a),
         Command::Deal(a) => deal::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Analyse(a) => analyse::run(a),
         Command::Db(a) => db::run(a),
         Command::Players(a) => players::run(a),
         Command::Tournament(a) => tournament::run(a),
@@ -186,4 +191,19 @@ pub fn fresh_seed() -> u64 {
         .map(|d| d.as_nanos())
         .unwrap_or(0);
     (t as u64) ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+/// A file's text (`-`: standard input), or why it cannot be read.
+fn read_input(file: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read = if file.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(file)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map(|_| ())
+    };
+    read.map_err(|e| format!("cannot read it: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| "not valid UTF-8 text".to_owned())
 }

@@ -33,6 +33,19 @@ pub struct ServeArgs {
     /// bots without a time budget get it, larger budgets are refused.
     #[arg(long, env = "CALABRESELLA_MAX_BOT_MS", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
     max_bot_ms: u32,
+    /// Analyses (`AnalyseRecord`) run at once; more wait. Each takes a core while it runs.
+    #[arg(long, env = "CALABRESELLA_ANALYSIS_WORKERS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    analysis_workers: u64,
+    /// Longest search per decision an analysis may ask for, in milliseconds.
+    #[arg(long, env = "CALABRESELLA_ANALYSIS_MAX_MS", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    analysis_max_ms: u32,
+    /// Analyses one client address may have running or waiting (0: no limit).
+    #[arg(
+        long,
+        env = "CALABRESELLA_MAX_ANALYSES_PER_CLIENT",
+        default_value_t = 1
+    )]
+    max_analyses_per_client: usize,
     /// Seat registered players only (`calabresella players add`): a seat needs an API key.
     /// By default people without a key may play too, as guests.
     #[arg(long, env = "CALABRESELLA_NO_GUESTS")]
@@ -496,6 +509,9 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         max_move: Duration::from_millis(args.max_move_ms),
         max_bank: Duration::from_millis(args.max_bank_ms),
         max_bot_ms: args.max_bot_ms,
+        analysis_workers: args.analysis_workers as usize,
+        analysis_max_ms: args.analysis_max_ms,
+        max_analyses_per_client: args.max_analyses_per_client,
         guests: !args.no_guests,
         trust_client_addresses: !args.behind_proxy,
         max_bad_keys_per_client_per_minute: args.max_bad_keys_per_minute,

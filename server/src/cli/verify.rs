@@ -1,6 +1,5 @@
 //! `calabresella verify`: check that a record's deals are the ones its scheme commits to.
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,7 +37,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let mut records = Vec::new();
     for file in &args.files {
         let name = file.display();
-        let parsed = read(file)
+        let parsed = super::read_input(file)
             .and_then(|text| Record::parse(&text).map_err(|e| format!("invalid record: {e}")))
             .map(|mut r| {
                 // A tournament's table withholds its secret until the tournament is over;
@@ -79,19 +78,6 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn read(file: &PathBuf) -> Result<String, String> {
-    let mut bytes = Vec::new();
-    let read = if file.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::File::open(file)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map(|_| ())
-    };
-    read.map_err(|e| format!("cannot read it: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| "not valid UTF-8 text".to_owned())
 }
 
 fn check(record: &Record) -> Result<String, String> {

@@ -1,6 +1,7 @@
 //! [`GameService`]: the `calabresella.v1.TableService` RPCs. Each checks its request, then asks
 //! the table's task; no game state lives here.
 
+mod analysis;
 mod bots;
 mod competition;
 mod records;
@@ -27,6 +28,10 @@ pub struct GameService {
     registry: Arc<Registry>,
     /// Spectator streams open per client address.
     spectators: StreamBudget,
+    /// Analyses running or waiting per client address.
+    analyses: StreamBudget,
+    /// Analyses run at once on the server.
+    analysis_workers: Arc<tokio::sync::Semaphore>,
     /// Calls with a bad API key per client address.
     bad_keys: FailureBudget,
     /// Tournaments, matchmaking and the entrants' calls.
@@ -49,9 +54,12 @@ impl GameService {
         if tokio::runtime::Handle::try_current().is_ok() {
             hub.spawn();
         }
+        let workers = registry.config().analysis_workers.max(1);
         GameService {
             registry,
             spectators: StreamBudget::default(),
+            analyses: StreamBudget::default(),
+            analysis_workers: Arc::new(tokio::sync::Semaphore::new(workers)),
             bad_keys: FailureBudget::default(),
             hub,
             standings: competition::StandingsCache::default(),
@@ -720,6 +728,20 @@ impl TableService for GameService {
         .await
         .map_err(|e| ServiceError::Unavailable(format!("the replay failed: {e}")))??;
         Ok(Response::new(response))
+    }
+
+    async fn analyse_record(
+        &self,
+        request: Request<v1::AnalyseRecordRequest>,
+    ) -> Result<Response<v1::AnalyseRecordResponse>, Status> {
+        let client = request
+            .remote_addr()
+            .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+        let r = request.into_inner();
+        let id = table_id(&r.table_id)?;
+        Ok(Response::new(
+            self.analysis(client, id, r.budget_ms, r.seed).await?,
+        ))
     }
 
     async fn list_records(

@@ -57,6 +57,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "submitted bots' faults kept on their seats",
         sql: include_str!("migrations/0008_seat_faults.sql"),
     },
+    Migration {
+        version: 9,
+        name: "analyses of finished matches",
+        sql: include_str!("migrations/0009_analyses.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

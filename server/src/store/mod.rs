@@ -8,6 +8,7 @@
 //! commit), so the cost of a commit is shared by all the tables that wrote meanwhile. Reads
 //! run on the same thread between commits.
 
+pub mod analyses;
 mod batch;
 pub mod bots;
 mod conn;

@@ -50,6 +50,7 @@ fn delete_tables(conn: &mut dyn Conn, ids: &[String]) -> Result<(), StoreError> 
             "DELETE FROM actions WHERE table_id = $1",
             "DELETE FROM seats WHERE table_id = $1",
             "DELETE FROM matches WHERE table_id = $1",
+            "DELETE FROM analyses WHERE table_id = $1",
             "DELETE FROM tables WHERE id = $1 AND state = 'ended'",
         ] {
             conn.execute(sql, std::slice::from_ref(&id))?;

@@ -284,6 +284,24 @@ export const de: Messages = {
   "replay.live":
     "Die Partie läuft noch: nur ihre beendeten Runden werden gezeigt.",
 
+  "analysis.title": "Analyse",
+  "analysis.run": "Partie analysieren",
+  "analysis.running": "Jede Entscheidung wird analysiert…",
+  "analysis.failed": "Die Analyse ist fehlgeschlagen: {message}",
+  "analysis.intro":
+    "Jede Entscheidung bewertet mit dem, was der Spieler wusste (Suche {budget}); der Verlust ist der Wert der besten Aktion minus dem der gewählten, in Punkten.",
+  "analysis.col.player": "Spieler",
+  "analysis.col.decisions": "Entscheidungen",
+  "analysis.col.meanLoss": "Mittlerer Verlust",
+  "analysis.col.large": "Grobe Fehler",
+  "analysis.col.accuracy": "Genauigkeit",
+  "analysis.chart": "Punktwert jeder Wahl im Lauf der Partie",
+  "analysis.decision":
+    "Nächste Entscheidung: {name} wählte {action}, Verlust {loss}",
+  "analysis.largeError": "ein grober Fehler",
+  "analysis.best": "am besten",
+  "analysis.exact": "alle Karten bekannt: {value}",
+
   "results.title": "Ergebnisse",
   "results.players": "Spieler nach Wertung",
   "results.filter": "Spiel",

@@ -280,6 +280,23 @@ export const en = {
   "replay.live":
     "The match is still being played: only its finished hands are shown.",
 
+  "analysis.title": "Analysis",
+  "analysis.run": "Analyse the match",
+  "analysis.running": "Analysing every decision…",
+  "analysis.failed": "The analysis failed: {message}",
+  "analysis.intro":
+    "Every decision valued from the player's own information (search {budget}); the loss is the best action's value less the chosen one's, in points.",
+  "analysis.col.player": "Player",
+  "analysis.col.decisions": "Decisions",
+  "analysis.col.meanLoss": "Mean loss",
+  "analysis.col.large": "Large errors",
+  "analysis.col.accuracy": "Accuracy",
+  "analysis.chart": "Points each choice was worth along the match",
+  "analysis.decision": "Next decision: {name} chose {action}, loss {loss}",
+  "analysis.largeError": "a large error",
+  "analysis.best": "best",
+  "analysis.exact": "every hand known: {value}",
+
   "results.title": "Results",
   "results.players": "Players by rating",
   "results.filter": "Game",

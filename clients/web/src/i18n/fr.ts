@@ -283,6 +283,24 @@ export const fr: Messages = {
   "replay.live":
     "La partie est encore en cours : seules ses donnes terminées sont montrées.",
 
+  "analysis.title": "Analyse",
+  "analysis.run": "Analyser la partie",
+  "analysis.running": "Analyse de chaque décision…",
+  "analysis.failed": "L'analyse a échoué : {message}",
+  "analysis.intro":
+    "Chaque décision évaluée avec ce que le joueur savait (recherche {budget}) ; la perte est la valeur de la meilleure action moins celle de l'action choisie, en points.",
+  "analysis.col.player": "Joueur",
+  "analysis.col.decisions": "Décisions",
+  "analysis.col.meanLoss": "Perte moyenne",
+  "analysis.col.large": "Erreurs graves",
+  "analysis.col.accuracy": "Précision",
+  "analysis.chart": "Points valus par chaque choix au fil de la partie",
+  "analysis.decision":
+    "Décision suivante : {name} a choisi {action}, perte {loss}",
+  "analysis.largeError": "une erreur grave",
+  "analysis.best": "la meilleure",
+  "analysis.exact": "toutes les cartes connues : {value}",
+
   "results.title": "Résultats",
   "results.players": "Joueurs par classement",
   "results.filter": "Jeu",

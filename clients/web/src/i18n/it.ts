@@ -280,6 +280,24 @@ export const it: Messages = {
   "replay.cardsOf": "Carte di {name}",
   "replay.live": "La partita è ancora in corso: si vedono solo le mani finite.",
 
+  "analysis.title": "Analisi",
+  "analysis.run": "Analizza la partita",
+  "analysis.running": "Analisi di ogni decisione…",
+  "analysis.failed": "L'analisi non è riuscita: {message}",
+  "analysis.intro":
+    "Ogni decisione valutata con ciò che il giocatore sapeva (ricerca {budget}); la perdita è il valore della mossa migliore meno quello della mossa scelta, in punti.",
+  "analysis.col.player": "Giocatore",
+  "analysis.col.decisions": "Decisioni",
+  "analysis.col.meanLoss": "Perdita media",
+  "analysis.col.large": "Errori gravi",
+  "analysis.col.accuracy": "Precisione",
+  "analysis.chart": "Punti valsi da ogni scelta lungo la partita",
+  "analysis.decision":
+    "Prossima decisione: {name} ha scelto {action}, perdita {loss}",
+  "analysis.largeError": "un errore grave",
+  "analysis.best": "la migliore",
+  "analysis.exact": "a carte scoperte: {value}",
+
   "results.title": "Classifica",
   "results.players": "Giocatori per punteggio",
   "results.filter": "Gioco",

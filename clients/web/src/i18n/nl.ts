@@ -284,6 +284,24 @@ export const nl: Messages = {
   "replay.live":
     "De partij loopt nog: alleen de afgelopen rondes zijn te zien.",
 
+  "analysis.title": "Analyse",
+  "analysis.run": "Partij analyseren",
+  "analysis.running": "Elke beslissing wordt geanalyseerd…",
+  "analysis.failed": "De analyse is mislukt: {message}",
+  "analysis.intro":
+    "Elke beslissing gewaardeerd met wat de speler wist (zoektocht {budget}); het verlies is de waarde van de beste actie min die van de gekozen, in punten.",
+  "analysis.col.player": "Speler",
+  "analysis.col.decisions": "Beslissingen",
+  "analysis.col.meanLoss": "Gemiddeld verlies",
+  "analysis.col.large": "Grote fouten",
+  "analysis.col.accuracy": "Nauwkeurigheid",
+  "analysis.chart": "Puntwaarde van elke keuze in de loop van de partij",
+  "analysis.decision":
+    "Volgende beslissing: {name} koos {action}, verlies {loss}",
+  "analysis.largeError": "een grote fout",
+  "analysis.best": "beste",
+  "analysis.exact": "alle kaarten bekend: {value}",
+
   "results.title": "Uitslagen",
   "results.players": "Spelers op rating",
   "results.filter": "Spel",

@@ -7,12 +7,14 @@
 //! [`Searchable`] facts a full-information search needs (sides, the hand's value, a position
 //! key).
 
+pub mod analysis;
 mod assign;
 mod figures;
 pub mod pimc;
 pub mod solver;
 pub mod world;
 
+pub use analysis::{Analysis, AnalysisOptions, analyse};
 pub use assign::{Assigner, Layout, LayoutError, MAX_PLACES};
 pub use figures::{SearchFigures, search_figures};
 pub use pimc::{Budget, PimcBot, PimcError};

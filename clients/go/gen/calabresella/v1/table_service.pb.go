@@ -3413,6 +3413,500 @@ func (x *GetReplayResponse) GetMatchOver() bool {
 	return false
 }
 
+// Asks for a match's analysis (see `AnalyseRecord`).
+type AnalyseRecordRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The table whose match is over.
+	TableId string `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// Milliseconds of search per decision, 1 to the server's limit (`serve --analysis-max-ms`);
+	// 0: the default budget in worlds and work, whose figures are the same on any machine.
+	BudgetMs uint32 `protobuf:"varint,2,opt,name=budget_ms,json=budgetMs,proto3" json:"budget_ms,omitempty"`
+	// Seeds the worlds each decision samples.
+	Seed          uint64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnalyseRecordRequest) Reset() {
+	*x = AnalyseRecordRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyseRecordRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyseRecordRequest) ProtoMessage() {}
+
+func (x *AnalyseRecordRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyseRecordRequest.ProtoReflect.Descriptor instead.
+func (*AnalyseRecordRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *AnalyseRecordRequest) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *AnalyseRecordRequest) GetBudgetMs() uint32 {
+	if x != nil {
+		return x.BudgetMs
+	}
+	return 0
+}
+
+func (x *AnalyseRecordRequest) GetSeed() uint64 {
+	if x != nil {
+		return x.Seed
+	}
+	return 0
+}
+
+// A match's analysis.
+type AnalyseRecordResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The analysis.
+	Analysis *Analysis `protobuf:"bytes,1,opt,name=analysis,proto3" json:"analysis,omitempty"`
+	// Whether the server had it already (the same table, budget and seed).
+	Cached        bool `protobuf:"varint,2,opt,name=cached,proto3" json:"cached,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnalyseRecordResponse) Reset() {
+	*x = AnalyseRecordResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyseRecordResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyseRecordResponse) ProtoMessage() {}
+
+func (x *AnalyseRecordResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyseRecordResponse.ProtoReflect.Descriptor instead.
+func (*AnalyseRecordResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *AnalyseRecordResponse) GetAnalysis() *Analysis {
+	if x != nil {
+		return x.Analysis
+	}
+	return nil
+}
+
+func (x *AnalyseRecordResponse) GetCached() bool {
+	if x != nil {
+		return x.Cached
+	}
+	return false
+}
+
+// A whole match analysed (docs/ANALYSIS.md, `calabresella-analysis/1`).
+type Analysis struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game's registered name.
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The search per decision, as `pimc` parameters (`worlds=24:work=3000`, `ms=50`).
+	Budget string `protobuf:"bytes,2,opt,name=budget,proto3" json:"budget,omitempty"`
+	// The seed of the worlds.
+	Seed uint64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
+	// A loss above this many points is a large error.
+	Large float64 `protobuf:"fixed64,4,opt,name=large,proto3" json:"large,omitempty"`
+	// The decisions with a choice, in match order (forced ones cannot lose anything).
+	Decisions []*AnalysedDecision `protobuf:"bytes,5,rep,name=decisions,proto3" json:"decisions,omitempty"`
+	// Each seat's figures, in seat order.
+	Seats         []*SeatAnalysis `protobuf:"bytes,6,rep,name=seats,proto3" json:"seats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Analysis) Reset() {
+	*x = Analysis{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Analysis) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Analysis) ProtoMessage() {}
+
+func (x *Analysis) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Analysis.ProtoReflect.Descriptor instead.
+func (*Analysis) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *Analysis) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *Analysis) GetBudget() string {
+	if x != nil {
+		return x.Budget
+	}
+	return ""
+}
+
+func (x *Analysis) GetSeed() uint64 {
+	if x != nil {
+		return x.Seed
+	}
+	return 0
+}
+
+func (x *Analysis) GetLarge() float64 {
+	if x != nil {
+		return x.Large
+	}
+	return 0
+}
+
+func (x *Analysis) GetDecisions() []*AnalysedDecision {
+	if x != nil {
+		return x.Decisions
+	}
+	return nil
+}
+
+func (x *Analysis) GetSeats() []*SeatAnalysis {
+	if x != nil {
+		return x.Seats
+	}
+	return nil
+}
+
+// One decision of a match, valued.
+type AnalysedDecision struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The hand, 0-based.
+	Hand uint32 `protobuf:"varint,1,opt,name=hand,proto3" json:"hand,omitempty"`
+	// The action's place among the hand's actions, 0-based (`GetReplay`'s step within the
+	// hand is one more).
+	Index uint32 `protobuf:"varint,2,opt,name=index,proto3" json:"index,omitempty"`
+	// The seat that decided (for a dummy's card, the seat playing it).
+	Seat uint32 `protobuf:"varint,3,opt,name=seat,proto3" json:"seat,omitempty"`
+	// `auction` before the card play (bids, calls, the monte, discards), `play` in it.
+	Phase string `protobuf:"bytes,4,opt,name=phase,proto3" json:"phase,omitempty"`
+	// The action taken, in canonical notation.
+	Chosen string `protobuf:"bytes,5,opt,name=chosen,proto3" json:"chosen,omitempty"`
+	// The best action by value (the first of equals in legal order).
+	Best string `protobuf:"bytes,6,opt,name=best,proto3" json:"best,omitempty"`
+	// The best action's value less the chosen one's, in points (0 or more).
+	Loss float64 `protobuf:"fixed64,7,opt,name=loss,proto3" json:"loss,omitempty"`
+	// The same with every hand known, where exact values were computed.
+	ExactLoss *int32 `protobuf:"varint,8,opt,name=exact_loss,json=exactLoss,proto3,oneof" json:"exact_loss,omitempty"`
+	// Whether the loss is above the large-error threshold.
+	Large bool `protobuf:"varint,9,opt,name=large,proto3" json:"large,omitempty"`
+	// Every legal action with its values, in legal order.
+	Actions       []*ActionValue `protobuf:"bytes,10,rep,name=actions,proto3" json:"actions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnalysedDecision) Reset() {
+	*x = AnalysedDecision{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalysedDecision) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalysedDecision) ProtoMessage() {}
+
+func (x *AnalysedDecision) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalysedDecision.ProtoReflect.Descriptor instead.
+func (*AnalysedDecision) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *AnalysedDecision) GetHand() uint32 {
+	if x != nil {
+		return x.Hand
+	}
+	return 0
+}
+
+func (x *AnalysedDecision) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *AnalysedDecision) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *AnalysedDecision) GetPhase() string {
+	if x != nil {
+		return x.Phase
+	}
+	return ""
+}
+
+func (x *AnalysedDecision) GetChosen() string {
+	if x != nil {
+		return x.Chosen
+	}
+	return ""
+}
+
+func (x *AnalysedDecision) GetBest() string {
+	if x != nil {
+		return x.Best
+	}
+	return ""
+}
+
+func (x *AnalysedDecision) GetLoss() float64 {
+	if x != nil {
+		return x.Loss
+	}
+	return 0
+}
+
+func (x *AnalysedDecision) GetExactLoss() int32 {
+	if x != nil && x.ExactLoss != nil {
+		return *x.ExactLoss
+	}
+	return 0
+}
+
+func (x *AnalysedDecision) GetLarge() bool {
+	if x != nil {
+		return x.Large
+	}
+	return false
+}
+
+func (x *AnalysedDecision) GetActions() []*ActionValue {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
+// One legal action of a decision with its values, in points for the decider's side.
+type ActionValue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The action, in canonical notation.
+	Action string `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
+	// Its mean value over the deals the decider's view allows.
+	Value float64 `protobuf:"fixed64,2,opt,name=value,proto3" json:"value,omitempty"`
+	// Its exact value with every hand known, once few tricks are left.
+	Exact         *int32 `protobuf:"varint,3,opt,name=exact,proto3,oneof" json:"exact,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActionValue) Reset() {
+	*x = ActionValue{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActionValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActionValue) ProtoMessage() {}
+
+func (x *ActionValue) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActionValue.ProtoReflect.Descriptor instead.
+func (*ActionValue) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ActionValue) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *ActionValue) GetValue() float64 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *ActionValue) GetExact() int32 {
+	if x != nil && x.Exact != nil {
+		return *x.Exact
+	}
+	return 0
+}
+
+// One seat's figures over its decisions with a choice.
+type SeatAnalysis struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The seat.
+	Seat uint32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Its decisions with more than one legal action.
+	Decisions uint32 `protobuf:"varint,2,opt,name=decisions,proto3" json:"decisions,omitempty"`
+	// Its mean loss per decision, in points.
+	MeanLoss float64 `protobuf:"fixed64,3,opt,name=mean_loss,json=meanLoss,proto3" json:"mean_loss,omitempty"`
+	// Its total loss, in points.
+	TotalLoss float64 `protobuf:"fixed64,4,opt,name=total_loss,json=totalLoss,proto3" json:"total_loss,omitempty"`
+	// Its decisions with a loss above the threshold.
+	LargeErrors uint32 `protobuf:"varint,5,opt,name=large_errors,json=largeErrors,proto3" json:"large_errors,omitempty"`
+	// The percentage of its decisions within a tenth of the threshold of the best.
+	Accuracy      float64 `protobuf:"fixed64,6,opt,name=accuracy,proto3" json:"accuracy,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatAnalysis) Reset() {
+	*x = SeatAnalysis{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatAnalysis) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatAnalysis) ProtoMessage() {}
+
+func (x *SeatAnalysis) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatAnalysis.ProtoReflect.Descriptor instead.
+func (*SeatAnalysis) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *SeatAnalysis) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SeatAnalysis) GetDecisions() uint32 {
+	if x != nil {
+		return x.Decisions
+	}
+	return 0
+}
+
+func (x *SeatAnalysis) GetMeanLoss() float64 {
+	if x != nil {
+		return x.MeanLoss
+	}
+	return 0
+}
+
+func (x *SeatAnalysis) GetTotalLoss() float64 {
+	if x != nil {
+		return x.TotalLoss
+	}
+	return 0
+}
+
+func (x *SeatAnalysis) GetLargeErrors() uint32 {
+	if x != nil {
+		return x.LargeErrors
+	}
+	return 0
+}
+
+func (x *SeatAnalysis) GetAccuracy() float64 {
+	if x != nil {
+		return x.Accuracy
+	}
+	return 0
+}
+
 // Asks for a match (see `Seek`).
 type SeekRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -3439,7 +3933,7 @@ type SeekRequest struct {
 
 func (x *SeekRequest) Reset() {
 	*x = SeekRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[37]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3451,7 +3945,7 @@ func (x *SeekRequest) String() string {
 func (*SeekRequest) ProtoMessage() {}
 
 func (x *SeekRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[37]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3464,7 +3958,7 @@ func (x *SeekRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeekRequest.ProtoReflect.Descriptor instead.
 func (*SeekRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{37}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *SeekRequest) GetOptions() *GameOptions {
@@ -3528,7 +4022,7 @@ type Assignment struct {
 
 func (x *Assignment) Reset() {
 	*x = Assignment{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[38]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3540,7 +4034,7 @@ func (x *Assignment) String() string {
 func (*Assignment) ProtoMessage() {}
 
 func (x *Assignment) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[38]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3553,7 +4047,7 @@ func (x *Assignment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Assignment.ProtoReflect.Descriptor instead.
 func (*Assignment) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{38}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *Assignment) GetTableId() string {
@@ -3607,7 +4101,7 @@ type SeekResponse struct {
 
 func (x *SeekResponse) Reset() {
 	*x = SeekResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[39]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3619,7 +4113,7 @@ func (x *SeekResponse) String() string {
 func (*SeekResponse) ProtoMessage() {}
 
 func (x *SeekResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[39]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3632,7 +4126,7 @@ func (x *SeekResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeekResponse.ProtoReflect.Descriptor instead.
 func (*SeekResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{39}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *SeekResponse) GetEvent() isSeekResponse_Event {
@@ -3691,7 +4185,7 @@ type SeekWaiting struct {
 
 func (x *SeekWaiting) Reset() {
 	*x = SeekWaiting{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[40]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3703,7 +4197,7 @@ func (x *SeekWaiting) String() string {
 func (*SeekWaiting) ProtoMessage() {}
 
 func (x *SeekWaiting) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[40]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3716,7 +4210,7 @@ func (x *SeekWaiting) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeekWaiting.ProtoReflect.Descriptor instead.
 func (*SeekWaiting) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{40}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *SeekWaiting) GetSeekers() uint32 {
@@ -3748,7 +4242,7 @@ type CompeteRequest struct {
 
 func (x *CompeteRequest) Reset() {
 	*x = CompeteRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[41]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3760,7 +4254,7 @@ func (x *CompeteRequest) String() string {
 func (*CompeteRequest) ProtoMessage() {}
 
 func (x *CompeteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[41]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3773,7 +4267,7 @@ func (x *CompeteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompeteRequest.ProtoReflect.Descriptor instead.
 func (*CompeteRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{41}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *CompeteRequest) GetMaxTables() uint32 {
@@ -3801,7 +4295,7 @@ type CompeteResponse struct {
 
 func (x *CompeteResponse) Reset() {
 	*x = CompeteResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[42]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3813,7 +4307,7 @@ func (x *CompeteResponse) String() string {
 func (*CompeteResponse) ProtoMessage() {}
 
 func (x *CompeteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[42]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3826,7 +4320,7 @@ func (x *CompeteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompeteResponse.ProtoReflect.Descriptor instead.
 func (*CompeteResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{42}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *CompeteResponse) GetAssignment() *Assignment {
@@ -3868,7 +4362,7 @@ type CreateTournamentRequest struct {
 
 func (x *CreateTournamentRequest) Reset() {
 	*x = CreateTournamentRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[43]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3880,7 +4374,7 @@ func (x *CreateTournamentRequest) String() string {
 func (*CreateTournamentRequest) ProtoMessage() {}
 
 func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[43]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3893,7 +4387,7 @@ func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CreateTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{43}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *CreateTournamentRequest) GetName() string {
@@ -3970,7 +4464,7 @@ type CreateTournamentResponse struct {
 
 func (x *CreateTournamentResponse) Reset() {
 	*x = CreateTournamentResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[44]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3982,7 +4476,7 @@ func (x *CreateTournamentResponse) String() string {
 func (*CreateTournamentResponse) ProtoMessage() {}
 
 func (x *CreateTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[44]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3995,7 +4489,7 @@ func (x *CreateTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTournamentResponse.ProtoReflect.Descriptor instead.
 func (*CreateTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{44}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *CreateTournamentResponse) GetTournament() *Tournament {
@@ -4054,7 +4548,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[45]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4066,7 +4560,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[45]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4079,7 +4573,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{45}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *Tournament) GetTournamentId() string {
@@ -4234,7 +4728,7 @@ type TournamentMatch struct {
 
 func (x *TournamentMatch) Reset() {
 	*x = TournamentMatch{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[46]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4246,7 +4740,7 @@ func (x *TournamentMatch) String() string {
 func (*TournamentMatch) ProtoMessage() {}
 
 func (x *TournamentMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[46]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4259,7 +4753,7 @@ func (x *TournamentMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TournamentMatch.ProtoReflect.Descriptor instead.
 func (*TournamentMatch) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{46}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *TournamentMatch) GetNumber() uint32 {
@@ -4332,7 +4826,7 @@ type Standing struct {
 
 func (x *Standing) Reset() {
 	*x = Standing{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[47]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4344,7 +4838,7 @@ func (x *Standing) String() string {
 func (*Standing) ProtoMessage() {}
 
 func (x *Standing) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[47]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4357,7 +4851,7 @@ func (x *Standing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Standing.ProtoReflect.Descriptor instead.
 func (*Standing) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{47}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *Standing) GetEntrant() string {
@@ -4462,7 +4956,7 @@ type GetTournamentRequest struct {
 
 func (x *GetTournamentRequest) Reset() {
 	*x = GetTournamentRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[48]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4474,7 +4968,7 @@ func (x *GetTournamentRequest) String() string {
 func (*GetTournamentRequest) ProtoMessage() {}
 
 func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[48]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4487,7 +4981,7 @@ func (x *GetTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentRequest.ProtoReflect.Descriptor instead.
 func (*GetTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{48}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *GetTournamentRequest) GetTournamentId() string {
@@ -4512,7 +5006,7 @@ type GetTournamentResponse struct {
 
 func (x *GetTournamentResponse) Reset() {
 	*x = GetTournamentResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[49]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4524,7 +5018,7 @@ func (x *GetTournamentResponse) String() string {
 func (*GetTournamentResponse) ProtoMessage() {}
 
 func (x *GetTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[49]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4537,7 +5031,7 @@ func (x *GetTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTournamentResponse.ProtoReflect.Descriptor instead.
 func (*GetTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{49}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *GetTournamentResponse) GetTournament() *Tournament {
@@ -4570,7 +5064,7 @@ type ListTournamentsRequest struct {
 
 func (x *ListTournamentsRequest) Reset() {
 	*x = ListTournamentsRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[50]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4582,7 +5076,7 @@ func (x *ListTournamentsRequest) String() string {
 func (*ListTournamentsRequest) ProtoMessage() {}
 
 func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[50]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4595,7 +5089,7 @@ func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
 func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{50}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{56}
 }
 
 // Every tournament.
@@ -4609,7 +5103,7 @@ type ListTournamentsResponse struct {
 
 func (x *ListTournamentsResponse) Reset() {
 	*x = ListTournamentsResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[51]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4621,7 +5115,7 @@ func (x *ListTournamentsResponse) String() string {
 func (*ListTournamentsResponse) ProtoMessage() {}
 
 func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[51]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4634,7 +5128,7 @@ func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
 func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{51}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
@@ -4655,7 +5149,7 @@ type EnterTournamentRequest struct {
 
 func (x *EnterTournamentRequest) Reset() {
 	*x = EnterTournamentRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[52]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4667,7 +5161,7 @@ func (x *EnterTournamentRequest) String() string {
 func (*EnterTournamentRequest) ProtoMessage() {}
 
 func (x *EnterTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[52]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4680,7 +5174,7 @@ func (x *EnterTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterTournamentRequest.ProtoReflect.Descriptor instead.
 func (*EnterTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{52}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *EnterTournamentRequest) GetTournamentId() string {
@@ -4701,7 +5195,7 @@ type EnterTournamentResponse struct {
 
 func (x *EnterTournamentResponse) Reset() {
 	*x = EnterTournamentResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[53]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4713,7 +5207,7 @@ func (x *EnterTournamentResponse) String() string {
 func (*EnterTournamentResponse) ProtoMessage() {}
 
 func (x *EnterTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[53]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4726,7 +5220,7 @@ func (x *EnterTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterTournamentResponse.ProtoReflect.Descriptor instead.
 func (*EnterTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{53}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *EnterTournamentResponse) GetTournament() *Tournament {
@@ -4992,7 +5486,48 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\fplayer_names\x18\f \x03(\tR\vplayerNames\x12\x1d\n" +
 	"\n" +
 	"match_over\x18\r \x01(\bR\tmatchOverB\a\n" +
-	"\x05_seat\"\xe8\x01\n" +
+	"\x05_seat\"b\n" +
+	"\x14AnalyseRecordRequest\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x1b\n" +
+	"\tbudget_ms\x18\x02 \x01(\rR\bbudgetMs\x12\x12\n" +
+	"\x04seed\x18\x03 \x01(\x04R\x04seed\"f\n" +
+	"\x15AnalyseRecordResponse\x125\n" +
+	"\banalysis\x18\x01 \x01(\v2\x19.calabresella.v1.AnalysisR\banalysis\x12\x16\n" +
+	"\x06cached\x18\x02 \x01(\bR\x06cached\"\xd6\x01\n" +
+	"\bAnalysis\x12\x12\n" +
+	"\x04game\x18\x01 \x01(\tR\x04game\x12\x16\n" +
+	"\x06budget\x18\x02 \x01(\tR\x06budget\x12\x12\n" +
+	"\x04seed\x18\x03 \x01(\x04R\x04seed\x12\x14\n" +
+	"\x05large\x18\x04 \x01(\x01R\x05large\x12?\n" +
+	"\tdecisions\x18\x05 \x03(\v2!.calabresella.v1.AnalysedDecisionR\tdecisions\x123\n" +
+	"\x05seats\x18\x06 \x03(\v2\x1d.calabresella.v1.SeatAnalysisR\x05seats\"\xa7\x02\n" +
+	"\x10AnalysedDecision\x12\x12\n" +
+	"\x04hand\x18\x01 \x01(\rR\x04hand\x12\x14\n" +
+	"\x05index\x18\x02 \x01(\rR\x05index\x12\x12\n" +
+	"\x04seat\x18\x03 \x01(\rR\x04seat\x12\x14\n" +
+	"\x05phase\x18\x04 \x01(\tR\x05phase\x12\x16\n" +
+	"\x06chosen\x18\x05 \x01(\tR\x06chosen\x12\x12\n" +
+	"\x04best\x18\x06 \x01(\tR\x04best\x12\x12\n" +
+	"\x04loss\x18\a \x01(\x01R\x04loss\x12\"\n" +
+	"\n" +
+	"exact_loss\x18\b \x01(\x05H\x00R\texactLoss\x88\x01\x01\x12\x14\n" +
+	"\x05large\x18\t \x01(\bR\x05large\x126\n" +
+	"\aactions\x18\n" +
+	" \x03(\v2\x1c.calabresella.v1.ActionValueR\aactionsB\r\n" +
+	"\v_exact_loss\"`\n" +
+	"\vActionValue\x12\x16\n" +
+	"\x06action\x18\x01 \x01(\tR\x06action\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value\x12\x19\n" +
+	"\x05exact\x18\x03 \x01(\x05H\x00R\x05exact\x88\x01\x01B\b\n" +
+	"\x06_exact\"\xbb\x01\n" +
+	"\fSeatAnalysis\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1c\n" +
+	"\tdecisions\x18\x02 \x01(\rR\tdecisions\x12\x1b\n" +
+	"\tmean_loss\x18\x03 \x01(\x01R\bmeanLoss\x12\x1d\n" +
+	"\n" +
+	"total_loss\x18\x04 \x01(\x01R\ttotalLoss\x12!\n" +
+	"\flarge_errors\x18\x05 \x01(\rR\vlargeErrors\x12\x1a\n" +
+	"\baccuracy\x18\x06 \x01(\x01R\baccuracy\"\xe8\x01\n" +
 	"\vSeekRequest\x126\n" +
 	"\aoptions\x18\x01 \x01(\v2\x1c.calabresella.v1.GameOptionsR\aoptions\x12,\n" +
 	"\x05clock\x18\x02 \x01(\v2\x16.calabresella.v1.ClockR\x05clock\x12\"\n" +
@@ -5139,7 +5674,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x1cTOURNAMENT_STATE_UNSPECIFIED\x10\x00\x12 \n" +
 	"\x1cTOURNAMENT_STATE_REGISTERING\x10\x01\x12\x1c\n" +
 	"\x18TOURNAMENT_STATE_RUNNING\x10\x02\x12\x1d\n" +
-	"\x19TOURNAMENT_STATE_FINISHED\x10\x032\xb1\f\n" +
+	"\x19TOURNAMENT_STATE_FINISHED\x10\x032\x91\r\n" +
 	"\fTableService\x12X\n" +
 	"\vCreateTable\x12#.calabresella.v1.CreateTableRequest\x1a$.calabresella.v1.CreateTableResponse\x12U\n" +
 	"\n" +
@@ -5154,7 +5689,8 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\vListRecords\x12#.calabresella.v1.ListRecordsRequest\x1a$.calabresella.v1.ListRecordsResponse\x12U\n" +
 	"\n" +
 	"GetResults\x12\".calabresella.v1.GetResultsRequest\x1a#.calabresella.v1.GetResultsResponse\x12R\n" +
-	"\tGetReplay\x12!.calabresella.v1.GetReplayRequest\x1a\".calabresella.v1.GetReplayResponse\x12E\n" +
+	"\tGetReplay\x12!.calabresella.v1.GetReplayRequest\x1a\".calabresella.v1.GetReplayResponse\x12^\n" +
+	"\rAnalyseRecord\x12%.calabresella.v1.AnalyseRecordRequest\x1a&.calabresella.v1.AnalyseRecordResponse\x12E\n" +
 	"\x04Seek\x12\x1c.calabresella.v1.SeekRequest\x1a\x1d.calabresella.v1.SeekResponse0\x01\x12N\n" +
 	"\aCompete\x12\x1f.calabresella.v1.CompeteRequest\x1a .calabresella.v1.CompeteResponse0\x01\x12g\n" +
 	"\x10CreateTournament\x12(.calabresella.v1.CreateTournamentRequest\x1a).calabresella.v1.CreateTournamentResponse\x12^\n" +
@@ -5176,7 +5712,7 @@ func file_calabresella_v1_table_service_proto_rawDescGZIP() []byte {
 }
 
 var file_calabresella_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 62)
 var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(SeatKind)(0),                    // 0: calabresella.v1.SeatKind
 	(TimeoutPolicy)(0),               // 1: calabresella.v1.TimeoutPolicy
@@ -5222,47 +5758,53 @@ var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(*GetResultsResponse)(nil),       // 41: calabresella.v1.GetResultsResponse
 	(*GetReplayRequest)(nil),         // 42: calabresella.v1.GetReplayRequest
 	(*GetReplayResponse)(nil),        // 43: calabresella.v1.GetReplayResponse
-	(*SeekRequest)(nil),              // 44: calabresella.v1.SeekRequest
-	(*Assignment)(nil),               // 45: calabresella.v1.Assignment
-	(*SeekResponse)(nil),             // 46: calabresella.v1.SeekResponse
-	(*SeekWaiting)(nil),              // 47: calabresella.v1.SeekWaiting
-	(*CompeteRequest)(nil),           // 48: calabresella.v1.CompeteRequest
-	(*CompeteResponse)(nil),          // 49: calabresella.v1.CompeteResponse
-	(*CreateTournamentRequest)(nil),  // 50: calabresella.v1.CreateTournamentRequest
-	(*CreateTournamentResponse)(nil), // 51: calabresella.v1.CreateTournamentResponse
-	(*Tournament)(nil),               // 52: calabresella.v1.Tournament
-	(*TournamentMatch)(nil),          // 53: calabresella.v1.TournamentMatch
-	(*Standing)(nil),                 // 54: calabresella.v1.Standing
-	(*GetTournamentRequest)(nil),     // 55: calabresella.v1.GetTournamentRequest
-	(*GetTournamentResponse)(nil),    // 56: calabresella.v1.GetTournamentResponse
-	(*ListTournamentsRequest)(nil),   // 57: calabresella.v1.ListTournamentsRequest
-	(*ListTournamentsResponse)(nil),  // 58: calabresella.v1.ListTournamentsResponse
-	(*EnterTournamentRequest)(nil),   // 59: calabresella.v1.EnterTournamentRequest
-	(*EnterTournamentResponse)(nil),  // 60: calabresella.v1.EnterTournamentResponse
-	nil,                              // 61: calabresella.v1.Table.MetadataEntry
-	nil,                              // 62: calabresella.v1.CreateTableRequest.MetadataEntry
-	(*GameOptions)(nil),              // 63: calabresella.v1.GameOptions
-	(*MatchResult)(nil),              // 64: calabresella.v1.MatchResult
-	(*Action)(nil),                   // 65: calabresella.v1.Action
-	(*Event)(nil),                    // 66: calabresella.v1.Event
-	(*Observation)(nil),              // 67: calabresella.v1.Observation
-	(*SeatCards)(nil),                // 68: calabresella.v1.SeatCards
-	(*Card)(nil),                     // 69: calabresella.v1.Card
-	(Game)(0),                        // 70: calabresella.v1.Game
+	(*AnalyseRecordRequest)(nil),     // 44: calabresella.v1.AnalyseRecordRequest
+	(*AnalyseRecordResponse)(nil),    // 45: calabresella.v1.AnalyseRecordResponse
+	(*Analysis)(nil),                 // 46: calabresella.v1.Analysis
+	(*AnalysedDecision)(nil),         // 47: calabresella.v1.AnalysedDecision
+	(*ActionValue)(nil),              // 48: calabresella.v1.ActionValue
+	(*SeatAnalysis)(nil),             // 49: calabresella.v1.SeatAnalysis
+	(*SeekRequest)(nil),              // 50: calabresella.v1.SeekRequest
+	(*Assignment)(nil),               // 51: calabresella.v1.Assignment
+	(*SeekResponse)(nil),             // 52: calabresella.v1.SeekResponse
+	(*SeekWaiting)(nil),              // 53: calabresella.v1.SeekWaiting
+	(*CompeteRequest)(nil),           // 54: calabresella.v1.CompeteRequest
+	(*CompeteResponse)(nil),          // 55: calabresella.v1.CompeteResponse
+	(*CreateTournamentRequest)(nil),  // 56: calabresella.v1.CreateTournamentRequest
+	(*CreateTournamentResponse)(nil), // 57: calabresella.v1.CreateTournamentResponse
+	(*Tournament)(nil),               // 58: calabresella.v1.Tournament
+	(*TournamentMatch)(nil),          // 59: calabresella.v1.TournamentMatch
+	(*Standing)(nil),                 // 60: calabresella.v1.Standing
+	(*GetTournamentRequest)(nil),     // 61: calabresella.v1.GetTournamentRequest
+	(*GetTournamentResponse)(nil),    // 62: calabresella.v1.GetTournamentResponse
+	(*ListTournamentsRequest)(nil),   // 63: calabresella.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),  // 64: calabresella.v1.ListTournamentsResponse
+	(*EnterTournamentRequest)(nil),   // 65: calabresella.v1.EnterTournamentRequest
+	(*EnterTournamentResponse)(nil),  // 66: calabresella.v1.EnterTournamentResponse
+	nil,                              // 67: calabresella.v1.Table.MetadataEntry
+	nil,                              // 68: calabresella.v1.CreateTableRequest.MetadataEntry
+	(*GameOptions)(nil),              // 69: calabresella.v1.GameOptions
+	(*MatchResult)(nil),              // 70: calabresella.v1.MatchResult
+	(*Action)(nil),                   // 71: calabresella.v1.Action
+	(*Event)(nil),                    // 72: calabresella.v1.Event
+	(*Observation)(nil),              // 73: calabresella.v1.Observation
+	(*SeatCards)(nil),                // 74: calabresella.v1.SeatCards
+	(*Card)(nil),                     // 75: calabresella.v1.Card
+	(Game)(0),                        // 76: calabresella.v1.Game
 }
 var file_calabresella_v1_table_service_proto_depIdxs = []int32{
 	1,  // 0: calabresella.v1.Clock.on_timeout:type_name -> calabresella.v1.TimeoutPolicy
 	0,  // 1: calabresella.v1.SeatInfo.kind:type_name -> calabresella.v1.SeatKind
-	61, // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
-	63, // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
+	67, // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
+	69, // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
 	7,  // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
 	2,  // 5: calabresella.v1.Table.state:type_name -> calabresella.v1.TableState
 	8,  // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
-	64, // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
-	63, // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
+	70, // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
+	69, // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
 	0,  // 9: calabresella.v1.CreateTableRequest.seats:type_name -> calabresella.v1.SeatKind
 	7,  // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
-	62, // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
+	68, // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
 	9,  // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
 	2,  // 13: calabresella.v1.ListTablesRequest.state:type_name -> calabresella.v1.TableState
 	9,  // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
@@ -5270,103 +5812,109 @@ var file_calabresella_v1_table_service_proto_depIdxs = []int32{
 	9,  // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
 	26, // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
 	26, // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
-	65, // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
-	65, // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
+	71, // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
+	71, // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
 	27, // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
 	28, // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
-	66, // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
+	72, // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
 	29, // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
 	30, // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
 	31, // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
 	32, // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
 	33, // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
 	29, // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
-	67, // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
+	73, // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
 	9,  // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
 	29, // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
 	3,  // 33: calabresella.v1.Snapshot.reason:type_name -> calabresella.v1.SnapshotReason
-	65, // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
+	71, // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
 	1,  // 35: calabresella.v1.TimedOut.policy:type_name -> calabresella.v1.TimeoutPolicy
-	68, // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
-	69, // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
-	69, // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
+	74, // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
+	75, // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
+	75, // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
 	8,  // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
-	64, // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
+	70, // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
 	4,  // 41: calabresella.v1.MatchEnded.reason:type_name -> calabresella.v1.EndReason
-	67, // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
+	73, // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
 	2,  // 43: calabresella.v1.GetObservationResponse.state:type_name -> calabresella.v1.TableState
-	70, // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
+	76, // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
 	4,  // 45: calabresella.v1.ListRecordsRequest.end_reason:type_name -> calabresella.v1.EndReason
-	70, // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
+	76, // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
 	4,  // 47: calabresella.v1.RecordSummary.end_reason:type_name -> calabresella.v1.EndReason
-	64, // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
+	70, // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
 	37, // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
-	70, // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
+	76, // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
 	40, // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
-	67, // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
-	68, // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
-	69, // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
-	63, // 55: calabresella.v1.SeekRequest.options:type_name -> calabresella.v1.GameOptions
-	7,  // 56: calabresella.v1.SeekRequest.clock:type_name -> calabresella.v1.Clock
-	9,  // 57: calabresella.v1.Assignment.table:type_name -> calabresella.v1.Table
-	47, // 58: calabresella.v1.SeekResponse.waiting:type_name -> calabresella.v1.SeekWaiting
-	45, // 59: calabresella.v1.SeekResponse.seated:type_name -> calabresella.v1.Assignment
-	45, // 60: calabresella.v1.CompeteResponse.assignment:type_name -> calabresella.v1.Assignment
-	63, // 61: calabresella.v1.CreateTournamentRequest.options:type_name -> calabresella.v1.GameOptions
-	7,  // 62: calabresella.v1.CreateTournamentRequest.clock:type_name -> calabresella.v1.Clock
-	5,  // 63: calabresella.v1.CreateTournamentRequest.format:type_name -> calabresella.v1.TournamentFormat
-	52, // 64: calabresella.v1.CreateTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	63, // 65: calabresella.v1.Tournament.options:type_name -> calabresella.v1.GameOptions
-	7,  // 66: calabresella.v1.Tournament.clock:type_name -> calabresella.v1.Clock
-	5,  // 67: calabresella.v1.Tournament.format:type_name -> calabresella.v1.TournamentFormat
-	6,  // 68: calabresella.v1.Tournament.state:type_name -> calabresella.v1.TournamentState
-	2,  // 69: calabresella.v1.TournamentMatch.state:type_name -> calabresella.v1.TableState
-	52, // 70: calabresella.v1.GetTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	54, // 71: calabresella.v1.GetTournamentResponse.standings:type_name -> calabresella.v1.Standing
-	53, // 72: calabresella.v1.GetTournamentResponse.matches:type_name -> calabresella.v1.TournamentMatch
-	52, // 73: calabresella.v1.ListTournamentsResponse.tournaments:type_name -> calabresella.v1.Tournament
-	52, // 74: calabresella.v1.EnterTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	10, // 75: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
-	12, // 76: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
-	14, // 77: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
-	16, // 78: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
-	18, // 79: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
-	22, // 80: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
-	20, // 81: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
-	24, // 82: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
-	34, // 83: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
-	36, // 84: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
-	39, // 85: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
-	42, // 86: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
-	44, // 87: calabresella.v1.TableService.Seek:input_type -> calabresella.v1.SeekRequest
-	48, // 88: calabresella.v1.TableService.Compete:input_type -> calabresella.v1.CompeteRequest
-	50, // 89: calabresella.v1.TableService.CreateTournament:input_type -> calabresella.v1.CreateTournamentRequest
-	55, // 90: calabresella.v1.TableService.GetTournament:input_type -> calabresella.v1.GetTournamentRequest
-	57, // 91: calabresella.v1.TableService.ListTournaments:input_type -> calabresella.v1.ListTournamentsRequest
-	59, // 92: calabresella.v1.TableService.EnterTournament:input_type -> calabresella.v1.EnterTournamentRequest
-	11, // 93: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
-	13, // 94: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
-	15, // 95: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
-	17, // 96: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
-	19, // 97: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
-	23, // 98: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
-	21, // 99: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
-	25, // 100: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
-	35, // 101: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
-	38, // 102: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
-	41, // 103: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
-	43, // 104: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
-	46, // 105: calabresella.v1.TableService.Seek:output_type -> calabresella.v1.SeekResponse
-	49, // 106: calabresella.v1.TableService.Compete:output_type -> calabresella.v1.CompeteResponse
-	51, // 107: calabresella.v1.TableService.CreateTournament:output_type -> calabresella.v1.CreateTournamentResponse
-	56, // 108: calabresella.v1.TableService.GetTournament:output_type -> calabresella.v1.GetTournamentResponse
-	58, // 109: calabresella.v1.TableService.ListTournaments:output_type -> calabresella.v1.ListTournamentsResponse
-	60, // 110: calabresella.v1.TableService.EnterTournament:output_type -> calabresella.v1.EnterTournamentResponse
-	93, // [93:111] is the sub-list for method output_type
-	75, // [75:93] is the sub-list for method input_type
-	75, // [75:75] is the sub-list for extension type_name
-	75, // [75:75] is the sub-list for extension extendee
-	0,  // [0:75] is the sub-list for field type_name
+	73, // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
+	74, // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
+	75, // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
+	46, // 55: calabresella.v1.AnalyseRecordResponse.analysis:type_name -> calabresella.v1.Analysis
+	47, // 56: calabresella.v1.Analysis.decisions:type_name -> calabresella.v1.AnalysedDecision
+	49, // 57: calabresella.v1.Analysis.seats:type_name -> calabresella.v1.SeatAnalysis
+	48, // 58: calabresella.v1.AnalysedDecision.actions:type_name -> calabresella.v1.ActionValue
+	69, // 59: calabresella.v1.SeekRequest.options:type_name -> calabresella.v1.GameOptions
+	7,  // 60: calabresella.v1.SeekRequest.clock:type_name -> calabresella.v1.Clock
+	9,  // 61: calabresella.v1.Assignment.table:type_name -> calabresella.v1.Table
+	53, // 62: calabresella.v1.SeekResponse.waiting:type_name -> calabresella.v1.SeekWaiting
+	51, // 63: calabresella.v1.SeekResponse.seated:type_name -> calabresella.v1.Assignment
+	51, // 64: calabresella.v1.CompeteResponse.assignment:type_name -> calabresella.v1.Assignment
+	69, // 65: calabresella.v1.CreateTournamentRequest.options:type_name -> calabresella.v1.GameOptions
+	7,  // 66: calabresella.v1.CreateTournamentRequest.clock:type_name -> calabresella.v1.Clock
+	5,  // 67: calabresella.v1.CreateTournamentRequest.format:type_name -> calabresella.v1.TournamentFormat
+	58, // 68: calabresella.v1.CreateTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	69, // 69: calabresella.v1.Tournament.options:type_name -> calabresella.v1.GameOptions
+	7,  // 70: calabresella.v1.Tournament.clock:type_name -> calabresella.v1.Clock
+	5,  // 71: calabresella.v1.Tournament.format:type_name -> calabresella.v1.TournamentFormat
+	6,  // 72: calabresella.v1.Tournament.state:type_name -> calabresella.v1.TournamentState
+	2,  // 73: calabresella.v1.TournamentMatch.state:type_name -> calabresella.v1.TableState
+	58, // 74: calabresella.v1.GetTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	60, // 75: calabresella.v1.GetTournamentResponse.standings:type_name -> calabresella.v1.Standing
+	59, // 76: calabresella.v1.GetTournamentResponse.matches:type_name -> calabresella.v1.TournamentMatch
+	58, // 77: calabresella.v1.ListTournamentsResponse.tournaments:type_name -> calabresella.v1.Tournament
+	58, // 78: calabresella.v1.EnterTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	10, // 79: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
+	12, // 80: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
+	14, // 81: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
+	16, // 82: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
+	18, // 83: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
+	22, // 84: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
+	20, // 85: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
+	24, // 86: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
+	34, // 87: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
+	36, // 88: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
+	39, // 89: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
+	42, // 90: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
+	44, // 91: calabresella.v1.TableService.AnalyseRecord:input_type -> calabresella.v1.AnalyseRecordRequest
+	50, // 92: calabresella.v1.TableService.Seek:input_type -> calabresella.v1.SeekRequest
+	54, // 93: calabresella.v1.TableService.Compete:input_type -> calabresella.v1.CompeteRequest
+	56, // 94: calabresella.v1.TableService.CreateTournament:input_type -> calabresella.v1.CreateTournamentRequest
+	61, // 95: calabresella.v1.TableService.GetTournament:input_type -> calabresella.v1.GetTournamentRequest
+	63, // 96: calabresella.v1.TableService.ListTournaments:input_type -> calabresella.v1.ListTournamentsRequest
+	65, // 97: calabresella.v1.TableService.EnterTournament:input_type -> calabresella.v1.EnterTournamentRequest
+	11, // 98: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
+	13, // 99: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
+	15, // 100: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
+	17, // 101: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
+	19, // 102: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
+	23, // 103: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
+	21, // 104: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
+	25, // 105: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
+	35, // 106: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
+	38, // 107: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
+	41, // 108: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
+	43, // 109: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
+	45, // 110: calabresella.v1.TableService.AnalyseRecord:output_type -> calabresella.v1.AnalyseRecordResponse
+	52, // 111: calabresella.v1.TableService.Seek:output_type -> calabresella.v1.SeekResponse
+	55, // 112: calabresella.v1.TableService.Compete:output_type -> calabresella.v1.CompeteResponse
+	57, // 113: calabresella.v1.TableService.CreateTournament:output_type -> calabresella.v1.CreateTournamentResponse
+	62, // 114: calabresella.v1.TableService.GetTournament:output_type -> calabresella.v1.GetTournamentResponse
+	64, // 115: calabresella.v1.TableService.ListTournaments:output_type -> calabresella.v1.ListTournamentsResponse
+	66, // 116: calabresella.v1.TableService.EnterTournament:output_type -> calabresella.v1.EnterTournamentResponse
+	98, // [98:117] is the sub-list for method output_type
+	79, // [79:98] is the sub-list for method input_type
+	79, // [79:79] is the sub-list for extension type_name
+	79, // [79:79] is the sub-list for extension extendee
+	0,  // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_calabresella_v1_table_service_proto_init() }
@@ -5391,19 +5939,21 @@ func file_calabresella_v1_table_service_proto_init() {
 		(*Update_MatchEnded)(nil),
 	}
 	file_calabresella_v1_table_service_proto_msgTypes[36].OneofWrappers = []any{}
-	file_calabresella_v1_table_service_proto_msgTypes[39].OneofWrappers = []any{
+	file_calabresella_v1_table_service_proto_msgTypes[40].OneofWrappers = []any{}
+	file_calabresella_v1_table_service_proto_msgTypes[41].OneofWrappers = []any{}
+	file_calabresella_v1_table_service_proto_msgTypes[45].OneofWrappers = []any{
 		(*SeekResponse_Waiting)(nil),
 		(*SeekResponse_Seated)(nil),
 	}
-	file_calabresella_v1_table_service_proto_msgTypes[43].OneofWrappers = []any{}
-	file_calabresella_v1_table_service_proto_msgTypes[45].OneofWrappers = []any{}
+	file_calabresella_v1_table_service_proto_msgTypes[49].OneofWrappers = []any{}
+	file_calabresella_v1_table_service_proto_msgTypes[51].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_calabresella_v1_table_service_proto_rawDesc), len(file_calabresella_v1_table_service_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   56,
+			NumMessages:   62,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

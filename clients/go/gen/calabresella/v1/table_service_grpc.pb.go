@@ -49,6 +49,7 @@ const (
 	TableService_ListRecords_FullMethodName      = "/calabresella.v1.TableService/ListRecords"
 	TableService_GetResults_FullMethodName       = "/calabresella.v1.TableService/GetResults"
 	TableService_GetReplay_FullMethodName        = "/calabresella.v1.TableService/GetReplay"
+	TableService_AnalyseRecord_FullMethodName    = "/calabresella.v1.TableService/AnalyseRecord"
 	TableService_Seek_FullMethodName             = "/calabresella.v1.TableService/Seek"
 	TableService_Compete_FullMethodName          = "/calabresella.v1.TableService/Compete"
 	TableService_CreateTournament_FullMethodName = "/calabresella.v1.TableService/CreateTournament"
@@ -139,6 +140,16 @@ type TableServiceClient interface {
 	// end. Errors: INVALID_ARGUMENT (BAD_TABLE_ID); NOT_FOUND (TABLE_NOT_FOUND); OUT_OF_RANGE
 	// (NO_SUCH_STEP, also when no hand is over yet); UNAVAILABLE (STORE_FAILED).
 	GetReplay(ctx context.Context, in *GetReplayRequest, opts ...grpc.CallOption) (*GetReplayResponse, error)
+	// Where each player lost points in a match that is over (docs/ANALYSIS.md): every decision
+	// with a choice valued from the decider's own information, the chosen action's loss against
+	// the best, exact values once few tricks are left, and each seat's figures. A match in play
+	// is refused. The server keeps each analysis, so asking again with the same budget and seed
+	// costs nothing; each client runs one analysis at a time, and the server a few
+	// (`serve --analysis-workers`).
+	// Errors: INVALID_ARGUMENT (BAD_TABLE_ID, BAD_BUDGET); NOT_FOUND (TABLE_NOT_FOUND);
+	// FAILED_PRECONDITION (MATCH_IN_PROGRESS); RESOURCE_EXHAUSTED (TOO_MANY_ANALYSES);
+	// UNAVAILABLE (STORE_FAILED).
+	AnalyseRecord(ctx context.Context, in *AnalyseRecordRequest, opts ...grpc.CallOption) (*AnalyseRecordResponse, error)
 	// Matchmaking for a registered player (`authorization: Bearer <API key>`): asks for a match
 	// of a game, options and clock. The stream first sends `waiting`, then `seated` with the
 	// table and the seat token once enough seekers with the same settings (and, if asked,
@@ -322,6 +333,16 @@ func (c *tableServiceClient) GetReplay(ctx context.Context, in *GetReplayRequest
 	return out, nil
 }
 
+func (c *tableServiceClient) AnalyseRecord(ctx context.Context, in *AnalyseRecordRequest, opts ...grpc.CallOption) (*AnalyseRecordResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AnalyseRecordResponse)
+	err := c.cc.Invoke(ctx, TableService_AnalyseRecord_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *tableServiceClient) Seek(ctx context.Context, in *SeekRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SeekResponse], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	stream, err := c.cc.NewStream(ctx, &TableService_ServiceDesc.Streams[2], TableService_Seek_FullMethodName, cOpts...)
@@ -482,6 +503,16 @@ type TableServiceServer interface {
 	// end. Errors: INVALID_ARGUMENT (BAD_TABLE_ID); NOT_FOUND (TABLE_NOT_FOUND); OUT_OF_RANGE
 	// (NO_SUCH_STEP, also when no hand is over yet); UNAVAILABLE (STORE_FAILED).
 	GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error)
+	// Where each player lost points in a match that is over (docs/ANALYSIS.md): every decision
+	// with a choice valued from the decider's own information, the chosen action's loss against
+	// the best, exact values once few tricks are left, and each seat's figures. A match in play
+	// is refused. The server keeps each analysis, so asking again with the same budget and seed
+	// costs nothing; each client runs one analysis at a time, and the server a few
+	// (`serve --analysis-workers`).
+	// Errors: INVALID_ARGUMENT (BAD_TABLE_ID, BAD_BUDGET); NOT_FOUND (TABLE_NOT_FOUND);
+	// FAILED_PRECONDITION (MATCH_IN_PROGRESS); RESOURCE_EXHAUSTED (TOO_MANY_ANALYSES);
+	// UNAVAILABLE (STORE_FAILED).
+	AnalyseRecord(context.Context, *AnalyseRecordRequest) (*AnalyseRecordResponse, error)
 	// Matchmaking for a registered player (`authorization: Bearer <API key>`): asks for a match
 	// of a game, options and clock. The stream first sends `waiting`, then `seated` with the
 	// table and the seat token once enough seekers with the same settings (and, if asked,
@@ -562,6 +593,9 @@ func (UnimplementedTableServiceServer) GetResults(context.Context, *GetResultsRe
 }
 func (UnimplementedTableServiceServer) GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReplay not implemented")
+}
+func (UnimplementedTableServiceServer) AnalyseRecord(context.Context, *AnalyseRecordRequest) (*AnalyseRecordResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AnalyseRecord not implemented")
 }
 func (UnimplementedTableServiceServer) Seek(*SeekRequest, grpc.ServerStreamingServer[SeekResponse]) error {
 	return status.Error(codes.Unimplemented, "method Seek not implemented")
@@ -804,6 +838,24 @@ func _TableService_GetReplay_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TableService_AnalyseRecord_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnalyseRecordRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).AnalyseRecord(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_AnalyseRecord_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).AnalyseRecord(ctx, req.(*AnalyseRecordRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _TableService_Seek_Handler(srv interface{}, stream grpc.ServerStream) error {
 	m := new(SeekRequest)
 	if err := stream.RecvMsg(m); err != nil {
@@ -944,6 +996,10 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetReplay",
 			Handler:    _TableService_GetReplay_Handler,
+		},
+		{
+			MethodName: "AnalyseRecord",
+			Handler:    _TableService_AnalyseRecord_Handler,
 		},
 		{
 			MethodName: "CreateTournament",
