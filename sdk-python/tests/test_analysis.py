@@ -61,3 +61,24 @@ def test_bad_records_and_budgets_are_refused() -> None:
         cb.analyse(text, budget=SMALL, budget_ms=5)
     with pytest.raises(ValueError, match="large"):
         cb.analyse(text, budget=SMALL, large=0)
+
+
+def test_a_tournament_reports_each_bots_mean_loss_with_its_interval() -> None:
+    r = cb.tournament(
+        ["heuristic", "random"],
+        "tressette-in-due",
+        deals=12,
+        progress=False,
+        analyse=True,
+    )
+    heuristic, random = r.bots
+    assert heuristic.decisions > 0 and random.decisions > 0
+    assert heuristic.mean_loss is not None and random.mean_loss is not None
+    assert heuristic.mean_loss_ci95 is not None and random.mean_loss_ci95 is not None
+    lo, hi = heuristic.mean_loss_ci95
+    assert lo <= heuristic.mean_loss <= hi
+    # The heuristic plays better: it loses less per decision, its interval below random's.
+    assert hi < random.mean_loss_ci95[0], (heuristic, random)
+    # Without analyse, nothing is analysed.
+    plain = cb.tournament(["heuristic", "random"], "tressette-in-due", deals=2, progress=False)
+    assert all(b.mean_loss is None and b.decisions == 0 for b in plain.bots)

@@ -58,6 +58,8 @@ pub struct ServerConfig {
     pub analysis_max_ms: u32,
     /// Analyses one client address may have running or waiting (0: no limit).
     pub max_analyses_per_client: usize,
+    /// Longest time one analysis may take, in seconds: a longer one is given up.
+    pub analysis_max_s: u64,
     /// Whether people without an API key may take seats (as guests).
     pub guests: bool,
     /// Calls with a bad API key an address may make per minute before it is refused for a
@@ -97,6 +99,7 @@ impl Default for ServerConfig {
             analysis_workers: 1,
             analysis_max_ms: 50,
             max_analyses_per_client: 1,
+            analysis_max_s: 60,
             guests: true,
             max_bad_keys_per_client_per_minute: 10,
             admin_key_sha256: None,

@@ -27,6 +27,8 @@ pub enum Reason {
     MatchInProgress,
     /// The client already runs an analysis.
     TooManyAnalyses,
+    /// An analysis took longer than the server allows.
+    AnalysisTooLong,
     /// The API key is malformed, unknown or disabled.
     BadKey,
     /// The clock is out of the server's range.
@@ -143,7 +145,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 62] = [
+    pub const ALL: [Reason; 63] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -206,6 +208,7 @@ impl Reason {
         Reason::BadBudget,
         Reason::MatchInProgress,
         Reason::TooManyAnalyses,
+        Reason::AnalysisTooLong,
     ];
 
     /// The reason as the wire has it (`BAD_OPTIONS`, ...).
@@ -253,6 +256,7 @@ impl Reason {
             Reason::BadBudget => "BAD_BUDGET",
             Reason::MatchInProgress => "MATCH_IN_PROGRESS",
             Reason::TooManyAnalyses => "TOO_MANY_ANALYSES",
+            Reason::AnalysisTooLong => "ANALYSIS_TOO_LONG",
             Reason::TooManyCalls => "TOO_MANY_CALLS",
             Reason::BadSubmission => "BAD_SUBMISSION",
             Reason::NotYourBot => "NOT_YOUR_BOT",

@@ -146,3 +146,64 @@ async fn one_client_runs_one_analysis_at_a_time() {
     // Once it is over, the client may ask again.
     c.analyse_record(ask(&id, 0, 2)).await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caller_that_gives_up_frees_nothing_early_and_the_work_is_kept() {
+    let server = TestServer::start(ServerConfig {
+        analysis_max_ms: 1000,
+        ..ServerConfig::default()
+    })
+    .await;
+    let id = finished(&server, v1::Game::Calabresella, 3, 6).await;
+    let mut c = server.client.clone();
+    // A deadline of 50 ms: the call ends, the analysis (20 ms a decision) goes on.
+    let mut quick = tonic::Request::new(ask(&id, 20, 3));
+    quick.set_timeout(Duration::from_millis(50));
+    let e = c.analyse_record(quick).await.unwrap_err();
+    assert!(
+        matches!(
+            e.code(),
+            tonic::Code::DeadlineExceeded | tonic::Code::Cancelled
+        ),
+        "{e:?}"
+    );
+    // Its slot is still held: the same client cannot start another meanwhile.
+    let e = c.analyse_record(ask(&id, 0, 4)).await.unwrap_err();
+    assert_eq!(reason(&e), "TOO_MANY_ANALYSES");
+    // Once done, the abandoned analysis is there for the asking.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        match c.analyse_record(ask(&id, 20, 3)).await {
+            Ok(r) => {
+                assert!(r.into_inner().cached, "the abandoned work was kept");
+                break;
+            }
+            Err(e) => assert_eq!(reason(&e), "TOO_MANY_ANALYSES"),
+        }
+        assert!(std::time::Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_keeps_its_newest_analyses_only() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let id = finished(&server, v1::Game::TressetteInDue, 2, 9).await;
+    let per_table = calabresella_server::store::analyses::PER_TABLE as u64;
+    for seed in 0..per_table + 3 {
+        c.analyse_record(ask(&id, 0, seed)).await.unwrap();
+        // Apart in time: the oldest is the first asked.
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+    let budget = "worlds=24:work=3000";
+    for seed in 0..per_table + 3 {
+        let t = id.clone();
+        let kept = server
+            .store
+            .read(move |conn| calabresella_server::store::analyses::get(conn, &t, budget, seed))
+            .await
+            .unwrap();
+        assert_eq!(kept.is_some(), seed >= 3, "seed {seed}");
+    }
+}

@@ -816,3 +816,62 @@ async fn seek_and_compete_contributions_reach_their_tables() {
     assert_eq!(running.commitment.len(), 64);
     assert!(running.secret.is_empty());
 }
+
+/// A tournament's match is analysed only once the whole tournament is over: until then its
+/// deals may be in play at the tournament's other tables.
+#[tokio::test]
+async fn a_tournament_match_is_analysed_only_once_the_tournament_is_over() {
+    let server = TestServer::start(config()).await;
+    // ann is entered and never plays: the tables with her wait, the tournament stays in play.
+    register(&server, "ann").await;
+    let mut c = server.client.clone();
+    let mut r = bots_tournament(
+        v1::TournamentFormat::RoundRobin,
+        &["ann", "random", "heuristic", "pimc"],
+    );
+    r.deals = 1;
+    r.seed = None;
+    let id = c
+        .create_tournament(with_key(r, Some(ADMIN)))
+        .await
+        .expect("create")
+        .into_inner()
+        .tournament
+        .expect("tournament")
+        .tournament_id;
+    // The bots' own table finishes.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let table = loop {
+        let t = c
+            .get_tournament(v1::GetTournamentRequest {
+                tournament_id: id.clone(),
+            })
+            .await
+            .expect("get tournament")
+            .into_inner();
+        if let Some(m) = t
+            .matches
+            .iter()
+            .find(|m| m.state == v1::TableState::Finished as i32)
+        {
+            break m.table_id.clone();
+        }
+        assert!(Instant::now() < deadline, "no table finished: {t:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let refused = c
+        .analyse_record(v1::AnalyseRecordRequest {
+            table_id: table.clone(),
+            budget_ms: 0,
+            seed: 0,
+        })
+        .await
+        .expect_err("a match of a tournament in play");
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+    assert_eq!(reason(&refused), "MATCH_IN_PROGRESS");
+    assert!(
+        refused.message().contains("tournament"),
+        "{}",
+        refused.message()
+    );
+}

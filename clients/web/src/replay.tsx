@@ -230,8 +230,11 @@ function ReplayPosition(props: {
   const events = o?.events ?? [];
   // The decision taken from this position (the hand's next action), if it had a choice.
   const next = decisionAt(props.analysis, d.handNumber, d.actionIndex);
-  // A card play's notation is `play CARD`: that card is marked in its holder's hand.
-  const best = next?.best.startsWith("play ") ? next.best.slice(5) : undefined;
+  // A card play's notation is `play CARD` (and perhaps a signal after it): that card is
+  // marked in its holder's hand.
+  const best = next?.best.startsWith("play ")
+    ? next.best.split(" ")[1]
+    : undefined;
   return (
     <div class="replay-position">
       <h2>

@@ -8,16 +8,18 @@ import io
 import itertools
 import json
 import math
+import os
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from calabresella import _core
+from calabresella import _core, analysis
 from calabresella.bots import BotLike
 
 
@@ -59,6 +61,13 @@ class BotResult:
     """Its uncertainty."""
     rating: float | None = None
     """The conservative ordinal ``mu - 3 sigma``."""
+    mean_loss: float | None = None
+    """With ``analyse=True``: its mean loss per decision in points (docs/ANALYSIS.md), the
+    strength measure that separates bots in far fewer deals than points do."""
+    mean_loss_ci95: tuple[float, float] | None = None
+    """Its 95% confidence interval (over deals: each deal's loss per decision is one value)."""
+    decisions: int = 0
+    """With ``analyse=True``: its decisions with a choice, all analysed."""
 
 
 @dataclass
@@ -151,7 +160,8 @@ class TournamentResult:
             [
                 "bot", "matches", "wins", "wins_alone", "win_rate", "win_rate_alone",
                 "points", "mean", "ci95_low", "ci95_high", "rating", "rating_mu",
-                "rating_sigma", "faults", "forfeits",
+                "rating_sigma", "faults", "forfeits", "mean_loss", "mean_loss_ci95_low",
+                "mean_loss_ci95_high",
             ]
         )  # fmt: skip
         for b in sorted(self.bots, key=lambda b: -b.mean):
@@ -159,7 +169,9 @@ class TournamentResult:
                 [
                     b.name, b.matches, b.wins, b.wins_alone, b.win_rate, b.win_rate_alone,
                     b.points, b.mean, b.ci95[0], b.ci95[1], b.rating, b.rating_mu,
-                    b.rating_sigma, b.faults, b.forfeits,
+                    b.rating_sigma, b.faults, b.forfeits, b.mean_loss,
+                    b.mean_loss_ci95[0] if b.mean_loss_ci95 else None,
+                    b.mean_loss_ci95[1] if b.mean_loss_ci95 else None,
                 ]
             )  # fmt: skip
         return buf.getvalue()
@@ -523,6 +535,8 @@ def tournament(
     ratings: bool = True,
     move_limit_ms: float | None = None,
     on_slow: str = "fallback",
+    analyse: bool = False,
+    analyse_budget: str | None = None,
     **options: Any,
 ) -> TournamentResult:
     """Plays ``deals`` deals between ``bots`` and summarises the results.
@@ -548,6 +562,9 @@ def tournament(
     keyword arguments. Ratings use OpenSkill when it is installed (``pip install
     calabresella[tournament]``); the progress bar uses tqdm when installed.
     ``calabresella.ray.tournament`` plays the same matches over a Ray cluster.
+    ``analyse`` analyses every match played (:func:`calabresella.analyse`, on ``threads``
+    threads, ``analyse_budget`` as ``pimc`` parameters) and gives each bot its mean loss per
+    decision with its interval (``mean_loss``, ``mean_loss_ci95``).
     """
     if threads < 0:
         raise _core.NotationError(f"threads is 0 (every core) or more, not {threads}")
@@ -570,7 +587,7 @@ def tournament(
             bar.update(done - last[0])
         last[0] = done
 
-    keep = keep_records or records is not None
+    keep = keep_records or records is not None or analyse
     try:
         out = play_shard(
             p,
@@ -583,7 +600,45 @@ def tournament(
     finally:
         if bar is not None:
             bar.close()
-    return summarise(p, out, ratings=ratings, records=records, keep_records=keep_records)
+    result = summarise(p, out, ratings=ratings, records=records, keep_records=keep_records)
+    if analyse:
+        _analyse(result, out["records"], p.deal_index, budget=analyse_budget, threads=threads)
+    return result
+
+
+def _analyse(
+    result: TournamentResult,
+    records: list[str],
+    deal_of: np.ndarray,
+    *,
+    budget: str | None,
+    threads: int,
+) -> None:
+    """Fills each bot's ``mean_loss``, ``mean_loss_ci95`` and ``decisions`` from the analysis
+    of every match: per deal, the bot's losses over its decisions in all the deal's matches."""
+
+    def one(j: int) -> list[tuple[int, float]]:
+        # The match's own seed seeds its worlds: the same tournament, the same figures.
+        a = analysis.analyse(records[j], budget=budget, seed=int(result.seeds[j]))
+        return [(int(result.seatings[j, d.seat]), d.loss) for d in a.decisions]
+
+    # The analysis runs without the GIL: threads share the cores.
+    workers = threads or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        per_match = list(pool.map(one, range(len(records))))
+    deals = result.deals
+    for k, bot in enumerate(result.bots):
+        lost = np.zeros(deals)
+        count = np.zeros(deals)
+        for j, decisions in enumerate(per_match):
+            for b, loss in decisions:
+                if b == k:
+                    lost[deal_of[j]] += loss
+                    count[deal_of[j]] += 1
+        bot.decisions = int(count.sum())
+        per_deal = (lost[count > 0] / count[count > 0]).tolist()
+        if per_deal:
+            bot.mean_loss, bot.mean_loss_ci95 = _mean_ci(per_deal)
 
 
 ProgressCallback = Callable[[int], None]

@@ -46,6 +46,10 @@ pub struct ServeArgs {
         default_value_t = 1
     )]
     max_analyses_per_client: usize,
+    /// Longest time one analysis may take, in seconds: a longer one is given up
+    /// (`ANALYSIS_TOO_LONG`).
+    #[arg(long, env = "CALABRESELLA_ANALYSIS_MAX_S", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    analysis_max_s: u64,
     /// Seat registered players only (`calabresella players add`): a seat needs an API key.
     /// By default people without a key may play too, as guests.
     #[arg(long, env = "CALABRESELLA_NO_GUESTS")]
@@ -512,6 +516,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         analysis_workers: args.analysis_workers as usize,
         analysis_max_ms: args.analysis_max_ms,
         max_analyses_per_client: args.max_analyses_per_client,
+        analysis_max_s: args.analysis_max_s,
         guests: !args.no_guests,
         trust_client_addresses: !args.behind_proxy,
         max_bad_keys_per_client_per_minute: args.max_bad_keys_per_minute,

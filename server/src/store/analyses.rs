@@ -25,8 +25,12 @@ pub fn get(
         .and_then(|mut r| r.first_mut().map(|v| v.take_text())))
 }
 
+/// Analyses kept per table: the newest, so that a client asking with ever new seeds cannot
+/// fill the store.
+pub const PER_TABLE: usize = 8;
+
 /// Keeps an analysis (one already kept for the same table, budget and seed stays: both came
-/// from the same record).
+/// from the same record), then lets the oldest of the table's go beyond [`PER_TABLE`].
 pub fn put(
     conn: &mut dyn Conn,
     table_id: &str,
@@ -56,5 +60,21 @@ pub fn put(
             super::now_ms().into(),
         ],
     )?;
+    let kept = conn.query(
+        "SELECT budget, seed FROM analyses WHERE table_id = $1 \
+         ORDER BY created_unix_ms DESC, budget, seed",
+        &[table_id.into()],
+    )?;
+    for mut row in kept.into_iter().skip(PER_TABLE) {
+        let (budget, seed) = (row[0].take_text(), row[1].take_text());
+        conn.execute(
+            "DELETE FROM analyses WHERE table_id = $1 AND budget = $2 AND seed = $3",
+            &[
+                table_id.into(),
+                budget.as_str().into(),
+                seed.as_str().into(),
+            ],
+        )?;
+    }
     Ok(())
 }

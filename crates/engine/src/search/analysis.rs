@@ -9,6 +9,8 @@
 //! budget in worlds and work gives the same figures on any machine (a budget in milliseconds
 //! does not).
 
+use std::time::Instant;
+
 use serde::Serialize;
 
 use crate::action::Action;
@@ -152,10 +154,32 @@ impl Analysis {
 /// Analyses every decision of a record (replayed and checked first): the record's first
 /// fault is the error.
 pub fn analyse(record: &Record, options: &AnalysisOptions) -> Result<Analysis, RecordError> {
+    // Without a deadline the analysis always completes.
+    analyse_until(record, options, None).map(|a| a.unwrap_or_else(|| empty(record, options)))
+}
+
+/// [`analyse`], given up at `deadline` (checked between decisions): `None` when it ran out
+/// of time, so that a server can bound the work one request costs.
+pub fn analyse_until(
+    record: &Record,
+    options: &AnalysisOptions,
+    deadline: Option<Instant>,
+) -> Result<Option<Analysis>, RecordError> {
     let (m, _) = replay(record)?;
+    let Some(decisions) = analyse_any(&m, options, deadline) else {
+        return Ok(None);
+    };
+    Ok(Some(analysis_of(record, options, decisions)))
+}
+
+/// An analysis without decisions (never returned in practice: see [`analyse`]).
+fn empty(record: &Record, options: &AnalysisOptions) -> Analysis {
+    analysis_of(record, options, Vec::new())
+}
+
+fn analysis_of(record: &Record, options: &AnalysisOptions, decisions: Vec<Decision>) -> Analysis {
     let seats = usize::from(record.players);
-    let decisions = analyse_match(&m, options);
-    Ok(Analysis {
+    Analysis {
         format: FORMAT,
         game: record.game.clone(),
         large: options.large,
@@ -163,24 +187,37 @@ pub fn analyse(record: &Record, options: &AnalysisOptions) -> Result<Analysis, R
         seed: options.seed,
         seats: summaries(&decisions, seats, options.large),
         decisions,
-    })
+    }
+}
+
+/// Every decision with a choice of the hands `m` has played (a match played in process, say,
+/// without its record), in match order.
+pub fn analyse_match(m: &AnyMatch, options: &AnalysisOptions) -> Vec<Decision> {
+    analyse_any(m, options, None).unwrap_or_default()
 }
 
 macro_rules! analyse_any_game {
     ($($V:ident => $m:ident),* $(,)?) => {
-        /// Every decision with a choice of the hands `m` has played (a match played in
-        /// process, say, without its record), in match order.
-        pub fn analyse_match(m: &AnyMatch, options: &AnalysisOptions) -> Vec<Decision> {
+        /// Every decision of `m` for [`analyse_until`]; `None` past the deadline.
+        fn analyse_any(
+            m: &AnyMatch,
+            options: &AnalysisOptions,
+            deadline: Option<Instant>,
+        ) -> Option<Vec<Decision>> {
             match m {
-                $(AnyMatch::$V(g) => analyse_game::<crate::$m::Match>(g, options),)*
+                $(AnyMatch::$V(g) => analyse_game::<crate::$m::Match>(g, options, deadline),)*
             }
         }
     };
 }
 crate::for_each_game!(analyse_any_game);
 
-/// Every decision of every hand of `m`.
-fn analyse_game<G>(m: &G, options: &AnalysisOptions) -> Vec<Decision>
+/// Every decision of every hand of `m`; `None` once `deadline` has passed.
+fn analyse_game<G>(
+    m: &G,
+    options: &AnalysisOptions,
+    deadline: Option<Instant>,
+) -> Option<Vec<Decision>>
 where
     G: Game + Determinize<Hand = <G as Game>::Hand>,
     HeuristicBot: Bot<<G as Determinize>::Obs>,
@@ -192,6 +229,9 @@ where
             let Some(seat) = <G as Determinize>::decider(&hand) else {
                 break;
             };
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
             if hand.num_legal_actions() > 1
                 && let Some(d) = decision::<G>(&hand, seat, chosen, (h, i), options)
             {
@@ -200,7 +240,7 @@ where
             hand.apply_unchecked(chosen);
         }
     }
-    out
+    Some(out)
 }
 
 /// The decision `seat` took (`chosen`) in `hand`, at `place` (hand, action) of the match.

@@ -143,12 +143,13 @@ type TableServiceClient interface {
 	// Where each player lost points in a match that is over (docs/ANALYSIS.md): every decision
 	// with a choice valued from the decider's own information, the chosen action's loss against
 	// the best, exact values once few tricks are left, and each seat's figures. A match in play
-	// is refused. The server keeps each analysis, so asking again with the same budget and seed
-	// costs nothing; each client runs one analysis at a time, and the server a few
-	// (`serve --analysis-workers`).
+	// is refused, and so is a tournament's match until the tournament is over. The server keeps
+	// each analysis once made, so asking again with the same budget and seed costs nothing; each
+	// client runs one analysis at a time, the server a few (`serve --analysis-workers`), each for
+	// a bounded time (`serve --analysis-max-s`).
 	// Errors: INVALID_ARGUMENT (BAD_TABLE_ID, BAD_BUDGET); NOT_FOUND (TABLE_NOT_FOUND);
-	// FAILED_PRECONDITION (MATCH_IN_PROGRESS); RESOURCE_EXHAUSTED (TOO_MANY_ANALYSES);
-	// UNAVAILABLE (STORE_FAILED).
+	// FAILED_PRECONDITION (MATCH_IN_PROGRESS); RESOURCE_EXHAUSTED (TOO_MANY_ANALYSES,
+	// ANALYSIS_TOO_LONG); UNAVAILABLE (STORE_FAILED).
 	AnalyseRecord(ctx context.Context, in *AnalyseRecordRequest, opts ...grpc.CallOption) (*AnalyseRecordResponse, error)
 	// Matchmaking for a registered player (`authorization: Bearer <API key>`): asks for a match
 	// of a game, options and clock. The stream first sends `waiting`, then `seated` with the
@@ -506,12 +507,13 @@ type TableServiceServer interface {
 	// Where each player lost points in a match that is over (docs/ANALYSIS.md): every decision
 	// with a choice valued from the decider's own information, the chosen action's loss against
 	// the best, exact values once few tricks are left, and each seat's figures. A match in play
-	// is refused. The server keeps each analysis, so asking again with the same budget and seed
-	// costs nothing; each client runs one analysis at a time, and the server a few
-	// (`serve --analysis-workers`).
+	// is refused, and so is a tournament's match until the tournament is over. The server keeps
+	// each analysis once made, so asking again with the same budget and seed costs nothing; each
+	// client runs one analysis at a time, the server a few (`serve --analysis-workers`), each for
+	// a bounded time (`serve --analysis-max-s`).
 	// Errors: INVALID_ARGUMENT (BAD_TABLE_ID, BAD_BUDGET); NOT_FOUND (TABLE_NOT_FOUND);
-	// FAILED_PRECONDITION (MATCH_IN_PROGRESS); RESOURCE_EXHAUSTED (TOO_MANY_ANALYSES);
-	// UNAVAILABLE (STORE_FAILED).
+	// FAILED_PRECONDITION (MATCH_IN_PROGRESS); RESOURCE_EXHAUSTED (TOO_MANY_ANALYSES,
+	// ANALYSIS_TOO_LONG); UNAVAILABLE (STORE_FAILED).
 	AnalyseRecord(context.Context, *AnalyseRecordRequest) (*AnalyseRecordResponse, error)
 	// Matchmaking for a registered player (`authorization: Bearer <API key>`): asks for a match
 	// of a game, options and clock. The stream first sends `waiting`, then `seated` with the
