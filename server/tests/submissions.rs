@@ -385,7 +385,7 @@ const HOSTILE: [(&str, &str, &str); 13] = [
     ("garbage", "BAD_OUTPUT", ""),
     ("crash", "RE", "boom"),
     ("deaf", "TLE", ""),
-    ("swarm", "MLE", "ALLOCATED"),
+    ("swarm", "MLE", ""),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -485,11 +485,17 @@ async fn hostile_bots_are_contained_while_a_player_is_served() {
         }
         assert!(log.stderr.contains(shows), "{name}: {:?}", log.stderr);
         if *name == "swarm" && cgroups {
+            // Killed for the group's memory (which of its processes, and how many blocks were
+            // filled before, depends on the machine's speed), never all six blocks at once.
+            assert!(log.detail.contains("out of memory"), "{name}: {log:?}");
             let allocated = log.stderr.matches("ALLOCATED").count();
             assert!(
                 allocated < 6,
                 "{name}: {allocated} of 6 blocks held together"
             );
+        } else if *name == "swarm" {
+            // Without control groups each process is held to the limit alone: all six fill.
+            assert_eq!(log.stderr.matches("ALLOCATED").count(), 6, "{log:?}");
         }
         for never in [
             "CONNECTED",
