@@ -127,6 +127,8 @@ pub enum Reason {
     BadTournament,
     /// No such tournament.
     TournamentNotFound,
+    /// No page for that player name.
+    PlayerNotFound,
     /// The tournament takes no more entrants.
     RegistrationClosed,
     /// The player already has a seek open.
@@ -145,7 +147,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 63] = [
+    pub const ALL: [Reason; 64] = [
         Reason::ActionMismatch,
         Reason::BadAction,
         Reason::BadBotDelay,
@@ -198,6 +200,7 @@ impl Reason {
         Reason::NoAdminKey,
         Reason::BadTournament,
         Reason::TournamentNotFound,
+        Reason::PlayerNotFound,
         Reason::RegistrationClosed,
         Reason::AlreadySeeking,
         Reason::BadSeek,
@@ -270,6 +273,7 @@ impl Reason {
             Reason::NoAdminKey => "NO_ADMIN_KEY",
             Reason::BadTournament => "BAD_TOURNAMENT",
             Reason::TournamentNotFound => "TOURNAMENT_NOT_FOUND",
+            Reason::PlayerNotFound => "PLAYER_NOT_FOUND",
             Reason::RegistrationClosed => "REGISTRATION_CLOSED",
             Reason::AlreadySeeking => "ALREADY_SEEKING",
             Reason::BadSeek => "BAD_SEEK",

@@ -875,3 +875,175 @@ async fn a_tournament_match_is_analysed_only_once_the_tournament_is_over() {
         refused.message()
     );
 }
+
+#[tokio::test]
+async fn a_tournament_shows_each_outcome_and_a_cross_table_and_its_players_have_pages() {
+    let server = TestServer::start(config()).await;
+    let mut c = server.client.clone();
+    let t = c
+        .create_tournament(with_key(
+            bots_tournament(
+                v1::TournamentFormat::RoundRobin,
+                &["random", "heuristic", "pimc:ms=2"],
+            ),
+            Some(ADMIN),
+        ))
+        .await
+        .expect("create")
+        .into_inner()
+        .tournament
+        .expect("tournament");
+    let done = finished(&server, &t.tournament_id).await;
+    assert_eq!(done.matches.len(), 2);
+    // Each match's outcome agrees with the standings' wins.
+    for s in &done.standings {
+        let wins: u32 = done
+            .matches
+            .iter()
+            .map(|m| {
+                assert_eq!(m.totals.len(), 3, "{m:?}");
+                assert_eq!(m.won.len(), 3, "{m:?}");
+                let seat = m
+                    .seats
+                    .iter()
+                    .position(|e| *e == s.entrant)
+                    .expect("seated");
+                u32::from(m.won[seat])
+            })
+            .sum();
+        assert_eq!(wins, s.wins, "{}", s.entrant);
+    }
+    // The cross-table: every ordered pair met twice; each side of a pair mirrors the other.
+    assert_eq!(done.cross_table.len(), 6);
+    for cell in &done.cross_table {
+        assert_eq!(cell.matches, 2);
+        assert_eq!(cell.wins + cell.draws + cell.losses, 2);
+        let back = done
+            .cross_table
+            .iter()
+            .find(|o| o.entrant == cell.opponent && o.opponent == cell.entrant)
+            .expect("the mirror cell");
+        assert_eq!(
+            (cell.wins, cell.draws, cell.losses),
+            (back.losses, back.draws, back.wins)
+        );
+    }
+
+    // A built-in bot's page, asked for by its spec or by the name tables show.
+    let page = c
+        .get_player(v1::GetPlayerRequest {
+            player_name: "heuristic".into(),
+        })
+        .await
+        .expect("the bot's page")
+        .into_inner();
+    assert_eq!(page.player_name, "heuristic bot");
+    assert!(page.bot && !page.registered);
+    assert_eq!(page.games.len(), 1);
+    let game = &page.games[0];
+    assert_eq!(game.game, v1::Game::Calabresella as i32);
+    let result = game.result.clone().expect("result");
+    assert_eq!(result.matches, 2);
+    assert_eq!(game.history.len(), 2);
+    assert_eq!(
+        game.history[1].rating, result.rating,
+        "the last point is today's rating"
+    );
+    assert!(game.history[0].ended_unix_ms <= game.history[1].ended_unix_ms);
+    // It matches the results table.
+    let table = c
+        .get_results(v1::GetResultsRequest {
+            game: v1::Game::Calabresella as i32,
+            people_only: false,
+        })
+        .await
+        .expect("results")
+        .into_inner();
+    let line = table
+        .players
+        .iter()
+        .find(|p| p.player_name == "heuristic bot")
+        .expect("in the results");
+    assert_eq!(line.rating, result.rating);
+    assert_eq!(page.recent.len(), 2);
+    for m in &page.recent {
+        assert_eq!(m.players[m.seat as usize], "heuristic bot");
+        assert!(done.matches.iter().any(|d| d.table_id == m.table_id));
+    }
+    assert_eq!(page.opponents.len(), 2);
+    let by_name = |p: &v1::GetPlayerResponse, name: &str| {
+        p.opponents
+            .iter()
+            .find(|o| o.opponent == name)
+            .cloned()
+            .expect("opponent")
+    };
+    let vs_random = by_name(&page, "random bot");
+    assert_eq!(vs_random.matches, 2);
+    let random = c
+        .get_player(v1::GetPlayerRequest {
+            player_name: "random bot".into(),
+        })
+        .await
+        .expect("random's page")
+        .into_inner();
+    let back = by_name(&random, "heuristic bot");
+    assert_eq!(
+        (vs_random.wins, vs_random.draws, vs_random.losses),
+        (back.losses, back.draws, back.wins)
+    );
+}
+
+#[tokio::test]
+async fn who_am_i_and_player_pages_refuse_what_they_should() {
+    let server = TestServer::start(config()).await;
+    let mut c = server.client.clone();
+    let key = register(&server, "Ann Example").await;
+    let me = c
+        .who_am_i(with_key(v1::WhoAmIRequest {}, Some(&key)))
+        .await
+        .expect("signed in")
+        .into_inner();
+    assert_eq!(me.player_name, "Ann Example");
+    let none = c.who_am_i(v1::WhoAmIRequest {}).await.expect_err("no key");
+    assert_eq!(
+        (none.code(), reason(&none).as_str()),
+        (Code::Unauthenticated, "KEY_REQUIRED")
+    );
+    let bad = c
+        .who_am_i(with_key(
+            v1::WhoAmIRequest {},
+            Some(&format!("cbk_{}", "0".repeat(64))),
+        ))
+        .await
+        .expect_err("bad key");
+    assert_eq!(
+        (bad.code(), reason(&bad).as_str()),
+        (Code::Unauthenticated, "BAD_KEY")
+    );
+    // A registered player with no match yet has a page, found by any case.
+    let page = c
+        .get_player(v1::GetPlayerRequest {
+            player_name: "ann EXAMPLE".into(),
+        })
+        .await
+        .expect("page")
+        .into_inner();
+    assert_eq!(page.player_name, "Ann Example");
+    assert!(page.registered && !page.bot);
+    assert!(page.games.is_empty() && page.recent.is_empty() && page.opponents.is_empty());
+    for (name, code, why) in [
+        ("nobody at all", Code::NotFound, "PLAYER_NOT_FOUND"),
+        ("", Code::InvalidArgument, "BAD_NAME"),
+        ("a\u{202e}b", Code::InvalidArgument, "BAD_NAME"),
+        (&"x".repeat(201), Code::InvalidArgument, "BAD_NAME"),
+    ] {
+        let e = c
+            .get_player(v1::GetPlayerRequest {
+                player_name: name.to_owned(),
+            })
+            .await
+            .expect_err(name);
+        assert_eq!((e.code(), reason(&e).as_str()), (code, why), "{name:?}");
+    }
+}

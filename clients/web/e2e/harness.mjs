@@ -319,11 +319,11 @@ class Session {
  * Registers the file's server and browser; returns `{ test, server(), base() }`. `test(name,
  * fn, { timeout })` gives `fn` a Session (`s.newPage()`, `s.goto(page, hash)`, `s.base`).
  */
-export function setup({ serverArgs = [] } = {}) {
+export function setup({ serverArgs = [], db = ":memory:" } = {}) {
   const env = { server: null, browser: null };
   before(async () => {
     mkdirSync(SHOT_DIR, { recursive: true });
-    env.server = await startServer({ extraArgs: serverArgs });
+    env.server = await startServer({ extraArgs: serverArgs, db });
     env.browser = await launchBrowser();
   });
   after(async () => {
@@ -619,26 +619,33 @@ export function checkMatchOver(s) {
  * or among all when it keeps none) and waits until the view took it in, so that the next
  * decision is never read from a stale view (no double clicks). Returns the action clicked.
  */
-export async function clickAction(page, s, random, prefer = () => true) {
+export async function clickAction(
+  page,
+  s,
+  random,
+  prefer = () => true,
+  { touch = false } = {},
+) {
   const preferred = s.actions.filter((a) => prefer(a.action));
   const pool = preferred.length ? preferred : s.actions;
   const pick = pool[Math.floor(random() * pool.length)].action;
-  await page
-    .locator(attr("data-action", pick))
-    .first()
-    .click({ timeout: 30_000 });
+  const target = page.locator(attr("data-action", pick)).first();
+  // A touch screen (a context with `hasTouch`) taps; a mouse clicks.
+  if (touch) await target.tap({ timeout: 30_000 });
+  else await target.click({ timeout: 30_000 });
   await waitForChange(page, s.sig);
   return pick;
 }
 
 /**
- * Plays until the match is over by clicking legal actions, picked with `random`. Calls
+ * Plays until the match is over by clicking (or, with `touch`, tapping) legal actions, picked
+ * with `random`. Calls
  * `onState(snapshot)` at every decision and at the end. Returns the final snapshot and the
  * number of actions clicked. Fails after `maxSteps` decisions.
  */
 export async function playMatch(
   page,
-  { random, maxSteps = 1500, expectedSeat, onState, stopAfter } = {},
+  { random, maxSteps = 1500, expectedSeat, onState, stopAfter, touch = false } = {},
 ) {
   let clicked = 0;
   for (let step = 0; step < maxSteps; step++) {
@@ -650,7 +657,7 @@ export async function playMatch(
     checkPlayerSnapshot(s, expectedSeat);
     if (stopAfter !== undefined && clicked >= stopAfter)
       return { final: s, clicked };
-    await clickAction(page, s, random);
+    await clickAction(page, s, random, undefined, { touch });
     clicked++;
   }
   assert.fail(`the match did not end within ${maxSteps} decisions`);

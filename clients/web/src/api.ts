@@ -12,6 +12,9 @@ import {
 } from "@calabresella/client";
 import { connectWeb } from "@calabresella/client/web";
 
+/** The options of one call of the generated stub. */
+type CallOptions = Parameters<Parameters<Client["call"]>[0]>[0];
+
 /**
  * The server's address, fixed at build time for development against a server on another
  * port (`node build.mjs --server=http://127.0.0.1:50051`); empty in a release build, where the
@@ -25,6 +28,20 @@ let client: Client | undefined;
 export function api(): Client {
   client ??= connectWeb(CALABRESELLA_SERVER || location.origin);
   return client;
+}
+
+/**
+ * Call options that send `authorization: Bearer <key>` (a player's API key or the organiser's
+ * admin key) on this one call only.
+ */
+export function withKey(o: CallOptions, key: string): CallOptions {
+  return {
+    ...o,
+    headers: {
+      ...(o.headers as Record<string, string> | undefined),
+      authorization: `Bearer ${key.trim()}`,
+    },
+  };
 }
 
 /** One position of a table's record, every hand revealed (`GetReplay`). */

@@ -15,6 +15,10 @@ import {
 } from "./i18n/index.js";
 import { I18nContext, useT } from "./i18n-context.js";
 import { Lobby } from "./lobby.js";
+import { PlayerPage } from "./player.js";
+import { SignIn } from "./sign-in.js";
+import { TournamentPage } from "./tournament.js";
+import { Tournaments } from "./tournaments.js";
 import { Replay } from "./replay.js";
 import { Results } from "./results.js";
 import { href, useRoute, type Route } from "./routes.js";
@@ -89,6 +93,12 @@ function titleOf(route: Route, t: ReturnType<typeof translator>): string {
       return `${route.tableId} · ${app}`;
     case "replay":
       return `${t("replay.title", { id: route.tableId })} · ${app}`;
+    case "tournaments":
+      return `${t("tournaments.title")} · ${app}`;
+    case "tournament":
+      return `${route.tournamentId} · ${app}`;
+    case "player":
+      return `${route.name} · ${app}`;
   }
 }
 
@@ -119,6 +129,18 @@ function Header(props: {
           </li>
           <li>
             <a
+              href={href({ page: "tournaments" })}
+              aria-current={
+                current === "tournaments" || current === "tournament"
+                  ? "page"
+                  : undefined
+              }
+            >
+              {t("nav.tournaments")}
+            </a>
+          </li>
+          <li>
+            <a
               href={href({ page: "results" })}
               aria-current={current === "results" ? "page" : undefined}
             >
@@ -127,6 +149,7 @@ function Header(props: {
           </li>
         </ul>
       </nav>
+      <SignIn />
       <label class="language">
         <span>{t("language.label")}</span>
         <select
@@ -158,5 +181,13 @@ function Page(props: { route: Route }): VNode {
       return <TableView key={r.tableId} tableId={r.tableId} />;
     case "replay":
       return <Replay key={r.tableId} tableId={r.tableId} />;
+    case "tournaments":
+      return <Tournaments />;
+    case "tournament":
+      return (
+        <TournamentPage key={r.tournamentId} tournamentId={r.tournamentId} />
+      );
+    case "player":
+      return <PlayerPage key={r.name} name={r.name} />;
   }
 }

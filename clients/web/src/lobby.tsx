@@ -5,7 +5,9 @@
 import { SeatKind, TimeoutPolicy, type Table } from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { useAccount } from "./account.js";
 import { api, errorText } from "./api.js";
+import { SeekPanel } from "./seek.js";
 import { DealMark } from "./deals-view.js";
 import {
   GAME_NAMES,
@@ -71,9 +73,17 @@ export function Lobby(): VNode {
     }
   };
 
+  const account = useAccount();
   return (
     <div class="lobby">
       <h1>{t("lobby.title")}</h1>
+      {account ? (
+        <SeekPanel account={account} />
+      ) : (
+        <p class="sub" data-seek-hint>
+          {t("seek.signInFirst")}
+        </p>
+      )}
       <CreateForm name={name} setName={setName} nameRef={nameRef} />
       <TableList onJoin={join} error={joinError} />
     </div>

@@ -120,7 +120,16 @@ function Ratings(props: { game: GameName | ""; peopleOnly: boolean }): VNode {
                 <tr key={p.playerName} data-player={p.playerName}>
                   <td class="num">{i + 1}</td>
                   <th scope="row">
-                    {p.playerName}
+                    {p.guest ? (
+                      p.playerName
+                    ) : (
+                      <a
+                        href={href({ page: "player", name: p.playerName })}
+                        data-player-link={p.playerName}
+                      >
+                        {p.playerName}
+                      </a>
+                    )}
                     {p.bot ? (
                       <span class="sub"> ({t("results.bot")})</span>
                     ) : null}

@@ -1,6 +1,7 @@
 /**
- * Hash routing: `#/` the lobby, `#/table/<id>`, `#/replay/<id>`, `#/results`. Nothing secret
- * ever goes into the address (seat tokens stay in session storage).
+ * Hash routing: `#/` the lobby, `#/table/<id>`, `#/replay/<id>`, `#/results`,
+ * `#/tournaments`, `#/tournament/<id>`, `#/player/<name>`. Nothing secret ever goes into the
+ * address (seat tokens and keys stay in session storage or in memory).
  */
 import { useEffect, useState } from "preact/hooks";
 
@@ -9,7 +10,10 @@ export type Route =
   | { page: "lobby" }
   | { page: "table"; tableId: string }
   | { page: "replay"; tableId: string }
-  | { page: "results" };
+  | { page: "results" }
+  | { page: "tournaments" }
+  | { page: "tournament"; tournamentId: string }
+  | { page: "player"; name: string };
 
 /** The route an address's hash names (the lobby for anything unknown). */
 export function parseRoute(hash: string): Route {
@@ -23,6 +27,14 @@ export function parseRoute(hash: string): Route {
     return { page: "replay", tableId };
   }
   if (head === "results" && id === undefined) return { page: "results" };
+  if (head === "tournaments" && id === undefined)
+    return { page: "tournaments" };
+  if (head === "tournament" && tableId !== "" && rest.length === 0) {
+    return { page: "tournament", tournamentId: tableId };
+  }
+  if (head === "player" && tableId !== "" && rest.length === 0) {
+    return { page: "player", name: tableId };
+  }
   return { page: "lobby" };
 }
 
@@ -45,6 +57,12 @@ export function href(route: Route): string {
       return `#/table/${encodeURIComponent(route.tableId)}`;
     case "replay":
       return `#/replay/${encodeURIComponent(route.tableId)}`;
+    case "tournaments":
+      return "#/tournaments";
+    case "tournament":
+      return `#/tournament/${encodeURIComponent(route.tournamentId)}`;
+    case "player":
+      return `#/player/${encodeURIComponent(route.name)}`;
   }
 }
 

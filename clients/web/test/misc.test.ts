@@ -8,7 +8,10 @@ import {
   HandResultSchema,
   SeatKind,
   Signal,
+  StandingSchema,
 } from "@calabresella/client";
+import { ACCOUNT_KEY, loadAccount, setAccount } from "../src/account.js";
+import { csvField, standingsCsv } from "../src/csv.js";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatMs, timeLeft } from "../src/clock.js";
@@ -255,4 +258,67 @@ test("every seat kind has a word, the search bot's included", () => {
   assert.equal(kindName(SeatKind.BOT_NAMED), "pimc");
   assert.equal(kindName(SeatKind.BOT_HEURISTIC), "heuristic");
   assert.equal(kindName(SeatKind.UNSPECIFIED), "dummy");
+});
+
+test("the competition routes parse and print", () => {
+  assert.deepEqual(parseRoute("#/tournaments"), { page: "tournaments" });
+  assert.deepEqual(parseRoute("#/tournament/tn-1"), {
+    page: "tournament",
+    tournamentId: "tn-1",
+  });
+  assert.deepEqual(parseRoute("#/player/Team%20Rossi"), {
+    page: "player",
+    name: "Team Rossi",
+  });
+  assert.deepEqual(parseRoute("#/player/"), { page: "lobby" });
+  assert.deepEqual(parseRoute("#/tournaments/x"), { page: "lobby" });
+  for (const r of [
+    { page: "tournaments" },
+    { page: "tournament", tournamentId: "tn-9" },
+    { page: "player", name: "Ann/#?é" },
+  ] as const) {
+    assert.deepEqual(parseRoute(href(r)), r);
+  }
+});
+
+test("the account is kept in the tab's storage, and a malformed one is none", () => {
+  const store = new MemoryStorage() as unknown as Storage;
+  assert.equal(loadAccount(store), undefined);
+  setAccount({ name: "Ann", key: "cbk_1" }, store);
+  assert.deepEqual(JSON.parse(store.getItem(ACCOUNT_KEY)!), {
+    name: "Ann",
+    key: "cbk_1",
+  });
+  setAccount(undefined, store);
+  assert.equal(store.getItem(ACCOUNT_KEY), null);
+  assert.equal(loadAccount(store), undefined);
+  for (const bad of ['{"name":"","key":"k"}', '{"name":"a"}', "[", "null"]) {
+    store.setItem(ACCOUNT_KEY, bad);
+    assert.equal(loadAccount(store), undefined, bad);
+  }
+});
+
+test("standings CSV: the export's columns, quoted fields where needed", () => {
+  assert.equal(csvField("plain"), "plain");
+  assert.equal(csvField('a,"b"'), '"a,""b"""');
+  assert.equal(csvField("x\ny"), '"x\ny"');
+  const csv = standingsCsv([
+    create(StandingSchema, {
+      entrant: "Team, Rossi",
+      bot: false,
+      matches: 2,
+      hands: 4,
+      points: 25n,
+      pointsPerHand: 6.25,
+      ci95: 2.7,
+      wins: 1,
+      rating: 1.41,
+    }),
+  ]).split("\n");
+  assert.equal(
+    csv[0],
+    "entrant,bot,matches,hands,points,points_per_hand,ci95,wins,rating,timeouts,illegal,disconnects,forfeits",
+  );
+  assert.equal(csv[1], '"Team, Rossi",false,2,4,25,6.25,2.7,1,1.41,0,0,0,0');
+  assert.equal(csv[2], "");
 });

@@ -2,14 +2,14 @@
 //! (and each entrant's dropped calls): anyone holding the exported records can recompute
 //! every figure but `disconnects`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use calabresella_engine::record::{Record, RecordAction, replay};
 use calabresella_proto::v1;
 
 use super::schedule::is_filler;
 use crate::store::tournaments::FinishedMatch;
-use crate::store::{RatedSeat, rate};
+use crate::store::{RatedSeat, rate, side_rank};
 
 #[derive(Default)]
 struct Line {
@@ -41,6 +41,27 @@ pub fn standings(
     finished: &[FinishedMatch],
     disconnects: &HashMap<String, u32>,
 ) -> Vec<v1::Standing> {
+    summary(entrants, finished, disconnects).standings
+}
+
+/// What a tournament's finished matches add up to.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Best points per hand first.
+    pub standings: Vec<v1::Standing>,
+    /// Every ordered pair of entrants that met on different sides.
+    pub cross_table: Vec<v1::CrossResult>,
+    /// Per finished match's number: each seat's match total and whether it won.
+    pub outcomes: HashMap<u32, (Vec<i64>, Vec<bool>)>,
+}
+
+/// The standings, the cross-table and each match's outcome (see [`standings`]).
+pub fn summary(
+    entrants: &[(String, bool)],
+    finished: &[FinishedMatch],
+    disconnects: &HashMap<String, u32>,
+) -> Summary {
+    let mut outcomes = HashMap::new();
     let mut lines: HashMap<&str, Line> = entrants
         .iter()
         .map(|(e, _)| (e.as_str(), Line::default()))
@@ -67,6 +88,20 @@ pub fn standings(
             .as_array()
             .map(|t| t.iter().filter_map(serde_json::Value::as_i64).collect())
             .unwrap_or_default();
+        outcomes.insert(
+            m.number,
+            (
+                (0..players)
+                    .map(|i| {
+                        totals
+                            .get(side_of(i, players, totals.len()))
+                            .copied()
+                            .unwrap_or(0)
+                    })
+                    .collect(),
+                (0..players).map(|i| winners.contains(&i)).collect(),
+            ),
+        );
         let mut seats = Vec::new();
         for (i, who) in m.seats.iter().enumerate() {
             if who.is_empty() || is_filler(who) {
@@ -158,5 +193,48 @@ pub fn standings(
             .then_with(|| b.wins.cmp(&a.wins))
             .then_with(|| a.entrant.cmp(&b.entrant))
     });
-    out
+    Summary {
+        standings: out,
+        cross_table: cross_table(&rated),
+        outcomes,
+    }
+}
+
+/// The cross-table of rated matches: for each pair of entrants on different sides of a match,
+/// who finished ahead (a win first, then the side's match total: the order ratings use).
+pub fn cross_table(matches: &[Vec<RatedSeat>]) -> Vec<v1::CrossResult> {
+    let mut cells: BTreeMap<(String, String), v1::CrossResult> = BTreeMap::new();
+    for seats in matches {
+        let rank = |side: i64| {
+            let of_side = seats.iter().filter(|s| s.side == side);
+            let won = of_side.clone().any(|s| s.won);
+            let points = of_side.map(|s| s.points).max().unwrap_or(0);
+            side_rank(won, points)
+        };
+        let mut pairs = BTreeSet::new();
+        for a in seats {
+            for b in seats
+                .iter()
+                .filter(|b| b.side != a.side && b.player != a.player)
+            {
+                if !pairs.insert((a.player.clone(), b.player.clone())) {
+                    continue;
+                }
+                let cell = cells
+                    .entry((a.player.clone(), b.player.clone()))
+                    .or_insert_with(|| v1::CrossResult {
+                        entrant: a.player.clone(),
+                        opponent: b.player.clone(),
+                        ..Default::default()
+                    });
+                cell.matches += 1;
+                match rank(a.side).cmp(&rank(b.side)) {
+                    std::cmp::Ordering::Less => cell.wins += 1,
+                    std::cmp::Ordering::Equal => cell.draws += 1,
+                    std::cmp::Ordering::Greater => cell.losses += 1,
+                }
+            }
+        }
+    }
+    cells.into_values().collect()
 }

@@ -2,6 +2,7 @@
 //! tournaments (create, get, list, enter). The scheduling itself is in [`crate::competition`].
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use calabresella_proto::convert;
 use calabresella_proto::v1;
@@ -24,10 +25,11 @@ const MAX_ENTRANTS: usize = 256;
 /// Tournaments whose standings are kept computed.
 const STANDINGS_KEPT: usize = 64;
 
-/// Standings computed, by tournament, with what they were computed from (matches over,
-/// dropped calls, entrants).
-pub type StandingsCache =
-    std::sync::Arc<std::sync::Mutex<HashMap<String, ((usize, u64, usize), Vec<v1::Standing>)>>>;
+/// Standings (with the cross-table and outcomes) computed, by tournament, with what they were
+/// computed from (matches over, dropped calls, entrants).
+pub type StandingsCache = std::sync::Arc<
+    std::sync::Mutex<HashMap<String, ((usize, u64, usize), Arc<comp::standings::Summary>)>>,
+>;
 
 fn bad(why: impl Into<String>) -> ServiceError {
     ServiceError::Invalid(Reason::BadTournament, why.into())
@@ -474,7 +476,7 @@ impl GameService {
             .get(&t.id)
             .filter(|(v, _)| *v == version)
             .map(|(_, s)| s.clone());
-        let standings = match cached {
+        let summary = match cached {
             Some(s) => s,
             None => {
                 let id = t.id.clone();
@@ -483,7 +485,7 @@ impl GameService {
                 let disconnects: HashMap<String, u32> = disconnects.into_iter().collect();
                 // Replaying every record is CPU work: off the async workers.
                 let s = tokio::task::spawn_blocking(move || {
-                    comp::standings::standings(&entrants, &finished, &disconnects)
+                    Arc::new(comp::standings::summary(&entrants, &finished, &disconnects))
                 })
                 .await
                 .map_err(|e| ServiceError::Unavailable(format!("standings failed: {e}")))?;
@@ -497,24 +499,30 @@ impl GameService {
         };
         let matches = matches
             .into_iter()
-            .map(|m| v1::TournamentMatch {
-                number: m.number,
-                round: m.round,
-                state: if m.over {
-                    v1::TableState::Finished
-                } else if m.table_id.is_empty() {
-                    v1::TableState::Unspecified
-                } else {
-                    v1::TableState::Playing
-                } as i32,
-                seats: m.seats,
-                table_id: m.table_id,
+            .map(|m| {
+                let (totals, won) = summary.outcomes.get(&m.number).cloned().unwrap_or_default();
+                v1::TournamentMatch {
+                    number: m.number,
+                    totals,
+                    won,
+                    round: m.round,
+                    state: if m.over {
+                        v1::TableState::Finished
+                    } else if m.table_id.is_empty() {
+                        v1::TableState::Unspecified
+                    } else {
+                        v1::TableState::Playing
+                    } as i32,
+                    seats: m.seats,
+                    table_id: m.table_id,
+                }
             })
             .collect();
         Ok(v1::GetTournamentResponse {
             tournament: Some(description),
-            standings,
+            standings: summary.standings.clone(),
             matches,
+            cross_table: summary.cross_table.clone(),
         })
     }
 

@@ -4,6 +4,7 @@
 mod analysis;
 mod bots;
 mod competition;
+mod player_page;
 mod records;
 mod replay;
 pub mod validate;
@@ -712,6 +713,23 @@ impl TableService for GameService {
         Ok(Response::new(v1::EnterTournamentResponse {
             tournament: Some(tournament),
         }))
+    }
+
+    async fn who_am_i(
+        &self,
+        request: Request<v1::WhoAmIRequest>,
+    ) -> Result<Response<v1::WhoAmIResponse>, Status> {
+        let client = request.remote_addr().map(|a| a.ip());
+        let player_name = self.registered(client, request.metadata()).await?;
+        Ok(Response::new(v1::WhoAmIResponse { player_name }))
+    }
+
+    async fn get_player(
+        &self,
+        request: Request<v1::GetPlayerRequest>,
+    ) -> Result<Response<v1::GetPlayerResponse>, Status> {
+        let name = request.into_inner().player_name;
+        Ok(Response::new(self.player_page(name).await?))
     }
 
     async fn get_replay(

@@ -15,6 +15,7 @@ mod conn;
 mod log;
 pub mod migrate;
 pub mod pg_tls;
+pub mod player_page;
 pub mod players;
 mod postgres;
 mod ratings;
@@ -30,7 +31,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use self::conn::{Conn, Row, Value};
 pub use self::log::{Finished, ResultRow, StoredAction, StoredSeat, StoredTable, Write};
-pub use self::ratings::{PlayerResult, Seat as RatedSeat, rate};
+pub use self::ratings::{PlayerResult, Seat as RatedSeat, rate, side_rank};
 pub use self::records::{MatchSummary, RecordFilter};
 pub use self::upkeep::DbStats;
 
@@ -469,6 +470,14 @@ impl Store {
     /// Per-player results (optionally of one game), best rating first.
     pub async fn results(&self, game: String) -> Result<Vec<PlayerResult>, StoreError> {
         self.read(move |c| ratings::results(c, &game)).await
+    }
+
+    /// The page of player `name` (see [`player_page::page`]).
+    pub async fn player(
+        &self,
+        name: String,
+    ) -> Result<Option<player_page::PlayerPage>, StoreError> {
+        self.read(move |c| player_page::page(c, &name)).await
     }
 }
 

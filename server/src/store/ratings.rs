@@ -8,7 +8,7 @@ use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
 use super::StoreError;
-use super::conn::{Conn, Value};
+use super::conn::Conn;
 
 /// One player's line of the results table.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,71 +67,122 @@ impl Seat {
     }
 }
 
+/// One finished match as the results table holds it.
+#[derive(Debug, Clone)]
+pub struct StoredResult {
+    /// Its table.
+    pub table_id: String,
+    /// Its game.
+    pub game: String,
+    /// When it ended (Unix ms).
+    pub ended_unix_ms: i64,
+    /// Its seats, in seat order.
+    pub seats: Vec<Seat>,
+}
+
+/// Every finished match of `game` (all games for ""), in the order they ended.
+pub fn load(conn: &mut dyn Conn, game: &str) -> Result<Vec<StoredResult>, StoreError> {
+    const COLUMNS: &str = "SELECT table_id, player_name, side, points, won, draw, bot, guest, \
+                           game, ended_unix_ms FROM results";
+    let rows = if game.is_empty() {
+        conn.query(
+            &format!("{COLUMNS} ORDER BY ended_unix_ms, table_id, seat"),
+            &[],
+        )?
+    } else {
+        conn.query(
+            &format!("{COLUMNS} WHERE game = $1 ORDER BY ended_unix_ms, table_id, seat"),
+            &[game.into()],
+        )?
+    };
+    let mut matches: Vec<StoredResult> = Vec::new();
+    for r in &rows {
+        let seat = Seat {
+            player: r[1].text().to_owned(),
+            side: r[2].int(),
+            points: r[3].int(),
+            won: r[4].int() != 0,
+            draw: r[5].int() != 0,
+            bot: r[6].int() != 0,
+            guest: r[7].int() != 0,
+        };
+        match matches.last_mut() {
+            Some(m) if m.table_id == r[0].text() => m.seats.push(seat),
+            _ => matches.push(StoredResult {
+                table_id: r[0].text().to_owned(),
+                game: r[8].text().to_owned(),
+                ended_unix_ms: r[9].int(),
+                seats: vec![seat],
+            }),
+        }
+    }
+    Ok(matches)
+}
+
 /// The results of every player (of `game`, or all games for ""), best rating first.
 pub fn results(conn: &mut dyn Conn, game: &str) -> Result<Vec<PlayerResult>, StoreError> {
-    let (sql, params): (&str, Vec<Value>) = if game.is_empty() {
-        (
-            "SELECT table_id, player_name, side, points, won, draw, bot, guest FROM results \
-             ORDER BY ended_unix_ms, table_id, seat",
-            Vec::new(),
-        )
-    } else {
-        (
-            "SELECT table_id, player_name, side, points, won, draw, bot, guest FROM results \
-             WHERE game = $1 ORDER BY ended_unix_ms, table_id, seat",
-            vec![game.into()],
-        )
-    };
-    let rows = conn.query(sql, &params)?;
-    let mut matches = Vec::new();
-    let mut i = 0;
-    while i < rows.len() {
-        let id = rows[i][0].text();
-        let mut seats = Vec::new();
-        while i < rows.len() && rows[i][0].text() == id {
-            let r = &rows[i];
-            seats.push(Seat {
-                player: r[1].text().to_owned(),
-                side: r[2].int(),
-                points: r[3].int(),
-                won: r[4].int() != 0,
-                draw: r[5].int() != 0,
-                bot: r[6].int() != 0,
-                guest: r[7].int() != 0,
-            });
-            i += 1;
-        }
-        matches.push(seats);
-    }
+    let matches: Vec<Vec<Seat>> = load(conn, game)?.into_iter().map(|m| m.seats).collect();
     Ok(rate(&matches))
+}
+
+/// Ratings and counts built match by match, in the order the matches ended.
+#[derive(Default)]
+pub struct Rater {
+    table: HashMap<Key, (PlayerResult, WengLinRating)>,
+    config: Option<WengLinConfig>,
+}
+
+impl Rater {
+    /// Counts one match and updates its players' ratings.
+    pub fn add(&mut self, seats: &[Seat]) {
+        let config = *self.config.get_or_insert_with(WengLinConfig::new);
+        rate_match(&mut self.table, seats, &config);
+    }
+
+    /// The line of `player` (a guest's when `guest`) so far.
+    pub fn result(&self, player: &str, guest: bool) -> Option<PlayerResult> {
+        self.table
+            .get(&(player.to_owned(), guest))
+            .map(|(p, r)| line(p.clone(), r))
+    }
+
+    /// Every line, best rating first, guests last.
+    pub fn results(self) -> Vec<PlayerResult> {
+        let mut out: Vec<PlayerResult> =
+            self.table.into_values().map(|(p, r)| line(p, &r)).collect();
+        out.sort_by(|a, b| {
+            a.guest
+                .cmp(&b.guest)
+                .then_with(|| b.rating.total_cmp(&a.rating))
+                .then_with(|| a.player.cmp(&b.player))
+        });
+        out
+    }
+}
+
+/// A player's line with its rating filled in (guests are never rated).
+fn line(mut p: PlayerResult, r: &WengLinRating) -> PlayerResult {
+    if !p.guest {
+        p.mu = r.rating;
+        p.sigma = r.uncertainty;
+        p.rating = r.rating - 3.0 * r.uncertainty;
+    }
+    p
 }
 
 /// The results table of `matches` (each a match's seats), in the order they ended: best
 /// rating first, guests last.
 pub fn rate(matches: &[Vec<Seat>]) -> Vec<PlayerResult> {
-    let config = WengLinConfig::new();
-    let mut table: HashMap<Key, (PlayerResult, WengLinRating)> = HashMap::new();
+    let mut rater = Rater::default();
     for seats in matches {
-        rate_match(&mut table, seats, &config);
+        rater.add(seats);
     }
-    let mut out: Vec<PlayerResult> = table
-        .into_values()
-        .map(|(mut p, r)| {
-            if !p.guest {
-                p.mu = r.rating;
-                p.sigma = r.uncertainty;
-                p.rating = r.rating - 3.0 * r.uncertainty;
-            }
-            p
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        a.guest
-            .cmp(&b.guest)
-            .then_with(|| b.rating.total_cmp(&a.rating))
-            .then_with(|| a.player.cmp(&b.player))
-    });
-    out
+    rater.results()
+}
+
+/// How a side finished, for ranking: won first, then more points.
+pub fn side_rank(won: bool, points: i64) -> (std::cmp::Reverse<bool>, std::cmp::Reverse<i64>) {
+    (std::cmp::Reverse(won), std::cmp::Reverse(points))
 }
 
 /// Counts one match and updates its players' ratings. Sides are ranked by winning first,
@@ -185,7 +236,7 @@ fn rate_match(
     let key = |side: &[&Seat]| {
         let won = side.iter().any(|s| s.won);
         let points = side.iter().map(|s| s.points).max().unwrap_or(0);
-        (std::cmp::Reverse(won), std::cmp::Reverse(points))
+        side_rank(won, points)
     };
     let mut ordered: Vec<&Vec<&Seat>> = sides.values().collect();
     ordered.sort_by_key(|s| key(s));

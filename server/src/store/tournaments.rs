@@ -67,6 +67,8 @@ pub struct MatchRow {
 /// A finished match of a tournament, with what the standings are computed from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FinishedMatch {
+    /// The match's number in the schedule.
+    pub number: u32,
     /// The entrant in each seat.
     pub seats: Vec<String>,
     /// The end reason (`COMPLETED`, `FORFEIT`, `ABANDONED`).
@@ -268,7 +270,7 @@ pub fn matches(conn: &mut dyn Conn, id: &str) -> Result<Vec<MatchRow>, StoreErro
 /// The finished matches of tournament `id` with their records, in schedule order.
 pub fn finished(conn: &mut dyn Conn, id: &str) -> Result<Vec<FinishedMatch>, StoreError> {
     let rows = conn.query(
-        "SELECT m.seats, f.reason, f.winners, f.draw, f.record \
+        "SELECT m.seats, f.reason, f.winners, f.draw, f.record, m.number \
          FROM tournament_matches m JOIN matches f ON f.table_id = m.table_id \
          WHERE m.tournament_id = $1 ORDER BY m.number",
         &[id.into()],
@@ -276,6 +278,7 @@ pub fn finished(conn: &mut dyn Conn, id: &str) -> Result<Vec<FinishedMatch>, Sto
     rows.into_iter()
         .map(|mut r| {
             Ok(FinishedMatch {
+                number: r[5].int() as u32,
                 seats: seats_of(r[0].text())?,
                 reason: r[1].take_text(),
                 winners: r[2].take_text(),

@@ -164,7 +164,7 @@ impl std::fmt::Debug for Secret {
 /// How a named bot is shown: `pimc bot` with the default budget (whatever the server's time
 /// cap), else its name with its parameters (`pimc:worlds=8:ms=100 bot`): bots of different
 /// strength are different players in the results table.
-fn named_bot_name(name: &str) -> String {
+pub(crate) fn named_bot_name(name: &str) -> String {
     if crate::submitted::is_submitted(name) {
         // `submitted:NAME@VERSION`, as records and results name it.
         return name.to_owned();

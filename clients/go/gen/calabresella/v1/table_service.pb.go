@@ -4721,7 +4721,11 @@ type TournamentMatch struct {
 	// Its table, once made.
 	TableId string `protobuf:"bytes,4,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	// The table's state (unset until made).
-	State         TableState `protobuf:"varint,5,opt,name=state,proto3,enum=calabresella.v1.TableState" json:"state,omitempty"`
+	State TableState `protobuf:"varint,5,opt,name=state,proto3,enum=calabresella.v1.TableState" json:"state,omitempty"`
+	// Once finished: each seat's match total (in Tressette, its side's), in seat order.
+	Totals []int64 `protobuf:"zigzag64,6,rep,packed,name=totals,proto3" json:"totals,omitempty"`
+	// Once finished: whether each seat won, in seat order.
+	Won           []bool `protobuf:"varint,7,rep,packed,name=won,proto3" json:"won,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4789,6 +4793,20 @@ func (x *TournamentMatch) GetState() TableState {
 		return x.State
 	}
 	return TableState_TABLE_STATE_UNSPECIFIED
+}
+
+func (x *TournamentMatch) GetTotals() []int64 {
+	if x != nil {
+		return x.Totals
+	}
+	return nil
+}
+
+func (x *TournamentMatch) GetWon() []bool {
+	if x != nil {
+		return x.Won
+	}
+	return nil
 }
 
 // One entrant's line of a tournament's standings.
@@ -4999,7 +5017,10 @@ type GetTournamentResponse struct {
 	// Best points per hand first.
 	Standings []*Standing `protobuf:"bytes,2,rep,name=standings,proto3" json:"standings,omitempty"`
 	// Every match drawn up, in schedule order.
-	Matches       []*TournamentMatch `protobuf:"bytes,3,rep,name=matches,proto3" json:"matches,omitempty"`
+	Matches []*TournamentMatch `protobuf:"bytes,3,rep,name=matches,proto3" json:"matches,omitempty"`
+	// The cross-table: for each ordered pair of entrants that met on different sides in a
+	// finished match, how the first did against the second.
+	CrossTable    []*CrossResult `protobuf:"bytes,4,rep,name=cross_table,json=crossTable,proto3" json:"cross_table,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5055,6 +5076,106 @@ func (x *GetTournamentResponse) GetMatches() []*TournamentMatch {
 	return nil
 }
 
+func (x *GetTournamentResponse) GetCrossTable() []*CrossResult {
+	if x != nil {
+		return x.CrossTable
+	}
+	return nil
+}
+
+// How one entrant did against another in a tournament's finished matches where they sat on
+// different sides: ahead when its side won and the other's did not, or, with the same win,
+// when its side's match total was higher (the order ratings use).
+type CrossResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The entrant.
+	Entrant string `protobuf:"bytes,1,opt,name=entrant,proto3" json:"entrant,omitempty"`
+	// The opponent.
+	Opponent string `protobuf:"bytes,2,opt,name=opponent,proto3" json:"opponent,omitempty"`
+	// Matches where they met.
+	Matches uint32 `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
+	// The entrant finished ahead.
+	Wins uint32 `protobuf:"varint,4,opt,name=wins,proto3" json:"wins,omitempty"`
+	// Level.
+	Draws uint32 `protobuf:"varint,5,opt,name=draws,proto3" json:"draws,omitempty"`
+	// The opponent finished ahead.
+	Losses        uint32 `protobuf:"varint,6,opt,name=losses,proto3" json:"losses,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CrossResult) Reset() {
+	*x = CrossResult{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CrossResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CrossResult) ProtoMessage() {}
+
+func (x *CrossResult) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CrossResult.ProtoReflect.Descriptor instead.
+func (*CrossResult) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *CrossResult) GetEntrant() string {
+	if x != nil {
+		return x.Entrant
+	}
+	return ""
+}
+
+func (x *CrossResult) GetOpponent() string {
+	if x != nil {
+		return x.Opponent
+	}
+	return ""
+}
+
+func (x *CrossResult) GetMatches() uint32 {
+	if x != nil {
+		return x.Matches
+	}
+	return 0
+}
+
+func (x *CrossResult) GetWins() uint32 {
+	if x != nil {
+		return x.Wins
+	}
+	return 0
+}
+
+func (x *CrossResult) GetDraws() uint32 {
+	if x != nil {
+		return x.Draws
+	}
+	return 0
+}
+
+func (x *CrossResult) GetLosses() uint32 {
+	if x != nil {
+		return x.Losses
+	}
+	return 0
+}
+
 // Asks for the tournaments.
 type ListTournamentsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -5064,7 +5185,7 @@ type ListTournamentsRequest struct {
 
 func (x *ListTournamentsRequest) Reset() {
 	*x = ListTournamentsRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[56]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5076,7 +5197,7 @@ func (x *ListTournamentsRequest) String() string {
 func (*ListTournamentsRequest) ProtoMessage() {}
 
 func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[56]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5089,7 +5210,7 @@ func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
 func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{56}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{57}
 }
 
 // Every tournament.
@@ -5103,7 +5224,7 @@ type ListTournamentsResponse struct {
 
 func (x *ListTournamentsResponse) Reset() {
 	*x = ListTournamentsResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[57]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5115,7 +5236,7 @@ func (x *ListTournamentsResponse) String() string {
 func (*ListTournamentsResponse) ProtoMessage() {}
 
 func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[57]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5128,7 +5249,7 @@ func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
 func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{57}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
@@ -5149,7 +5270,7 @@ type EnterTournamentRequest struct {
 
 func (x *EnterTournamentRequest) Reset() {
 	*x = EnterTournamentRequest{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[58]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5161,7 +5282,7 @@ func (x *EnterTournamentRequest) String() string {
 func (*EnterTournamentRequest) ProtoMessage() {}
 
 func (x *EnterTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[58]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5174,7 +5295,7 @@ func (x *EnterTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterTournamentRequest.ProtoReflect.Descriptor instead.
 func (*EnterTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{58}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *EnterTournamentRequest) GetTournamentId() string {
@@ -5195,7 +5316,7 @@ type EnterTournamentResponse struct {
 
 func (x *EnterTournamentResponse) Reset() {
 	*x = EnterTournamentResponse{}
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[59]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5207,7 +5328,7 @@ func (x *EnterTournamentResponse) String() string {
 func (*EnterTournamentResponse) ProtoMessage() {}
 
 func (x *EnterTournamentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_calabresella_v1_table_service_proto_msgTypes[59]
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5220,7 +5341,7 @@ func (x *EnterTournamentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnterTournamentResponse.ProtoReflect.Descriptor instead.
 func (*EnterTournamentResponse) Descriptor() ([]byte, []int) {
-	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{59}
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *EnterTournamentResponse) GetTournament() *Tournament {
@@ -5228,6 +5349,563 @@ func (x *EnterTournamentResponse) GetTournament() *Tournament {
 		return x.Tournament
 	}
 	return nil
+}
+
+// Asks who the API key belongs to.
+type WhoAmIRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WhoAmIRequest) Reset() {
+	*x = WhoAmIRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WhoAmIRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WhoAmIRequest) ProtoMessage() {}
+
+func (x *WhoAmIRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WhoAmIRequest.ProtoReflect.Descriptor instead.
+func (*WhoAmIRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{61}
+}
+
+// The registered player.
+type WhoAmIResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The player's registered name.
+	PlayerName    string `protobuf:"bytes,1,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WhoAmIResponse) Reset() {
+	*x = WhoAmIResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WhoAmIResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WhoAmIResponse) ProtoMessage() {}
+
+func (x *WhoAmIResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WhoAmIResponse.ProtoReflect.Descriptor instead.
+func (*WhoAmIResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *WhoAmIResponse) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// Asks for a player's page.
+type GetPlayerRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The player's name: a registered name (any case) or a built-in bot's (`heuristic bot`).
+	PlayerName    string `protobuf:"bytes,1,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPlayerRequest) Reset() {
+	*x = GetPlayerRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPlayerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPlayerRequest) ProtoMessage() {}
+
+func (x *GetPlayerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPlayerRequest.ProtoReflect.Descriptor instead.
+func (*GetPlayerRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *GetPlayerRequest) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+// A player's page.
+type GetPlayerResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name as stored.
+	PlayerName string `protobuf:"bytes,1,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	// A built-in bot.
+	Bot bool `protobuf:"varint,2,opt,name=bot,proto3" json:"bot,omitempty"`
+	// A registered player (an API key's owner).
+	Registered bool `protobuf:"varint,3,opt,name=registered,proto3" json:"registered,omitempty"`
+	// Per game played, the rating and its history.
+	Games []*PlayerGame `protobuf:"bytes,4,rep,name=games,proto3" json:"games,omitempty"`
+	// The newest finished matches first, at most 50.
+	Recent []*PlayerMatch `protobuf:"bytes,5,rep,name=recent,proto3" json:"recent,omitempty"`
+	// Results against each opponent met on another side, most matches first.
+	Opponents     []*OpponentResult `protobuf:"bytes,6,rep,name=opponents,proto3" json:"opponents,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPlayerResponse) Reset() {
+	*x = GetPlayerResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPlayerResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPlayerResponse) ProtoMessage() {}
+
+func (x *GetPlayerResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPlayerResponse.ProtoReflect.Descriptor instead.
+func (*GetPlayerResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *GetPlayerResponse) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+func (x *GetPlayerResponse) GetBot() bool {
+	if x != nil {
+		return x.Bot
+	}
+	return false
+}
+
+func (x *GetPlayerResponse) GetRegistered() bool {
+	if x != nil {
+		return x.Registered
+	}
+	return false
+}
+
+func (x *GetPlayerResponse) GetGames() []*PlayerGame {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+func (x *GetPlayerResponse) GetRecent() []*PlayerMatch {
+	if x != nil {
+		return x.Recent
+	}
+	return nil
+}
+
+func (x *GetPlayerResponse) GetOpponents() []*OpponentResult {
+	if x != nil {
+		return x.Opponents
+	}
+	return nil
+}
+
+// A player's figures in one game.
+type PlayerGame struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game.
+	Game Game `protobuf:"varint,1,opt,name=game,proto3,enum=calabresella.v1.Game" json:"game,omitempty"`
+	// Its line of the game's results table (`GetResults` with this game).
+	Result *PlayerResult `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
+	// The rating after each of its finished matches, oldest first (at most the newest 500).
+	History       []*RatingPoint `protobuf:"bytes,3,rep,name=history,proto3" json:"history,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerGame) Reset() {
+	*x = PlayerGame{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[65]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerGame) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerGame) ProtoMessage() {}
+
+func (x *PlayerGame) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[65]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerGame.ProtoReflect.Descriptor instead.
+func (*PlayerGame) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{65}
+}
+
+func (x *PlayerGame) GetGame() Game {
+	if x != nil {
+		return x.Game
+	}
+	return Game_GAME_UNSPECIFIED
+}
+
+func (x *PlayerGame) GetResult() *PlayerResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *PlayerGame) GetHistory() []*RatingPoint {
+	if x != nil {
+		return x.History
+	}
+	return nil
+}
+
+// The rating after one match.
+type RatingPoint struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The match's table.
+	TableId string `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// When it ended (Unix ms).
+	EndedUnixMs int64 `protobuf:"varint,2,opt,name=ended_unix_ms,json=endedUnixMs,proto3" json:"ended_unix_ms,omitempty"`
+	// The conservative rating `mu - 3 * sigma` after it.
+	Rating        float64 `protobuf:"fixed64,3,opt,name=rating,proto3" json:"rating,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RatingPoint) Reset() {
+	*x = RatingPoint{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[66]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RatingPoint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RatingPoint) ProtoMessage() {}
+
+func (x *RatingPoint) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[66]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RatingPoint.ProtoReflect.Descriptor instead.
+func (*RatingPoint) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{66}
+}
+
+func (x *RatingPoint) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *RatingPoint) GetEndedUnixMs() int64 {
+	if x != nil {
+		return x.EndedUnixMs
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
+// One finished match of a player.
+type PlayerMatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its table (`GetReplay`, `GetRecord`).
+	TableId string `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// The game.
+	Game Game `protobuf:"varint,2,opt,name=game,proto3,enum=calabresella.v1.Game" json:"game,omitempty"`
+	// When it ended (Unix ms).
+	EndedUnixMs int64 `protobuf:"varint,3,opt,name=ended_unix_ms,json=endedUnixMs,proto3" json:"ended_unix_ms,omitempty"`
+	// The player's seat.
+	Seat uint32 `protobuf:"varint,4,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The player's match total (in Tressette, its side's).
+	Points int64 `protobuf:"zigzag64,5,opt,name=points,proto3" json:"points,omitempty"`
+	// Whether it won.
+	Won bool `protobuf:"varint,6,opt,name=won,proto3" json:"won,omitempty"`
+	// Whether the match was drawn.
+	Draw bool `protobuf:"varint,7,opt,name=draw,proto3" json:"draw,omitempty"`
+	// Every seat's player, in seat order (guests and bots as in `SeatInfo.player_name`).
+	Players       []string `protobuf:"bytes,8,rep,name=players,proto3" json:"players,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerMatch) Reset() {
+	*x = PlayerMatch{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[67]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerMatch) ProtoMessage() {}
+
+func (x *PlayerMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[67]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerMatch.ProtoReflect.Descriptor instead.
+func (*PlayerMatch) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{67}
+}
+
+func (x *PlayerMatch) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *PlayerMatch) GetGame() Game {
+	if x != nil {
+		return x.Game
+	}
+	return Game_GAME_UNSPECIFIED
+}
+
+func (x *PlayerMatch) GetEndedUnixMs() int64 {
+	if x != nil {
+		return x.EndedUnixMs
+	}
+	return 0
+}
+
+func (x *PlayerMatch) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *PlayerMatch) GetPoints() int64 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *PlayerMatch) GetWon() bool {
+	if x != nil {
+		return x.Won
+	}
+	return false
+}
+
+func (x *PlayerMatch) GetDraw() bool {
+	if x != nil {
+		return x.Draw
+	}
+	return false
+}
+
+func (x *PlayerMatch) GetPlayers() []string {
+	if x != nil {
+		return x.Players
+	}
+	return nil
+}
+
+// A player's results against one opponent.
+type OpponentResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The opponent.
+	Opponent string `protobuf:"bytes,1,opt,name=opponent,proto3" json:"opponent,omitempty"`
+	// A built-in bot.
+	Bot bool `protobuf:"varint,2,opt,name=bot,proto3" json:"bot,omitempty"`
+	// A guest.
+	Guest bool `protobuf:"varint,3,opt,name=guest,proto3" json:"guest,omitempty"`
+	// Matches where they sat on different sides.
+	Matches uint32 `protobuf:"varint,4,opt,name=matches,proto3" json:"matches,omitempty"`
+	// The player finished ahead (won when the other did not, or more points with the same win).
+	Wins uint32 `protobuf:"varint,5,opt,name=wins,proto3" json:"wins,omitempty"`
+	// Level.
+	Draws uint32 `protobuf:"varint,6,opt,name=draws,proto3" json:"draws,omitempty"`
+	// The opponent finished ahead.
+	Losses        uint32 `protobuf:"varint,7,opt,name=losses,proto3" json:"losses,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpponentResult) Reset() {
+	*x = OpponentResult{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[68]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpponentResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpponentResult) ProtoMessage() {}
+
+func (x *OpponentResult) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[68]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpponentResult.ProtoReflect.Descriptor instead.
+func (*OpponentResult) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{68}
+}
+
+func (x *OpponentResult) GetOpponent() string {
+	if x != nil {
+		return x.Opponent
+	}
+	return ""
+}
+
+func (x *OpponentResult) GetBot() bool {
+	if x != nil {
+		return x.Bot
+	}
+	return false
+}
+
+func (x *OpponentResult) GetGuest() bool {
+	if x != nil {
+		return x.Guest
+	}
+	return false
+}
+
+func (x *OpponentResult) GetMatches() uint32 {
+	if x != nil {
+		return x.Matches
+	}
+	return 0
+}
+
+func (x *OpponentResult) GetWins() uint32 {
+	if x != nil {
+		return x.Wins
+	}
+	return 0
+}
+
+func (x *OpponentResult) GetDraws() uint32 {
+	if x != nil {
+		return x.Draws
+	}
+	return 0
+}
+
+func (x *OpponentResult) GetLosses() uint32 {
+	if x != nil {
+		return x.Losses
+	}
+	return 0
 }
 
 var File_calabresella_v1_table_service_proto protoreflect.FileDescriptor
@@ -5598,13 +6276,15 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"commitment\x12\x16\n" +
 	"\x06secret\x18\x12 \x01(\tR\x06secret\x12\x16\n" +
 	"\x06seeded\x18\x13 \x01(\bR\x06seededB\a\n" +
-	"\x05_seed\"\xa3\x01\n" +
+	"\x05_seed\"\xcd\x01\n" +
 	"\x0fTournamentMatch\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\rR\x06number\x12\x14\n" +
 	"\x05round\x18\x02 \x01(\rR\x05round\x12\x14\n" +
 	"\x05seats\x18\x03 \x03(\tR\x05seats\x12\x19\n" +
 	"\btable_id\x18\x04 \x01(\tR\atableId\x121\n" +
-	"\x05state\x18\x05 \x01(\x0e2\x1b.calabresella.v1.TableStateR\x05state\"\xda\x02\n" +
+	"\x05state\x18\x05 \x01(\x0e2\x1b.calabresella.v1.TableStateR\x05state\x12\x16\n" +
+	"\x06totals\x18\x06 \x03(\x12R\x06totals\x12\x10\n" +
+	"\x03won\x18\a \x03(\bR\x03won\"\xda\x02\n" +
 	"\bStanding\x12\x18\n" +
 	"\aentrant\x18\x01 \x01(\tR\aentrant\x12\x10\n" +
 	"\x03bot\x18\x02 \x01(\bR\x03bot\x12\x18\n" +
@@ -5621,13 +6301,22 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\bforfeits\x18\f \x01(\rR\bforfeits\x12\x16\n" +
 	"\x06points\x18\r \x01(\x12R\x06points\";\n" +
 	"\x14GetTournamentRequest\x12#\n" +
-	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\"\xc9\x01\n" +
+	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\"\x88\x02\n" +
 	"\x15GetTournamentResponse\x12;\n" +
 	"\n" +
 	"tournament\x18\x01 \x01(\v2\x1b.calabresella.v1.TournamentR\n" +
 	"tournament\x127\n" +
 	"\tstandings\x18\x02 \x03(\v2\x19.calabresella.v1.StandingR\tstandings\x12:\n" +
-	"\amatches\x18\x03 \x03(\v2 .calabresella.v1.TournamentMatchR\amatches\"\x18\n" +
+	"\amatches\x18\x03 \x03(\v2 .calabresella.v1.TournamentMatchR\amatches\x12=\n" +
+	"\vcross_table\x18\x04 \x03(\v2\x1c.calabresella.v1.CrossResultR\n" +
+	"crossTable\"\x9f\x01\n" +
+	"\vCrossResult\x12\x18\n" +
+	"\aentrant\x18\x01 \x01(\tR\aentrant\x12\x1a\n" +
+	"\bopponent\x18\x02 \x01(\tR\bopponent\x12\x18\n" +
+	"\amatches\x18\x03 \x01(\rR\amatches\x12\x12\n" +
+	"\x04wins\x18\x04 \x01(\rR\x04wins\x12\x14\n" +
+	"\x05draws\x18\x05 \x01(\rR\x05draws\x12\x16\n" +
+	"\x06losses\x18\x06 \x01(\rR\x06losses\"\x18\n" +
 	"\x16ListTournamentsRequest\"X\n" +
 	"\x17ListTournamentsResponse\x12=\n" +
 	"\vtournaments\x18\x01 \x03(\v2\x1b.calabresella.v1.TournamentR\vtournaments\"=\n" +
@@ -5636,7 +6325,50 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x17EnterTournamentResponse\x12;\n" +
 	"\n" +
 	"tournament\x18\x01 \x01(\v2\x1b.calabresella.v1.TournamentR\n" +
-	"tournament*\x89\x01\n" +
+	"tournament\"\x0f\n" +
+	"\rWhoAmIRequest\"1\n" +
+	"\x0eWhoAmIResponse\x12\x1f\n" +
+	"\vplayer_name\x18\x01 \x01(\tR\n" +
+	"playerName\"3\n" +
+	"\x10GetPlayerRequest\x12\x1f\n" +
+	"\vplayer_name\x18\x01 \x01(\tR\n" +
+	"playerName\"\x8e\x02\n" +
+	"\x11GetPlayerResponse\x12\x1f\n" +
+	"\vplayer_name\x18\x01 \x01(\tR\n" +
+	"playerName\x12\x10\n" +
+	"\x03bot\x18\x02 \x01(\bR\x03bot\x12\x1e\n" +
+	"\n" +
+	"registered\x18\x03 \x01(\bR\n" +
+	"registered\x121\n" +
+	"\x05games\x18\x04 \x03(\v2\x1b.calabresella.v1.PlayerGameR\x05games\x124\n" +
+	"\x06recent\x18\x05 \x03(\v2\x1c.calabresella.v1.PlayerMatchR\x06recent\x12=\n" +
+	"\topponents\x18\x06 \x03(\v2\x1f.calabresella.v1.OpponentResultR\topponents\"\xa6\x01\n" +
+	"\n" +
+	"PlayerGame\x12)\n" +
+	"\x04game\x18\x01 \x01(\x0e2\x15.calabresella.v1.GameR\x04game\x125\n" +
+	"\x06result\x18\x02 \x01(\v2\x1d.calabresella.v1.PlayerResultR\x06result\x126\n" +
+	"\ahistory\x18\x03 \x03(\v2\x1c.calabresella.v1.RatingPointR\ahistory\"d\n" +
+	"\vRatingPoint\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\"\n" +
+	"\rended_unix_ms\x18\x02 \x01(\x03R\vendedUnixMs\x12\x16\n" +
+	"\x06rating\x18\x03 \x01(\x01R\x06rating\"\xe3\x01\n" +
+	"\vPlayerMatch\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12)\n" +
+	"\x04game\x18\x02 \x01(\x0e2\x15.calabresella.v1.GameR\x04game\x12\"\n" +
+	"\rended_unix_ms\x18\x03 \x01(\x03R\vendedUnixMs\x12\x12\n" +
+	"\x04seat\x18\x04 \x01(\rR\x04seat\x12\x16\n" +
+	"\x06points\x18\x05 \x01(\x12R\x06points\x12\x10\n" +
+	"\x03won\x18\x06 \x01(\bR\x03won\x12\x12\n" +
+	"\x04draw\x18\a \x01(\bR\x04draw\x12\x18\n" +
+	"\aplayers\x18\b \x03(\tR\aplayers\"\xb0\x01\n" +
+	"\x0eOpponentResult\x12\x1a\n" +
+	"\bopponent\x18\x01 \x01(\tR\bopponent\x12\x10\n" +
+	"\x03bot\x18\x02 \x01(\bR\x03bot\x12\x14\n" +
+	"\x05guest\x18\x03 \x01(\bR\x05guest\x12\x18\n" +
+	"\amatches\x18\x04 \x01(\rR\amatches\x12\x12\n" +
+	"\x04wins\x18\x05 \x01(\rR\x04wins\x12\x14\n" +
+	"\x05draws\x18\x06 \x01(\rR\x05draws\x12\x16\n" +
+	"\x06losses\x18\a \x01(\rR\x06losses*\x89\x01\n" +
 	"\bSeatKind\x12\x19\n" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x18\n" +
@@ -5674,7 +6406,7 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x1cTOURNAMENT_STATE_UNSPECIFIED\x10\x00\x12 \n" +
 	"\x1cTOURNAMENT_STATE_REGISTERING\x10\x01\x12\x1c\n" +
 	"\x18TOURNAMENT_STATE_RUNNING\x10\x02\x12\x1d\n" +
-	"\x19TOURNAMENT_STATE_FINISHED\x10\x032\x91\r\n" +
+	"\x19TOURNAMENT_STATE_FINISHED\x10\x032\xb0\x0e\n" +
 	"\fTableService\x12X\n" +
 	"\vCreateTable\x12#.calabresella.v1.CreateTableRequest\x1a$.calabresella.v1.CreateTableResponse\x12U\n" +
 	"\n" +
@@ -5696,7 +6428,9 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x10CreateTournament\x12(.calabresella.v1.CreateTournamentRequest\x1a).calabresella.v1.CreateTournamentResponse\x12^\n" +
 	"\rGetTournament\x12%.calabresella.v1.GetTournamentRequest\x1a&.calabresella.v1.GetTournamentResponse\x12d\n" +
 	"\x0fListTournaments\x12'.calabresella.v1.ListTournamentsRequest\x1a(.calabresella.v1.ListTournamentsResponse\x12d\n" +
-	"\x0fEnterTournament\x12'.calabresella.v1.EnterTournamentRequest\x1a(.calabresella.v1.EnterTournamentResponseB\xd9\x01\n" +
+	"\x0fEnterTournament\x12'.calabresella.v1.EnterTournamentRequest\x1a(.calabresella.v1.EnterTournamentResponse\x12I\n" +
+	"\x06WhoAmI\x12\x1e.calabresella.v1.WhoAmIRequest\x1a\x1f.calabresella.v1.WhoAmIResponse\x12R\n" +
+	"\tGetPlayer\x12!.calabresella.v1.GetPlayerRequest\x1a\".calabresella.v1.GetPlayerResponseB\xd9\x01\n" +
 	"\x13com.calabresella.v1B\x11TableServiceProtoP\x01ZRgithub.com/calabresella/calabresella/clients/go/gen/calabresella/v1;calabresellav1\xa2\x02\x03CXX\xaa\x02\x0fCalabresella.V1\xca\x02\x0fCalabresella\\V1\xe2\x02\x1bCalabresella\\V1\\GPBMetadata\xea\x02\x10Calabresella::V1b\x06proto3"
 
 var (
@@ -5712,7 +6446,7 @@ func file_calabresella_v1_table_service_proto_rawDescGZIP() []byte {
 }
 
 var file_calabresella_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 62)
+var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
 var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(SeatKind)(0),                    // 0: calabresella.v1.SeatKind
 	(TimeoutPolicy)(0),               // 1: calabresella.v1.TimeoutPolicy
@@ -5777,144 +6511,165 @@ var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(*Standing)(nil),                 // 60: calabresella.v1.Standing
 	(*GetTournamentRequest)(nil),     // 61: calabresella.v1.GetTournamentRequest
 	(*GetTournamentResponse)(nil),    // 62: calabresella.v1.GetTournamentResponse
-	(*ListTournamentsRequest)(nil),   // 63: calabresella.v1.ListTournamentsRequest
-	(*ListTournamentsResponse)(nil),  // 64: calabresella.v1.ListTournamentsResponse
-	(*EnterTournamentRequest)(nil),   // 65: calabresella.v1.EnterTournamentRequest
-	(*EnterTournamentResponse)(nil),  // 66: calabresella.v1.EnterTournamentResponse
-	nil,                              // 67: calabresella.v1.Table.MetadataEntry
-	nil,                              // 68: calabresella.v1.CreateTableRequest.MetadataEntry
-	(*GameOptions)(nil),              // 69: calabresella.v1.GameOptions
-	(*MatchResult)(nil),              // 70: calabresella.v1.MatchResult
-	(*Action)(nil),                   // 71: calabresella.v1.Action
-	(*Event)(nil),                    // 72: calabresella.v1.Event
-	(*Observation)(nil),              // 73: calabresella.v1.Observation
-	(*SeatCards)(nil),                // 74: calabresella.v1.SeatCards
-	(*Card)(nil),                     // 75: calabresella.v1.Card
-	(Game)(0),                        // 76: calabresella.v1.Game
+	(*CrossResult)(nil),              // 63: calabresella.v1.CrossResult
+	(*ListTournamentsRequest)(nil),   // 64: calabresella.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),  // 65: calabresella.v1.ListTournamentsResponse
+	(*EnterTournamentRequest)(nil),   // 66: calabresella.v1.EnterTournamentRequest
+	(*EnterTournamentResponse)(nil),  // 67: calabresella.v1.EnterTournamentResponse
+	(*WhoAmIRequest)(nil),            // 68: calabresella.v1.WhoAmIRequest
+	(*WhoAmIResponse)(nil),           // 69: calabresella.v1.WhoAmIResponse
+	(*GetPlayerRequest)(nil),         // 70: calabresella.v1.GetPlayerRequest
+	(*GetPlayerResponse)(nil),        // 71: calabresella.v1.GetPlayerResponse
+	(*PlayerGame)(nil),               // 72: calabresella.v1.PlayerGame
+	(*RatingPoint)(nil),              // 73: calabresella.v1.RatingPoint
+	(*PlayerMatch)(nil),              // 74: calabresella.v1.PlayerMatch
+	(*OpponentResult)(nil),           // 75: calabresella.v1.OpponentResult
+	nil,                              // 76: calabresella.v1.Table.MetadataEntry
+	nil,                              // 77: calabresella.v1.CreateTableRequest.MetadataEntry
+	(*GameOptions)(nil),              // 78: calabresella.v1.GameOptions
+	(*MatchResult)(nil),              // 79: calabresella.v1.MatchResult
+	(*Action)(nil),                   // 80: calabresella.v1.Action
+	(*Event)(nil),                    // 81: calabresella.v1.Event
+	(*Observation)(nil),              // 82: calabresella.v1.Observation
+	(*SeatCards)(nil),                // 83: calabresella.v1.SeatCards
+	(*Card)(nil),                     // 84: calabresella.v1.Card
+	(Game)(0),                        // 85: calabresella.v1.Game
 }
 var file_calabresella_v1_table_service_proto_depIdxs = []int32{
-	1,  // 0: calabresella.v1.Clock.on_timeout:type_name -> calabresella.v1.TimeoutPolicy
-	0,  // 1: calabresella.v1.SeatInfo.kind:type_name -> calabresella.v1.SeatKind
-	67, // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
-	69, // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
-	7,  // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
-	2,  // 5: calabresella.v1.Table.state:type_name -> calabresella.v1.TableState
-	8,  // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
-	70, // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
-	69, // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
-	0,  // 9: calabresella.v1.CreateTableRequest.seats:type_name -> calabresella.v1.SeatKind
-	7,  // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
-	68, // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
-	9,  // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
-	2,  // 13: calabresella.v1.ListTablesRequest.state:type_name -> calabresella.v1.TableState
-	9,  // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
-	9,  // 15: calabresella.v1.GetTableResponse.table:type_name -> calabresella.v1.Table
-	9,  // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
-	26, // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
-	26, // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
-	71, // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
-	71, // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
-	27, // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
-	28, // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
-	72, // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
-	29, // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
-	30, // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
-	31, // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
-	32, // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
-	33, // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
-	29, // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
-	73, // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
-	9,  // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
-	29, // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
-	3,  // 33: calabresella.v1.Snapshot.reason:type_name -> calabresella.v1.SnapshotReason
-	71, // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
-	1,  // 35: calabresella.v1.TimedOut.policy:type_name -> calabresella.v1.TimeoutPolicy
-	74, // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
-	75, // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
-	75, // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
-	8,  // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
-	70, // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
-	4,  // 41: calabresella.v1.MatchEnded.reason:type_name -> calabresella.v1.EndReason
-	73, // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
-	2,  // 43: calabresella.v1.GetObservationResponse.state:type_name -> calabresella.v1.TableState
-	76, // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
-	4,  // 45: calabresella.v1.ListRecordsRequest.end_reason:type_name -> calabresella.v1.EndReason
-	76, // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
-	4,  // 47: calabresella.v1.RecordSummary.end_reason:type_name -> calabresella.v1.EndReason
-	70, // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
-	37, // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
-	76, // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
-	40, // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
-	73, // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
-	74, // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
-	75, // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
-	46, // 55: calabresella.v1.AnalyseRecordResponse.analysis:type_name -> calabresella.v1.Analysis
-	47, // 56: calabresella.v1.Analysis.decisions:type_name -> calabresella.v1.AnalysedDecision
-	49, // 57: calabresella.v1.Analysis.seats:type_name -> calabresella.v1.SeatAnalysis
-	48, // 58: calabresella.v1.AnalysedDecision.actions:type_name -> calabresella.v1.ActionValue
-	69, // 59: calabresella.v1.SeekRequest.options:type_name -> calabresella.v1.GameOptions
-	7,  // 60: calabresella.v1.SeekRequest.clock:type_name -> calabresella.v1.Clock
-	9,  // 61: calabresella.v1.Assignment.table:type_name -> calabresella.v1.Table
-	53, // 62: calabresella.v1.SeekResponse.waiting:type_name -> calabresella.v1.SeekWaiting
-	51, // 63: calabresella.v1.SeekResponse.seated:type_name -> calabresella.v1.Assignment
-	51, // 64: calabresella.v1.CompeteResponse.assignment:type_name -> calabresella.v1.Assignment
-	69, // 65: calabresella.v1.CreateTournamentRequest.options:type_name -> calabresella.v1.GameOptions
-	7,  // 66: calabresella.v1.CreateTournamentRequest.clock:type_name -> calabresella.v1.Clock
-	5,  // 67: calabresella.v1.CreateTournamentRequest.format:type_name -> calabresella.v1.TournamentFormat
-	58, // 68: calabresella.v1.CreateTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	69, // 69: calabresella.v1.Tournament.options:type_name -> calabresella.v1.GameOptions
-	7,  // 70: calabresella.v1.Tournament.clock:type_name -> calabresella.v1.Clock
-	5,  // 71: calabresella.v1.Tournament.format:type_name -> calabresella.v1.TournamentFormat
-	6,  // 72: calabresella.v1.Tournament.state:type_name -> calabresella.v1.TournamentState
-	2,  // 73: calabresella.v1.TournamentMatch.state:type_name -> calabresella.v1.TableState
-	58, // 74: calabresella.v1.GetTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	60, // 75: calabresella.v1.GetTournamentResponse.standings:type_name -> calabresella.v1.Standing
-	59, // 76: calabresella.v1.GetTournamentResponse.matches:type_name -> calabresella.v1.TournamentMatch
-	58, // 77: calabresella.v1.ListTournamentsResponse.tournaments:type_name -> calabresella.v1.Tournament
-	58, // 78: calabresella.v1.EnterTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	10, // 79: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
-	12, // 80: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
-	14, // 81: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
-	16, // 82: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
-	18, // 83: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
-	22, // 84: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
-	20, // 85: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
-	24, // 86: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
-	34, // 87: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
-	36, // 88: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
-	39, // 89: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
-	42, // 90: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
-	44, // 91: calabresella.v1.TableService.AnalyseRecord:input_type -> calabresella.v1.AnalyseRecordRequest
-	50, // 92: calabresella.v1.TableService.Seek:input_type -> calabresella.v1.SeekRequest
-	54, // 93: calabresella.v1.TableService.Compete:input_type -> calabresella.v1.CompeteRequest
-	56, // 94: calabresella.v1.TableService.CreateTournament:input_type -> calabresella.v1.CreateTournamentRequest
-	61, // 95: calabresella.v1.TableService.GetTournament:input_type -> calabresella.v1.GetTournamentRequest
-	63, // 96: calabresella.v1.TableService.ListTournaments:input_type -> calabresella.v1.ListTournamentsRequest
-	65, // 97: calabresella.v1.TableService.EnterTournament:input_type -> calabresella.v1.EnterTournamentRequest
-	11, // 98: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
-	13, // 99: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
-	15, // 100: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
-	17, // 101: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
-	19, // 102: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
-	23, // 103: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
-	21, // 104: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
-	25, // 105: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
-	35, // 106: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
-	38, // 107: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
-	41, // 108: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
-	43, // 109: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
-	45, // 110: calabresella.v1.TableService.AnalyseRecord:output_type -> calabresella.v1.AnalyseRecordResponse
-	52, // 111: calabresella.v1.TableService.Seek:output_type -> calabresella.v1.SeekResponse
-	55, // 112: calabresella.v1.TableService.Compete:output_type -> calabresella.v1.CompeteResponse
-	57, // 113: calabresella.v1.TableService.CreateTournament:output_type -> calabresella.v1.CreateTournamentResponse
-	62, // 114: calabresella.v1.TableService.GetTournament:output_type -> calabresella.v1.GetTournamentResponse
-	64, // 115: calabresella.v1.TableService.ListTournaments:output_type -> calabresella.v1.ListTournamentsResponse
-	66, // 116: calabresella.v1.TableService.EnterTournament:output_type -> calabresella.v1.EnterTournamentResponse
-	98, // [98:117] is the sub-list for method output_type
-	79, // [79:98] is the sub-list for method input_type
-	79, // [79:79] is the sub-list for extension type_name
-	79, // [79:79] is the sub-list for extension extendee
-	0,  // [0:79] is the sub-list for field type_name
+	1,   // 0: calabresella.v1.Clock.on_timeout:type_name -> calabresella.v1.TimeoutPolicy
+	0,   // 1: calabresella.v1.SeatInfo.kind:type_name -> calabresella.v1.SeatKind
+	76,  // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
+	78,  // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
+	7,   // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
+	2,   // 5: calabresella.v1.Table.state:type_name -> calabresella.v1.TableState
+	8,   // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
+	79,  // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
+	78,  // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
+	0,   // 9: calabresella.v1.CreateTableRequest.seats:type_name -> calabresella.v1.SeatKind
+	7,   // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
+	77,  // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
+	9,   // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
+	2,   // 13: calabresella.v1.ListTablesRequest.state:type_name -> calabresella.v1.TableState
+	9,   // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
+	9,   // 15: calabresella.v1.GetTableResponse.table:type_name -> calabresella.v1.Table
+	9,   // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
+	26,  // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
+	26,  // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
+	80,  // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
+	80,  // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
+	27,  // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
+	28,  // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
+	81,  // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
+	29,  // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
+	30,  // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
+	31,  // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
+	32,  // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
+	33,  // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
+	29,  // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
+	82,  // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
+	9,   // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
+	29,  // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
+	3,   // 33: calabresella.v1.Snapshot.reason:type_name -> calabresella.v1.SnapshotReason
+	80,  // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
+	1,   // 35: calabresella.v1.TimedOut.policy:type_name -> calabresella.v1.TimeoutPolicy
+	83,  // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
+	84,  // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
+	84,  // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
+	8,   // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
+	79,  // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
+	4,   // 41: calabresella.v1.MatchEnded.reason:type_name -> calabresella.v1.EndReason
+	82,  // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
+	2,   // 43: calabresella.v1.GetObservationResponse.state:type_name -> calabresella.v1.TableState
+	85,  // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
+	4,   // 45: calabresella.v1.ListRecordsRequest.end_reason:type_name -> calabresella.v1.EndReason
+	85,  // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
+	4,   // 47: calabresella.v1.RecordSummary.end_reason:type_name -> calabresella.v1.EndReason
+	79,  // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
+	37,  // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
+	85,  // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
+	40,  // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
+	82,  // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
+	83,  // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
+	84,  // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
+	46,  // 55: calabresella.v1.AnalyseRecordResponse.analysis:type_name -> calabresella.v1.Analysis
+	47,  // 56: calabresella.v1.Analysis.decisions:type_name -> calabresella.v1.AnalysedDecision
+	49,  // 57: calabresella.v1.Analysis.seats:type_name -> calabresella.v1.SeatAnalysis
+	48,  // 58: calabresella.v1.AnalysedDecision.actions:type_name -> calabresella.v1.ActionValue
+	78,  // 59: calabresella.v1.SeekRequest.options:type_name -> calabresella.v1.GameOptions
+	7,   // 60: calabresella.v1.SeekRequest.clock:type_name -> calabresella.v1.Clock
+	9,   // 61: calabresella.v1.Assignment.table:type_name -> calabresella.v1.Table
+	53,  // 62: calabresella.v1.SeekResponse.waiting:type_name -> calabresella.v1.SeekWaiting
+	51,  // 63: calabresella.v1.SeekResponse.seated:type_name -> calabresella.v1.Assignment
+	51,  // 64: calabresella.v1.CompeteResponse.assignment:type_name -> calabresella.v1.Assignment
+	78,  // 65: calabresella.v1.CreateTournamentRequest.options:type_name -> calabresella.v1.GameOptions
+	7,   // 66: calabresella.v1.CreateTournamentRequest.clock:type_name -> calabresella.v1.Clock
+	5,   // 67: calabresella.v1.CreateTournamentRequest.format:type_name -> calabresella.v1.TournamentFormat
+	58,  // 68: calabresella.v1.CreateTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	78,  // 69: calabresella.v1.Tournament.options:type_name -> calabresella.v1.GameOptions
+	7,   // 70: calabresella.v1.Tournament.clock:type_name -> calabresella.v1.Clock
+	5,   // 71: calabresella.v1.Tournament.format:type_name -> calabresella.v1.TournamentFormat
+	6,   // 72: calabresella.v1.Tournament.state:type_name -> calabresella.v1.TournamentState
+	2,   // 73: calabresella.v1.TournamentMatch.state:type_name -> calabresella.v1.TableState
+	58,  // 74: calabresella.v1.GetTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	60,  // 75: calabresella.v1.GetTournamentResponse.standings:type_name -> calabresella.v1.Standing
+	59,  // 76: calabresella.v1.GetTournamentResponse.matches:type_name -> calabresella.v1.TournamentMatch
+	63,  // 77: calabresella.v1.GetTournamentResponse.cross_table:type_name -> calabresella.v1.CrossResult
+	58,  // 78: calabresella.v1.ListTournamentsResponse.tournaments:type_name -> calabresella.v1.Tournament
+	58,  // 79: calabresella.v1.EnterTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	72,  // 80: calabresella.v1.GetPlayerResponse.games:type_name -> calabresella.v1.PlayerGame
+	74,  // 81: calabresella.v1.GetPlayerResponse.recent:type_name -> calabresella.v1.PlayerMatch
+	75,  // 82: calabresella.v1.GetPlayerResponse.opponents:type_name -> calabresella.v1.OpponentResult
+	85,  // 83: calabresella.v1.PlayerGame.game:type_name -> calabresella.v1.Game
+	40,  // 84: calabresella.v1.PlayerGame.result:type_name -> calabresella.v1.PlayerResult
+	73,  // 85: calabresella.v1.PlayerGame.history:type_name -> calabresella.v1.RatingPoint
+	85,  // 86: calabresella.v1.PlayerMatch.game:type_name -> calabresella.v1.Game
+	10,  // 87: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
+	12,  // 88: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
+	14,  // 89: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
+	16,  // 90: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
+	18,  // 91: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
+	22,  // 92: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
+	20,  // 93: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
+	24,  // 94: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
+	34,  // 95: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
+	36,  // 96: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
+	39,  // 97: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
+	42,  // 98: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
+	44,  // 99: calabresella.v1.TableService.AnalyseRecord:input_type -> calabresella.v1.AnalyseRecordRequest
+	50,  // 100: calabresella.v1.TableService.Seek:input_type -> calabresella.v1.SeekRequest
+	54,  // 101: calabresella.v1.TableService.Compete:input_type -> calabresella.v1.CompeteRequest
+	56,  // 102: calabresella.v1.TableService.CreateTournament:input_type -> calabresella.v1.CreateTournamentRequest
+	61,  // 103: calabresella.v1.TableService.GetTournament:input_type -> calabresella.v1.GetTournamentRequest
+	64,  // 104: calabresella.v1.TableService.ListTournaments:input_type -> calabresella.v1.ListTournamentsRequest
+	66,  // 105: calabresella.v1.TableService.EnterTournament:input_type -> calabresella.v1.EnterTournamentRequest
+	68,  // 106: calabresella.v1.TableService.WhoAmI:input_type -> calabresella.v1.WhoAmIRequest
+	70,  // 107: calabresella.v1.TableService.GetPlayer:input_type -> calabresella.v1.GetPlayerRequest
+	11,  // 108: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
+	13,  // 109: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
+	15,  // 110: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
+	17,  // 111: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
+	19,  // 112: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
+	23,  // 113: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
+	21,  // 114: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
+	25,  // 115: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
+	35,  // 116: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
+	38,  // 117: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
+	41,  // 118: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
+	43,  // 119: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
+	45,  // 120: calabresella.v1.TableService.AnalyseRecord:output_type -> calabresella.v1.AnalyseRecordResponse
+	52,  // 121: calabresella.v1.TableService.Seek:output_type -> calabresella.v1.SeekResponse
+	55,  // 122: calabresella.v1.TableService.Compete:output_type -> calabresella.v1.CompeteResponse
+	57,  // 123: calabresella.v1.TableService.CreateTournament:output_type -> calabresella.v1.CreateTournamentResponse
+	62,  // 124: calabresella.v1.TableService.GetTournament:output_type -> calabresella.v1.GetTournamentResponse
+	65,  // 125: calabresella.v1.TableService.ListTournaments:output_type -> calabresella.v1.ListTournamentsResponse
+	67,  // 126: calabresella.v1.TableService.EnterTournament:output_type -> calabresella.v1.EnterTournamentResponse
+	69,  // 127: calabresella.v1.TableService.WhoAmI:output_type -> calabresella.v1.WhoAmIResponse
+	71,  // 128: calabresella.v1.TableService.GetPlayer:output_type -> calabresella.v1.GetPlayerResponse
+	108, // [108:129] is the sub-list for method output_type
+	87,  // [87:108] is the sub-list for method input_type
+	87,  // [87:87] is the sub-list for extension type_name
+	87,  // [87:87] is the sub-list for extension extendee
+	0,   // [0:87] is the sub-list for field type_name
 }
 
 func init() { file_calabresella_v1_table_service_proto_init() }
@@ -5953,7 +6708,7 @@ func file_calabresella_v1_table_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_calabresella_v1_table_service_proto_rawDesc), len(file_calabresella_v1_table_service_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   62,
+			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -56,6 +56,8 @@ const (
 	TableService_GetTournament_FullMethodName    = "/calabresella.v1.TableService/GetTournament"
 	TableService_ListTournaments_FullMethodName  = "/calabresella.v1.TableService/ListTournaments"
 	TableService_EnterTournament_FullMethodName  = "/calabresella.v1.TableService/EnterTournament"
+	TableService_WhoAmI_FullMethodName           = "/calabresella.v1.TableService/WhoAmI"
+	TableService_GetPlayer_FullMethodName        = "/calabresella.v1.TableService/GetPlayer"
 )
 
 // TableServiceClient is the client API for TableService service.
@@ -186,6 +188,17 @@ type TableServiceClient interface {
 	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); NOT_FOUND (TOURNAMENT_NOT_FOUND);
 	// FAILED_PRECONDITION (REGISTRATION_CLOSED).
 	EnterTournament(ctx context.Context, in *EnterTournamentRequest, opts ...grpc.CallOption) (*EnterTournamentResponse, error)
+	// The registered player whose API key the call sends (`authorization: Bearer <API key>`):
+	// a sign-in check that changes nothing.
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); RESOURCE_EXHAUSTED (TOO_MANY_BAD_KEYS).
+	WhoAmI(ctx context.Context, in *WhoAmIRequest, opts ...grpc.CallOption) (*WhoAmIResponse, error)
+	// A player's page: per game the OpenSkill rating with its history (the value after each of
+	// the player's finished matches, as `GetResults` computes it), the recent matches, and the
+	// results against each opponent. For registered players and built-in bots; guests have no
+	// page.
+	// Errors: INVALID_ARGUMENT (BAD_NAME); NOT_FOUND (PLAYER_NOT_FOUND); UNAVAILABLE
+	// (STORE_FAILED).
+	GetPlayer(ctx context.Context, in *GetPlayerRequest, opts ...grpc.CallOption) (*GetPlayerResponse, error)
 }
 
 type tableServiceClient struct {
@@ -422,6 +435,26 @@ func (c *tableServiceClient) EnterTournament(ctx context.Context, in *EnterTourn
 	return out, nil
 }
 
+func (c *tableServiceClient) WhoAmI(ctx context.Context, in *WhoAmIRequest, opts ...grpc.CallOption) (*WhoAmIResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WhoAmIResponse)
+	err := c.cc.Invoke(ctx, TableService_WhoAmI_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *tableServiceClient) GetPlayer(ctx context.Context, in *GetPlayerRequest, opts ...grpc.CallOption) (*GetPlayerResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetPlayerResponse)
+	err := c.cc.Invoke(ctx, TableService_GetPlayer_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TableServiceServer is the server API for TableService service.
 // All implementations must embed UnimplementedTableServiceServer
 // for forward compatibility.
@@ -550,6 +583,17 @@ type TableServiceServer interface {
 	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); NOT_FOUND (TOURNAMENT_NOT_FOUND);
 	// FAILED_PRECONDITION (REGISTRATION_CLOSED).
 	EnterTournament(context.Context, *EnterTournamentRequest) (*EnterTournamentResponse, error)
+	// The registered player whose API key the call sends (`authorization: Bearer <API key>`):
+	// a sign-in check that changes nothing.
+	// Errors: UNAUTHENTICATED (KEY_REQUIRED, BAD_KEY); RESOURCE_EXHAUSTED (TOO_MANY_BAD_KEYS).
+	WhoAmI(context.Context, *WhoAmIRequest) (*WhoAmIResponse, error)
+	// A player's page: per game the OpenSkill rating with its history (the value after each of
+	// the player's finished matches, as `GetResults` computes it), the recent matches, and the
+	// results against each opponent. For registered players and built-in bots; guests have no
+	// page.
+	// Errors: INVALID_ARGUMENT (BAD_NAME); NOT_FOUND (PLAYER_NOT_FOUND); UNAVAILABLE
+	// (STORE_FAILED).
+	GetPlayer(context.Context, *GetPlayerRequest) (*GetPlayerResponse, error)
 	mustEmbedUnimplementedTableServiceServer()
 }
 
@@ -616,6 +660,12 @@ func (UnimplementedTableServiceServer) ListTournaments(context.Context, *ListTou
 }
 func (UnimplementedTableServiceServer) EnterTournament(context.Context, *EnterTournamentRequest) (*EnterTournamentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method EnterTournament not implemented")
+}
+func (UnimplementedTableServiceServer) WhoAmI(context.Context, *WhoAmIRequest) (*WhoAmIResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method WhoAmI not implemented")
+}
+func (UnimplementedTableServiceServer) GetPlayer(context.Context, *GetPlayerRequest) (*GetPlayerResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPlayer not implemented")
 }
 func (UnimplementedTableServiceServer) mustEmbedUnimplementedTableServiceServer() {}
 func (UnimplementedTableServiceServer) testEmbeddedByValue()                      {}
@@ -952,6 +1002,42 @@ func _TableService_EnterTournament_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TableService_WhoAmI_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WhoAmIRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).WhoAmI(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_WhoAmI_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).WhoAmI(ctx, req.(*WhoAmIRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _TableService_GetPlayer_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPlayerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).GetPlayer(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_GetPlayer_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).GetPlayer(ctx, req.(*GetPlayerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TableService_ServiceDesc is the grpc.ServiceDesc for TableService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1018,6 +1104,14 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "EnterTournament",
 			Handler:    _TableService_EnterTournament_Handler,
+		},
+		{
+			MethodName: "WhoAmI",
+			Handler:    _TableService_WhoAmI_Handler,
+		},
+		{
+			MethodName: "GetPlayer",
+			Handler:    _TableService_GetPlayer_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
