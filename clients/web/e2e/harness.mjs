@@ -645,7 +645,14 @@ export async function clickAction(
  */
 export async function playMatch(
   page,
-  { random, maxSteps = 1500, expectedSeat, onState, stopAfter, touch = false } = {},
+  {
+    random,
+    maxSteps = 1500,
+    expectedSeat,
+    onState,
+    stopAfter,
+    touch = false,
+  } = {},
 ) {
   let clicked = 0;
   for (let step = 0; step < maxSteps; step++) {

@@ -23,7 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), "calabresella-e2e-phone-"));
 const DB = join(dir, "phone.db");
 const KEY = execFileSync(BIN, ["players", "add", "Pia", "--db", DB], {
   encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
+  stdio: ["ignore", "pipe", "ignore"],
 }).trim();
 
 const { test } = setup({ db: DB });
@@ -41,14 +41,20 @@ async function fitsTheWidth(page, where) {
     scroll: document.documentElement.scrollWidth,
     width: window.innerWidth,
   }));
-  assert.ok(scroll <= width, `${where}: the page is ${scroll} px wide on a ${width} px screen`);
+  assert.ok(
+    scroll <= width,
+    `${where}: the page is ${scroll} px wide on a ${width} px screen`,
+  );
 }
 
 /** Fails unless `sel` is shown within the screen's width. */
 async function within(page, sel) {
   const r = await page.locator(sel).first().boundingBox();
   assert.ok(r, `${sel} is shown`);
-  assert.ok(r.x >= 0 && r.x + r.width <= 375.5, `${sel} is cut off: ${JSON.stringify(r)}`);
+  assert.ok(
+    r.x >= 0 && r.x + r.width <= 375.5,
+    `${sel} is cut off: ${JSON.stringify(r)}`,
+  );
 }
 
 test("a phone: sign in, seek a match against bots and play it to the end by tapping", async (s) => {
@@ -63,7 +69,9 @@ test("a phone: sign in, seek a match against bots and play it to the end by tapp
   await page.locator("[data-sign-in-form] button[type=submit]").tap();
   await page.locator('[data-signed-in="Pia"]').waitFor({ timeout: STEP_MS });
   const seek = page.locator("[data-seek]");
-  await seek.locator('select[name="seek-game"]').selectOption("tressette-in-due");
+  await seek
+    .locator('select[name="seek-game"]')
+    .selectOption("tressette-in-due");
   await seek.locator('input[name="seek-against"][value="bots"]').check();
   await shot(page, "phone-lobby-signed-in.png");
   await seek.locator("[data-seek-submit]").tap();
@@ -91,8 +99,14 @@ test("a phone: sign in, seek a match against bots and play it to the end by tapp
         );
       assert.ok(boxes.length > 0, "the hand's cards are buttons");
       for (const b of boxes) {
-        assert.ok(b.w >= 44 && b.h >= 44, `a card is ${b.w}x${b.h} px: too small to tap`);
-        assert.ok(b.left >= 0 && b.right <= 375, `a card sticks out: ${b.left}..${b.right}`);
+        assert.ok(
+          b.w >= 44 && b.h >= 44,
+          `a card is ${b.w}x${b.h} px: too small to tap`,
+        );
+        assert.ok(
+          b.left >= 0 && b.right <= 375,
+          `a card sticks out: ${b.left}..${b.right}`,
+        );
       }
       await within(page, "[data-trick]");
       await shot(page, "phone-table-mid-hand.png");
@@ -108,9 +122,12 @@ test("a phone: sign in, seek a match against bots and play it to the end by tapp
 
   // The finished match is on the player's own page, with its replay.
   await s.goto(page, "#/player/Pia");
-  await page.locator('[data-player-page="Pia"] tr[data-player-match]').first().waitFor({
-    timeout: STEP_MS,
-  });
+  await page
+    .locator('[data-player-page="Pia"] tr[data-player-match]')
+    .first()
+    .waitFor({
+      timeout: STEP_MS,
+    });
   await fitsTheWidth(page, "the player's page");
   await shot(page, "phone-player-page.png");
 });

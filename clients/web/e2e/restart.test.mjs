@@ -42,7 +42,9 @@ test("a server restart mid-hand: the page reconnects by itself and the seat play
     assert.ok(before.actions.length > 0, "the seat has a decision to make");
 
     // The browser's failed requests while the server is down are expected, not issues.
-    s.tolerate(/ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|Failed to load resource/);
+    s.tolerate(
+      /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|Failed to load resource/,
+    );
     const addr = server.addr;
     await server.stop();
     const status = page.locator("[data-connection]");

@@ -14,6 +14,7 @@ import {
   type Lang,
 } from "./i18n/index.js";
 import { I18nContext, useT } from "./i18n-context.js";
+import { CompeteBanner } from "./compete-banner.js";
 import { Lobby } from "./lobby.js";
 import { PlayerPage } from "./player.js";
 import { SignIn } from "./sign-in.js";
@@ -69,6 +70,7 @@ export function App(): VNode {
         {i18n.t("app.skip")}
       </a>
       <Header route={route} lang={lang} onLanguage={choose} />
+      <CompeteBanner />
       <main id="content" tabIndex={-1}>
         <Page route={route} />
       </main>

@@ -1,6 +1,6 @@
 /**
- * A player's name as a link to the player's page, with a "bot" badge for built-in and
- * submitted bots, so that people and bots are told apart at a glance. A tournament's filler
+ * A player's name as a link to the player's page, with a "bot" badge where the server marks
+ * the name as a built-in bot's, so that people and bots are told apart at a glance. A tournament's filler
  * seats (`~...`) are not players and stay plain text.
  */
 import type { VNode } from "preact";

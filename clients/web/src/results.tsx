@@ -12,6 +12,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, errorText } from "./api.js";
 import { GAME_NAMES, gameName, type GameName } from "./games.js";
 import { useLang, useT } from "./i18n-context.js";
+import { PlayerLink } from "./player-link.js";
 import { href } from "./routes.js";
 import { ScrollTable } from "./scroll-table.js";
 
@@ -123,16 +124,8 @@ function Ratings(props: { game: GameName | ""; peopleOnly: boolean }): VNode {
                     {p.guest ? (
                       p.playerName
                     ) : (
-                      <a
-                        href={href({ page: "player", name: p.playerName })}
-                        data-player-link={p.playerName}
-                      >
-                        {p.playerName}
-                      </a>
+                      <PlayerLink name={p.playerName} bot={p.bot} />
                     )}
-                    {p.bot ? (
-                      <span class="sub"> ({t("results.bot")})</span>
-                    ) : null}
                   </th>
                   <td class="num">{p.matches}</td>
                   <td class="num">{p.wins}</td>

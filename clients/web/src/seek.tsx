@@ -8,8 +8,8 @@
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { gameOptions } from "@calabresella/client";
-import type { Account } from "./account.js";
-import { api, errorText, withKey } from "./api.js";
+import { setAccount, type Account } from "./account.js";
+import { api, errorText, isRefusal, withKey } from "./api.js";
 import { GAME_NAMES, type GameName } from "./games.js";
 import { useT } from "./i18n-context.js";
 import { navigate } from "./routes.js";
@@ -37,7 +37,7 @@ export function SeekPanel(props: { account: Account }): VNode {
     stop.current?.abort();
     const abort = new AbortController();
     stop.current = abort;
-    setStatus({ state: "waiting", seekers: 1, needed: 0 });
+    setStatus({ state: "waiting", seekers: 0, needed: 0 });
     const c = api();
     try {
       const stream = c.rpc.seek(
@@ -70,12 +70,16 @@ export function SeekPanel(props: { account: Account }): VNode {
       }
       setStatus({ state: "idle" });
     } catch (err) {
-      if (!abort.signal.aborted) {
-        setStatus({
-          state: "error",
-          message: t("common.error", { message: errorText(err) }),
-        });
+      if (abort.signal.aborted) return;
+      if (isRefusal(err, "UNAUTHENTICATED", "BAD_KEY")) {
+        // The key was rotated or its player disabled: sign the tab out.
+        setAccount(undefined);
+        return;
       }
+      setStatus({
+        state: "error",
+        message: t("common.error", { message: errorText(err) }),
+      });
     }
   };
   const cancel = () => {
@@ -131,25 +135,28 @@ export function SeekPanel(props: { account: Account }): VNode {
             <span>{t("seek.people")}</span>
           </label>
         </fieldset>
-        {status.state === "waiting" ? (
-          <div class="seek-status">
-            <p role="status" data-seek-waiting>
+        {/* The live region stays mounted, so that what it says is announced. */}
+        <p role="status" class="seek-live">
+          {status.state === "waiting" ? (
+            <span data-seek-waiting>
               {status.needed > 0
                 ? t("seek.waiting", {
                     seekers: status.seekers,
                     needed: status.needed,
                   })
                 : t("seek.starting")}
-            </p>
-            <button
-              type="button"
-              class="secondary"
-              data-seek-cancel
-              onClick={cancel}
-            >
-              {t("seek.cancel")}
-            </button>
-          </div>
+            </span>
+          ) : null}
+        </p>
+        {status.state === "waiting" ? (
+          <button
+            type="button"
+            class="secondary"
+            data-seek-cancel
+            onClick={cancel}
+          >
+            {t("seek.cancel")}
+          </button>
         ) : (
           <button type="submit" data-seek-submit>
             {t("seek.submit")}

@@ -7,6 +7,7 @@ import type { VNode } from "preact";
 import { useState } from "preact/hooks";
 import { setAccount, useAccount } from "./account.js";
 import { api, errorText, isRefusal, withKey } from "./api.js";
+import { stopCompeting } from "./compete.js";
 import { useT } from "./i18n-context.js";
 import { href } from "./routes.js";
 
@@ -29,7 +30,10 @@ export function SignIn(): VNode {
           type="button"
           class="secondary"
           data-sign-out
-          onClick={() => setAccount(undefined)}
+          onClick={() => {
+            stopCompeting();
+            setAccount(undefined);
+          }}
         >
           {t("account.signOut")}
         </button>
@@ -56,7 +60,9 @@ export function SignIn(): VNode {
       setError(
         isRefusal(err, "UNAUTHENTICATED")
           ? t("account.badKey")
-          : t("common.error", { message: errorText(err) }),
+          : isRefusal(err, "RESOURCE_EXHAUSTED", "TOO_MANY_BAD_KEYS")
+            ? t("account.tooManyBadKeys")
+            : t("common.error", { message: errorText(err) }),
       );
     } finally {
       setBusy(false);
@@ -87,7 +93,7 @@ export function SignIn(): VNode {
             <input
               type="password"
               name="api-key"
-              autoComplete="current-password"
+              autoComplete="off"
               data-sign-in-key
               value={key}
               onInput={(e) =>

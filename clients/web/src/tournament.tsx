@@ -6,13 +6,15 @@
  */
 import {
   TableState,
+  TimeoutPolicy,
+  TournamentFormat,
   type GetTournamentResponse,
   type TournamentMatch,
 } from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { useAccount } from "./account.js";
-import { api, errorText, withKey } from "./api.js";
+import { api, errorText, isRefusal, withKey } from "./api.js";
 import { gameName } from "./games.js";
 import { useLang, useT } from "./i18n-context.js";
 import { href } from "./routes.js";
@@ -20,6 +22,9 @@ import { ScrollTable } from "./scroll-table.js";
 import { formatName, tournamentState } from "./tournaments.js";
 import { PlayerLink } from "./player-link.js";
 import { standingsCsv } from "./csv.js";
+import { rulesText } from "./rules-text.js";
+import { startCompeting, useCompete } from "./compete.js";
+import { setAccount } from "./account.js";
 
 /** How often a tournament that is not over is fetched again. */
 const POLL_MS = 2000;
@@ -44,6 +49,8 @@ export function TournamentPage(props: { tournamentId: string }): VNode {
   const [error, setError] = useState("");
   const [enterError, setEnterError] = useState("");
   const [reload, setReload] = useState(0);
+  const [entering, setEntering] = useState(false);
+  const compete = useCompete();
   useEffect(() => {
     const stop = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -64,6 +71,11 @@ export function TournamentPage(props: { tournamentId: string }): VNode {
         })
         .catch((e: unknown) => {
           if (stop.signal.aborted) return;
+          if (isRefusal(e, "NOT_FOUND") || isRefusal(e, "INVALID_ARGUMENT")) {
+            // No such tournament: asking again will not make one.
+            setError(t("tournament.notFound", { id: props.tournamentId }));
+            return;
+          }
           setError(t("common.error", { message: errorText(e) }));
           timer = setTimeout(load, POLL_MS * 5);
         });
@@ -102,8 +114,9 @@ export function TournamentPage(props: { tournamentId: string }): VNode {
     account !== undefined &&
     tn.entrants.some((e) => e.toLowerCase() === account.name.toLowerCase());
   const enter = async () => {
-    if (!account) return;
+    if (!account || entering) return;
     setEnterError("");
+    setEntering(true);
     try {
       const c = api();
       await c.call((o) =>
@@ -114,9 +127,21 @@ export function TournamentPage(props: { tournamentId: string }): VNode {
       );
       setReload((n) => n + 1);
     } catch (e) {
-      setEnterError(t("common.error", { message: errorText(e) }));
+      if (isRefusal(e, "UNAUTHENTICATED", "BAD_KEY")) {
+        // The key was rotated or its player disabled: sign the tab out.
+        setAccount(undefined);
+        setEnterError(t("account.signedOut"));
+      } else {
+        setEnterError(t("common.error", { message: errorText(e) }));
+      }
+    } finally {
+      setEntering(false);
     }
   };
+  // A duplicate tournament's other seatings show the same deals: while it runs, its tables
+  // are neither watched nor replayed from here.
+  const secretDeals =
+    tn.format === TournamentFormat.DUPLICATE && state !== "finished";
   return (
     <div
       class="tournament"
@@ -146,12 +171,32 @@ export function TournamentPage(props: { tournamentId: string }): VNode {
         <dl class="facts">
           <dt>{t("lobby.game")}</dt>
           <dd>{tn.options ? t(`game.${gameName(tn.options.game)}`) : ""}</dd>
+          <dt>{t("tournament.rules")}</dt>
+          <dd class="mono" data-tournament-rules>
+            {rulesText(tn.options) || t("tournament.defaultRules")}
+          </dd>
           <dt>{t("tournament.format")}</dt>
           <dd>{t(`tournament.format.${formatName(tn.format)}`)}</dd>
           <dt>{t("tournaments.deals")}</dt>
           <dd>{tn.deals}</dd>
           <dt>{t("tournament.moveMs")}</dt>
-          <dd>{tn.clock ? tn.clock.moveMs : ""}</dd>
+          <dd>{tn.clock ? String(tn.clock.moveMs) : ""}</dd>
+          <dt>{t("lobby.onTimeout")}</dt>
+          <dd>
+            {t(
+              tn.clock?.onTimeout === TimeoutPolicy.FORFEIT
+                ? "lobby.timeout.forfeit"
+                : "lobby.timeout.bot",
+            )}
+          </dd>
+          <dt>{t("tournament.registration")}</dt>
+          <dd>
+            {t(
+              tn.openRegistration && state === "registering"
+                ? "tournament.registrationOpen"
+                : "tournament.registrationClosed",
+            )}
+          </dd>
           <dt>{t("tournament.start")}</dt>
           <dd>{date.format(new Date(Number(tn.startUnixMs)))}</dd>
           <dt>{t("tournament.deals")}</dt>
@@ -175,9 +220,30 @@ export function TournamentPage(props: { tournamentId: string }): VNode {
           entered ? (
             <p data-entered>{t("tournament.entered")}</p>
           ) : (
-            <button type="button" data-enter-tournament onClick={enter}>
+            <button
+              type="button"
+              data-enter-tournament
+              disabled={entering}
+              onClick={enter}
+            >
               {t("tournament.enter")}
             </button>
+          )
+        ) : null}
+        {account && entered && state !== "finished" ? (
+          compete.state === "on" ? (
+            <p data-competing>{t("compete.here")}</p>
+          ) : (
+            <div class="compete-offer">
+              <button
+                type="button"
+                data-compete-start
+                onClick={() => startCompeting(account)}
+              >
+                {t("compete.start")}
+              </button>
+              <p class="sub">{t("compete.note")}</p>
+            </div>
           )
         ) : null}
         {enterError ? (
@@ -188,7 +254,7 @@ export function TournamentPage(props: { tournamentId: string }): VNode {
       </section>
       <Standings data={data} />
       <CrossTable data={data} />
-      <Matches matches={data.matches} bots={bots} />
+      <Matches matches={data.matches} bots={bots} secretDeals={secretDeals} />
     </div>
   );
 }
@@ -215,7 +281,10 @@ function Standings(props: { data: GetTournamentResponse }): VNode {
               <th scope="col">{t("tournament.perHand")}</th>
               <th scope="col">{t("results.col.wins")}</th>
               <th scope="col">{t("results.col.rating")}</th>
-              <th scope="col">{t("tournament.faults")}</th>
+              <th scope="col">{t("tournament.timeouts")}</th>
+              <th scope="col">{t("tournament.illegal")}</th>
+              <th scope="col">{t("tournament.disconnects")}</th>
+              <th scope="col">{t("tournament.forfeits")}</th>
             </tr>
           </thead>
           <tbody>
@@ -233,14 +302,10 @@ function Standings(props: { data: GetTournamentResponse }): VNode {
                 </td>
                 <td class="num">{s.wins}</td>
                 <td class="num">{num.format(s.rating)}</td>
-                <td class="num">
-                  {t("tournament.faultCounts", {
-                    timeouts: s.timeouts,
-                    illegal: s.illegal,
-                    disconnects: s.disconnects,
-                    forfeits: s.forfeits,
-                  })}
-                </td>
+                <td class="num">{s.timeouts}</td>
+                <td class="num">{s.illegal}</td>
+                <td class="num">{s.disconnects}</td>
+                <td class="num">{s.forfeits}</td>
               </tr>
             ))}
           </tbody>
@@ -325,6 +390,7 @@ function matchState(m: TournamentMatch): "scheduled" | "playing" | "finished" {
 function Matches(props: {
   matches: TournamentMatch[];
   bots: Set<string>;
+  secretDeals: boolean;
 }): VNode {
   const t = useT();
   const rounds = new Set(props.matches.map((m) => m.round));
@@ -365,16 +431,28 @@ function Matches(props: {
                         <span key={i} class={m.won[i] ? "winner" : undefined}>
                           {i > 0 ? ", " : ""}
                           <PlayerLink name={s} bot={props.bots.has(s)} />
+                          {m.won[i] ? (
+                            <span class="visually-hidden">
+                              {" "}
+                              ({t("player.won")})
+                            </span>
+                          ) : null}
                         </span>
                       ))}
                     </td>
                     <td class="num">
-                      {state === "finished"
-                        ? m.totals.map((x) => String(x)).join(" – ")
-                        : t(`tournament.match.${state}`)}
+                      {state !== "finished"
+                        ? t(`tournament.match.${state}`)
+                        : m.totals.length > 0
+                          ? m.totals.map((x) => String(x)).join(" – ")
+                          : t("tournament.noResult")}
                     </td>
                     <td>
-                      {state === "playing" ? (
+                      {props.secretDeals && state !== "scheduled" ? (
+                        <span class="sub">
+                          {t("tournament.hiddenUntilOver")}
+                        </span>
+                      ) : state === "playing" ? (
                         <a
                           class="button"
                           data-watch

@@ -9,7 +9,9 @@ import {
   SeatKind,
   Signal,
   StandingSchema,
+  gameOptions,
 } from "@calabresella/client";
+import { rulesText } from "../src/rules-text.js";
 import { ACCOUNT_KEY, loadAccount, setAccount } from "../src/account.js";
 import { csvField, standingsCsv } from "../src/csv.js";
 import assert from "node:assert/strict";
@@ -321,4 +323,13 @@ test("standings CSV: the export's columns, quoted fields where needed", () => {
   );
   assert.equal(csv[1], '"Team, Rossi",false,2,4,25,6.25,2.7,1,1.41,0,0,0,0');
   assert.equal(csv[2], "");
+});
+
+test("a tournament's rules read as the option notation", () => {
+  assert.equal(rulesText(undefined), "");
+  assert.equal(rulesText(gameOptions("tressette-in-due")), "");
+  assert.equal(
+    rulesText(gameOptions("tressette", { target: "11", accusi: "false" })),
+    "target=11, accusi=false",
+  );
 });

@@ -44,6 +44,9 @@ pub fn standings(
     summary(entrants, finished, disconnects).standings
 }
 
+/// Most entrants for which a tournament shows its cross-table.
+pub const CROSS_TABLE_ENTRANTS: usize = 64;
+
 /// What a tournament's finished matches add up to.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
@@ -195,7 +198,12 @@ pub fn summary(
     });
     Summary {
         standings: out,
-        cross_table: cross_table(&rated),
+        // A bigger grid is unreadable, and its cells would outgrow a response.
+        cross_table: if entrants.len() <= CROSS_TABLE_ENTRANTS {
+            cross_table(&rated)
+        } else {
+            Vec::new()
+        },
         outcomes,
     }
 }

@@ -7,7 +7,7 @@ use super::GameService;
 use super::records::player;
 use crate::error::{Reason, ServiceError};
 use crate::names;
-use crate::store::player_page::PlayerPage;
+use crate::store::player_page::{PlayerPage, page};
 
 /// Longest name asked for, in characters (registered names have at most 64; bots' specs are
 /// short too).
@@ -26,19 +26,24 @@ impl GameService {
                 format!("a player's name is 1 to {MAX_NAME} printable characters"),
             ));
         }
-        // A built-in bot's spec (`heuristic`, `pimc`) names the bot as tables show it.
+        // A built-in bot's spec (`heuristic`, `Random`) names the bot as tables show it.
         let name = if calabresella_engine::bots::bot_from_spec(&name, 0).is_ok() {
-            crate::table::named_bot_name(&name)
+            crate::table::named_bot_name(&name.to_ascii_lowercase())
         } else {
             name
         };
-        match self.registry.store().player(name).await? {
-            Some(page) => Ok(to_proto(page)),
-            None => Err(ServiceError::NotFound(
+        let Some(rows) = self.registry.store().player(name).await? else {
+            return Err(ServiceError::NotFound(
                 Reason::PlayerNotFound,
-                "no registered player or built-in bot of that name has a page".into(),
-            )),
-        }
+                "no registered player or bot of that name has a page".into(),
+            ));
+        };
+        // Rating every match of the player's games is CPU work: off the async workers and the
+        // store's thread.
+        let page = tokio::task::spawn_blocking(move || page(rows))
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("the player's page failed: {e}")))?;
+        Ok(to_proto(page))
     }
 }
 

@@ -62,6 +62,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "analyses of finished matches",
         sql: include_str!("migrations/0009_analyses.sql"),
     },
+    Migration {
+        version: 10,
+        name: "results indexed by game",
+        sql: include_str!("migrations/0010_results_by_game.sql"),
+    },
 ];
 
 /// The newest schema version this server writes.

@@ -472,12 +472,12 @@ impl Store {
         self.read(move |c| ratings::results(c, &game)).await
     }
 
-    /// The page of player `name` (see [`player_page::page`]).
+    /// What the page of player `name` is computed from (see [`player_page::rows`]).
     pub async fn player(
         &self,
         name: String,
-    ) -> Result<Option<player_page::PlayerPage>, StoreError> {
-        self.read(move |c| player_page::page(c, &name)).await
+    ) -> Result<Option<player_page::PlayerRows>, StoreError> {
+        self.read(move |c| player_page::rows(c, &name)).await
     }
 }
 

@@ -12,6 +12,17 @@ use super::ratings::{self, PlayerResult, Rater, Seat, side_rank};
 pub const RECENT: usize = 50;
 /// Most points of a rating history (the newest).
 pub const HISTORY: usize = 500;
+/// Most opponents a page lists (those met most often).
+pub const OPPONENTS: usize = 100;
+
+/// What a page is computed from: the player's name, whether registered, and every finished
+/// match of each game it played (read on the store's thread; the page is computed off it).
+#[derive(Debug, Clone)]
+pub struct PlayerRows {
+    player: String,
+    registered: bool,
+    games: Vec<(String, Vec<ratings::StoredResult>)>,
+}
 
 /// A player's page.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,10 +103,10 @@ pub struct Opponent {
     pub losses: u32,
 }
 
-/// The page of `name`: a registered player's (matched as registration matches names: any
-/// case, look-alikes) or a built-in bot's. `None` when the name is neither registered nor in
-/// any finished match; guests have no page.
-pub fn page(conn: &mut dyn Conn, name: &str) -> Result<Option<PlayerPage>, StoreError> {
+/// The rows of `name`'s page: a registered player's (matched as registration matches names:
+/// any case, look-alikes) or a bot's. `None` when the name is neither registered nor in any
+/// finished match; guests have no page.
+pub fn rows(conn: &mut dyn Conn, name: &str) -> Result<Option<PlayerRows>, StoreError> {
     let name = name.trim();
     let registered = players::registered_like(conn, name)?;
     let player = registered.clone().unwrap_or_else(|| name.to_owned());
@@ -110,24 +121,40 @@ pub fn page(conn: &mut dyn Conn, name: &str) -> Result<Option<PlayerPage>, Store
     if games.is_empty() && registered.is_none() {
         return Ok(None);
     }
+    let mut loaded = Vec::with_capacity(games.len());
+    for game in games {
+        let matches = ratings::load(conn, &game)?;
+        loaded.push((game, matches));
+    }
+    Ok(Some(PlayerRows {
+        player,
+        registered: registered.is_some(),
+        games: loaded,
+    }))
+}
+
+/// The page the rows give: every match of each game rated in the order they ended, the
+/// player's rating kept after each of its own.
+pub fn page(rows: PlayerRows) -> PlayerPage {
+    let player = rows.player;
     let mut out = PlayerPage {
         player: player.clone(),
         bot: false,
-        registered: registered.is_some(),
+        registered: rows.registered,
         games: Vec::new(),
         recent: Vec::new(),
         opponents: Vec::new(),
     };
     let mut opponents: HashMap<(String, bool), Opponent> = HashMap::new();
-    for game in games {
+    for (game, matches) in rows.games {
         let mut rater = Rater::default();
         let mut history = Vec::new();
-        for m in ratings::load(conn, &game)? {
+        for m in matches {
             rater.add(&m.seats);
-            let Some(seat) = m.seats.iter().position(|s| s.player == player && !s.guest) else {
+            let Some(at) = m.seats.iter().position(|s| s.player == player && !s.guest) else {
                 continue;
             };
-            let me = &m.seats[seat];
+            let me = &m.seats[at];
             out.bot |= me.bot;
             if let Some(r) = rater.result(&player, false) {
                 history.push(RatingPoint {
@@ -137,15 +164,23 @@ pub fn page(conn: &mut dyn Conn, name: &str) -> Result<Option<PlayerPage>, Store
                 });
             }
             count_opponents(&mut opponents, &m.seats, me);
+            // Every seat's player at its seat number (a seat nobody sat in stays empty).
+            let count = m.seat_numbers.iter().max().map_or(0, |&n| n as usize + 1);
+            let mut players = vec![String::new(); count.min(16)];
+            for (s, &n) in m.seats.iter().zip(&m.seat_numbers) {
+                if let Some(slot) = players.get_mut(n as usize) {
+                    slot.clone_from(&s.player);
+                }
+            }
             out.recent.push(PlayedMatch {
                 table_id: m.table_id.clone(),
                 game: m.game.clone(),
                 ended_unix_ms: m.ended_unix_ms,
-                seat: seat as u32,
+                seat: m.seat_numbers[at],
                 points: me.points,
                 won: me.won,
                 draw: me.draw,
-                players: m.seats.iter().map(|s| s.player.clone()).collect(),
+                players,
             });
         }
         if let Some(result) = rater.result(&player, false) {
@@ -170,7 +205,8 @@ pub fn page(conn: &mut dyn Conn, name: &str) -> Result<Option<PlayerPage>, Store
             .then_with(|| a.name.cmp(&b.name))
             .then_with(|| a.guest.cmp(&b.guest))
     });
-    Ok(Some(out))
+    out.opponents.truncate(OPPONENTS);
+    out
 }
 
 /// Counts one match against every player on another side than `me`'s (each name once).

@@ -76,14 +76,16 @@ pub struct StoredResult {
     pub game: String,
     /// When it ended (Unix ms).
     pub ended_unix_ms: i64,
-    /// Its seats, in seat order.
+    /// Its seats, in seat order (seats nobody sat in are left out).
     pub seats: Vec<Seat>,
+    /// The seat number of each of `seats`.
+    pub seat_numbers: Vec<u32>,
 }
 
 /// Every finished match of `game` (all games for ""), in the order they ended.
 pub fn load(conn: &mut dyn Conn, game: &str) -> Result<Vec<StoredResult>, StoreError> {
     const COLUMNS: &str = "SELECT table_id, player_name, side, points, won, draw, bot, guest, \
-                           game, ended_unix_ms FROM results";
+                           game, ended_unix_ms, seat FROM results";
     let rows = if game.is_empty() {
         conn.query(
             &format!("{COLUMNS} ORDER BY ended_unix_ms, table_id, seat"),
@@ -106,13 +108,18 @@ pub fn load(conn: &mut dyn Conn, game: &str) -> Result<Vec<StoredResult>, StoreE
             bot: r[6].int() != 0,
             guest: r[7].int() != 0,
         };
+        let number = u32::try_from(r[10].int()).unwrap_or(0);
         match matches.last_mut() {
-            Some(m) if m.table_id == r[0].text() => m.seats.push(seat),
+            Some(m) if m.table_id == r[0].text() => {
+                m.seats.push(seat);
+                m.seat_numbers.push(number);
+            }
             _ => matches.push(StoredResult {
                 table_id: r[0].text().to_owned(),
                 game: r[8].text().to_owned(),
                 ended_unix_ms: r[9].int(),
                 seats: vec![seat],
+                seat_numbers: vec![number],
             }),
         }
     }

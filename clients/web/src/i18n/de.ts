@@ -320,7 +320,6 @@ export const de: Messages = {
   "results.col.players": "Spieler",
   "results.col.result": "Ergebnis",
   "results.none": "Noch keine beendeten Partien.",
-  "results.bot": "Bot",
   "results.reason.completed": "zu Ende gespielt",
   "results.reason.forfeit": "durch Zeitüberschreitung",
   "results.reason.abandoned": "aufgegeben",
@@ -358,7 +357,7 @@ export const de: Messages = {
   "seek.bots": "Bots, wenn binnen {s} s niemand kommt",
   "seek.people": "nur Menschen (auf sie warten)",
   "seek.waiting": "Warte: {seekers} von {needed} Spielern…",
-  "seek.starting": "Tisch wird angelegt…",
+  "seek.starting": "Suche eine Partie…",
   "seek.cancel": "Abbrechen",
   "seek.submit": "Partie suchen",
   "seek.signInFirst":
@@ -406,9 +405,6 @@ export const de: Messages = {
   "tournament.entrant": "Teilnehmer",
   "tournament.hands": "Hände",
   "tournament.perHand": "Punkte pro Hand (95 %)",
-  "tournament.faults": "Fehler",
-  "tournament.faultCounts":
-    "{timeouts} t · {illegal} i · {disconnects} d · {forfeits} f",
   "tournament.csv": "Tabelle herunterladen (CSV)",
   "tournament.cross": "Kreuztabelle",
   "tournament.crossNote":
@@ -422,7 +418,7 @@ export const de: Messages = {
   "tournament.match.playing": "läuft",
   "player.botBadge": "Bot",
   "player.notFound": "Kein Spieler namens {name} hat hier eine Seite.",
-  "player.kind.bot": "eingebauter Bot",
+  "player.kind.bot": "Bot",
   "player.kind.registered": "registrierter Spieler",
   "player.kind.player": "Spieler",
   "player.ratings": "Wertungen",
@@ -440,4 +436,28 @@ export const de: Messages = {
   "player.behind": "Hinten",
   "player.guest": "Gast",
   "player.inPlay": "Deine laufenden Tische",
+  "account.tooManyBadKeys":
+    "Zu viele abgelehnte Schlüssel von dieser Adresse: warte eine Minute, bevor du es erneut versuchst.",
+  "account.signedOut":
+    "Der Server nimmt deinen Schlüssel nicht mehr an: du wurdest abgemeldet.",
+  "compete.start": "Meine Partien dieses Turniers in diesem Tab spielen",
+  "compete.note":
+    "Jeder deiner Tische öffnet sich hier, sobald das Turnier ihn anlegt. Ein Programm, das mit deinem Schlüssel spielt, verliert seine Tische an diesen Tab, solange du hier spielst.",
+  "compete.here": "Dieser Tab spielt deine Turnierpartien.",
+  "compete.waiting": "Warte auf deinen nächsten Turniertisch…",
+  "compete.playing": "Deine Turniertische:",
+  "compete.stop": "Hier keine Turnierpartien mehr spielen",
+  "tournament.rules": "Regeln",
+  "tournament.defaultRules": "die Vorgaben des Spiels",
+  "tournament.registration": "Anmeldung",
+  "tournament.registrationOpen": "offen bis zum Start",
+  "tournament.registrationClosed": "geschlossen",
+  "tournament.notFound": "Auf diesem Server gibt es kein Turnier {id}.",
+  "tournament.hiddenUntilOver":
+    "sichtbar, wenn das Turnier vorbei ist (die Sitzordnungen teilen Blätter)",
+  "tournament.noResult": "kein Ergebnis",
+  "tournament.timeouts": "Zeitüberschreitungen",
+  "tournament.illegal": "Unzulässig",
+  "tournament.disconnects": "Verbindungsabbrüche",
+  "tournament.forfeits": "Aufgaben",
 };

@@ -315,7 +315,6 @@ export const en = {
   "results.col.players": "Players",
   "results.col.result": "Result",
   "results.none": "No finished matches yet.",
-  "results.bot": "bot",
   "results.reason.completed": "completed",
   "results.reason.forfeit": "forfeit",
   "results.reason.abandoned": "abandoned",
@@ -353,7 +352,7 @@ export const en = {
   "seek.bots": "bots, if nobody joins within {s} s",
   "seek.people": "people only (wait for them)",
   "seek.waiting": "Waiting: {seekers} of {needed} players…",
-  "seek.starting": "Making the table…",
+  "seek.starting": "Looking for a match…",
   "seek.cancel": "Cancel",
   "seek.submit": "Seek a match",
   "seek.signInFirst":
@@ -400,9 +399,6 @@ export const en = {
   "tournament.entrant": "Entrant",
   "tournament.hands": "Hands",
   "tournament.perHand": "Points per hand (95%)",
-  "tournament.faults": "Faults",
-  "tournament.faultCounts":
-    "{timeouts} t · {illegal} i · {disconnects} d · {forfeits} f",
   "tournament.csv": "Download the standings (CSV)",
   "tournament.cross": "Cross-table",
   "tournament.crossNote":
@@ -416,7 +412,7 @@ export const en = {
   "tournament.match.playing": "in play",
   "player.botBadge": "bot",
   "player.notFound": "No player named {name} has a page here.",
-  "player.kind.bot": "built-in bot",
+  "player.kind.bot": "bot",
   "player.kind.registered": "registered player",
   "player.kind.player": "player",
   "player.ratings": "Ratings",
@@ -434,6 +430,30 @@ export const en = {
   "player.behind": "Behind",
   "player.guest": "guest",
   "player.inPlay": "Your tables in play",
+  "account.tooManyBadKeys":
+    "Too many refused keys from this address: wait a minute before trying again.",
+  "account.signedOut":
+    "The server no longer accepts your key: you have been signed out.",
+  "compete.start": "Play my matches of this tournament in this tab",
+  "compete.note":
+    "Each of your tables opens here as the tournament makes it. A program playing under your key loses its tables to this tab while it plays here.",
+  "compete.here": "This tab plays your matches of your tournaments.",
+  "compete.waiting": "Waiting for your next tournament table…",
+  "compete.playing": "Your tournament tables:",
+  "compete.stop": "Stop playing tournament matches here",
+  "tournament.rules": "Rules",
+  "tournament.defaultRules": "the game's defaults",
+  "tournament.registration": "Registration",
+  "tournament.registrationOpen": "open until the start",
+  "tournament.registrationClosed": "closed",
+  "tournament.notFound": "There is no tournament {id} on this server.",
+  "tournament.hiddenUntilOver":
+    "shown once the tournament is over (its seatings share deals)",
+  "tournament.noResult": "no result",
+  "tournament.timeouts": "Timeouts",
+  "tournament.illegal": "Illegal",
+  "tournament.disconnects": "Disconnects",
+  "tournament.forfeits": "Forfeits",
 } as const;
 
 /** A language's texts: one string per key of the English texts. */

@@ -319,7 +319,6 @@ export const fr: Messages = {
   "results.col.players": "Joueurs",
   "results.col.result": "Résultat",
   "results.none": "Aucune partie terminée pour l'instant.",
-  "results.bot": "bot",
   "results.reason.completed": "jouée jusqu'au bout",
   "results.reason.forfeit": "perdue au temps",
   "results.reason.abandoned": "abandonnée",
@@ -357,7 +356,7 @@ export const fr: Messages = {
   "seek.bots": "des bots, si personne ne vient en {s} s",
   "seek.people": "des personnes seulement (les attendre)",
   "seek.waiting": "En attente : {seekers} joueurs sur {needed}…",
-  "seek.starting": "Création de la table…",
+  "seek.starting": "Recherche d'une partie…",
   "seek.cancel": "Annuler",
   "seek.submit": "Chercher une partie",
   "seek.signInFirst":
@@ -405,9 +404,6 @@ export const fr: Messages = {
   "tournament.entrant": "Participant",
   "tournament.hands": "Mains",
   "tournament.perHand": "Points par main (95 %)",
-  "tournament.faults": "Fautes",
-  "tournament.faultCounts":
-    "{timeouts} t · {illegal} i · {disconnects} d · {forfeits} f",
   "tournament.csv": "Télécharger le classement (CSV)",
   "tournament.cross": "Tableau croisé",
   "tournament.crossNote":
@@ -421,7 +417,7 @@ export const fr: Messages = {
   "tournament.match.playing": "en cours",
   "player.botBadge": "bot",
   "player.notFound": "Aucun joueur nommé {name} n'a de page ici.",
-  "player.kind.bot": "bot intégré",
+  "player.kind.bot": "bot",
   "player.kind.registered": "joueur inscrit",
   "player.kind.player": "joueur",
   "player.ratings": "Classements",
@@ -439,4 +435,28 @@ export const fr: Messages = {
   "player.behind": "Derrière",
   "player.guest": "invité",
   "player.inPlay": "Vos tables en cours",
+  "account.tooManyBadKeys":
+    "Trop de clés refusées depuis cette adresse : attendez une minute avant de réessayer.",
+  "account.signedOut":
+    "Le serveur n'accepte plus votre clé : vous avez été déconnecté.",
+  "compete.start": "Jouer mes parties de ce tournoi dans cet onglet",
+  "compete.note":
+    "Chacune de vos tables s'ouvre ici dès que le tournoi la crée. Un programme qui joue avec votre clé perd ses tables au profit de cet onglet tant que vous jouez ici.",
+  "compete.here": "Cet onglet joue vos parties de tournoi.",
+  "compete.waiting": "En attente de votre prochaine table de tournoi…",
+  "compete.playing": "Vos tables de tournoi :",
+  "compete.stop": "Ne plus jouer les parties de tournoi ici",
+  "tournament.rules": "Règles",
+  "tournament.defaultRules": "celles du jeu par défaut",
+  "tournament.registration": "Inscriptions",
+  "tournament.registrationOpen": "ouvertes jusqu'au début",
+  "tournament.registrationClosed": "fermées",
+  "tournament.notFound": "Il n'y a pas de tournoi {id} sur ce serveur.",
+  "tournament.hiddenUntilOver":
+    "visible une fois le tournoi terminé (les placements partagent les donnes)",
+  "tournament.noResult": "pas de résultat",
+  "tournament.timeouts": "Temps dépassés",
+  "tournament.illegal": "Illégaux",
+  "tournament.disconnects": "Déconnexions",
+  "tournament.forfeits": "Forfaits",
 };

@@ -316,7 +316,6 @@ export const it: Messages = {
   "results.col.players": "Giocatori",
   "results.col.result": "Risultato",
   "results.none": "Ancora nessuna partita finita.",
-  "results.bot": "bot",
   "results.reason.completed": "completata",
   "results.reason.forfeit": "persa per tempo",
   "results.reason.abandoned": "abbandonata",
@@ -354,7 +353,7 @@ export const it: Messages = {
   "seek.bots": "bot, se nessuno arriva entro {s} s",
   "seek.people": "solo persone (aspettale)",
   "seek.waiting": "In attesa: {seekers} giocatori su {needed}…",
-  "seek.starting": "Preparazione del tavolo…",
+  "seek.starting": "Ricerca di una partita…",
   "seek.cancel": "Annulla",
   "seek.submit": "Cerca una partita",
   "seek.signInFirst":
@@ -403,9 +402,6 @@ export const it: Messages = {
   "tournament.entrant": "Partecipante",
   "tournament.hands": "Mani",
   "tournament.perHand": "Punti per mano (95%)",
-  "tournament.faults": "Falli",
-  "tournament.faultCounts":
-    "{timeouts} t · {illegal} i · {disconnects} d · {forfeits} f",
   "tournament.csv": "Scarica la classifica (CSV)",
   "tournament.cross": "Tabellone incrociato",
   "tournament.crossNote":
@@ -419,7 +415,7 @@ export const it: Messages = {
   "tournament.match.playing": "in corso",
   "player.botBadge": "bot",
   "player.notFound": "Nessun giocatore di nome {name} ha una pagina qui.",
-  "player.kind.bot": "bot integrato",
+  "player.kind.bot": "bot",
   "player.kind.registered": "giocatore registrato",
   "player.kind.player": "giocatore",
   "player.ratings": "Punteggi",
@@ -437,4 +433,28 @@ export const it: Messages = {
   "player.behind": "Dietro",
   "player.guest": "ospite",
   "player.inPlay": "I tuoi tavoli in corso",
+  "account.tooManyBadKeys":
+    "Troppe chiavi rifiutate da questo indirizzo: aspetta un minuto prima di riprovare.",
+  "account.signedOut":
+    "Il server non accetta più la tua chiave: sei stato disconnesso.",
+  "compete.start": "Gioca le mie partite di questo torneo in questa scheda",
+  "compete.note":
+    "Ogni tuo tavolo si apre qui quando il torneo lo crea. Un programma che gioca con la tua chiave perde i suoi tavoli a favore di questa scheda finché giochi qui.",
+  "compete.here": "Questa scheda gioca le tue partite dei tuoi tornei.",
+  "compete.waiting": "In attesa del tuo prossimo tavolo del torneo…",
+  "compete.playing": "I tuoi tavoli del torneo:",
+  "compete.stop": "Smetti di giocare qui le partite del torneo",
+  "tournament.rules": "Regole",
+  "tournament.defaultRules": "quelle predefinite del gioco",
+  "tournament.registration": "Iscrizioni",
+  "tournament.registrationOpen": "aperte fino all'inizio",
+  "tournament.registrationClosed": "chiuse",
+  "tournament.notFound": "Su questo server non c'è nessun torneo {id}.",
+  "tournament.hiddenUntilOver":
+    "visibile a torneo concluso (i posti condividono le smazzate)",
+  "tournament.noResult": "nessun risultato",
+  "tournament.timeouts": "Tempi scaduti",
+  "tournament.illegal": "Illegali",
+  "tournament.disconnects": "Disconnessioni",
+  "tournament.forfeits": "Forfait",
 };

@@ -320,7 +320,6 @@ export const nl: Messages = {
   "results.col.players": "Spelers",
   "results.col.result": "Uitslag",
   "results.none": "Nog geen afgelopen partijen.",
-  "results.bot": "bot",
   "results.reason.completed": "uitgespeeld",
   "results.reason.forfeit": "op tijd verloren",
   "results.reason.abandoned": "opgegeven",
@@ -358,7 +357,7 @@ export const nl: Messages = {
   "seek.bots": "bots, als er binnen {s} s niemand komt",
   "seek.people": "alleen mensen (op hen wachten)",
   "seek.waiting": "Wachten: {seekers} van {needed} spelers…",
-  "seek.starting": "Tafel wordt gemaakt…",
+  "seek.starting": "Partij zoeken…",
   "seek.cancel": "Annuleren",
   "seek.submit": "Partij zoeken",
   "seek.signInFirst":
@@ -406,9 +405,6 @@ export const nl: Messages = {
   "tournament.entrant": "Deelnemer",
   "tournament.hands": "Handen",
   "tournament.perHand": "Punten per hand (95%)",
-  "tournament.faults": "Fouten",
-  "tournament.faultCounts":
-    "{timeouts} t · {illegal} i · {disconnects} d · {forfeits} f",
   "tournament.csv": "Stand downloaden (CSV)",
   "tournament.cross": "Kruistabel",
   "tournament.crossNote":
@@ -422,7 +418,7 @@ export const nl: Messages = {
   "tournament.match.playing": "bezig",
   "player.botBadge": "bot",
   "player.notFound": "Geen speler met de naam {name} heeft hier een pagina.",
-  "player.kind.bot": "ingebouwde bot",
+  "player.kind.bot": "bot",
   "player.kind.registered": "geregistreerde speler",
   "player.kind.player": "speler",
   "player.ratings": "Waarderingen",
@@ -440,4 +436,28 @@ export const nl: Messages = {
   "player.behind": "Achter",
   "player.guest": "gast",
   "player.inPlay": "Je lopende tafels",
+  "account.tooManyBadKeys":
+    "Te veel geweigerde sleutels vanaf dit adres: wacht een minuut voor je het opnieuw probeert.",
+  "account.signedOut":
+    "De server aanvaardt je sleutel niet meer: je bent afgemeld.",
+  "compete.start": "Mijn partijen van dit toernooi in dit tabblad spelen",
+  "compete.note":
+    "Elk van je tafels opent hier zodra het toernooi hem maakt. Een programma dat met jouw sleutel speelt, verliest zijn tafels aan dit tabblad zolang je hier speelt.",
+  "compete.here": "Dit tabblad speelt je toernooipartijen.",
+  "compete.waiting": "Wachten op je volgende toernooitafel…",
+  "compete.playing": "Je toernooitafels:",
+  "compete.stop": "Hier geen toernooipartijen meer spelen",
+  "tournament.rules": "Regels",
+  "tournament.defaultRules": "de standaard van het spel",
+  "tournament.registration": "Inschrijving",
+  "tournament.registrationOpen": "open tot de start",
+  "tournament.registrationClosed": "gesloten",
+  "tournament.notFound": "Er is geen toernooi {id} op deze server.",
+  "tournament.hiddenUntilOver":
+    "zichtbaar als het toernooi voorbij is (de indelingen delen spellen)",
+  "tournament.noResult": "geen uitslag",
+  "tournament.timeouts": "Tijdoverschrijdingen",
+  "tournament.illegal": "Ongeldig",
+  "tournament.disconnects": "Verbrekingen",
+  "tournament.forfeits": "Opgaven",
 };
