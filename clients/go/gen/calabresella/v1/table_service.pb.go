@@ -5019,7 +5019,8 @@ type GetTournamentResponse struct {
 	// Every match drawn up, in schedule order.
 	Matches []*TournamentMatch `protobuf:"bytes,3,rep,name=matches,proto3" json:"matches,omitempty"`
 	// The cross-table: for each ordered pair of entrants that met on different sides in a
-	// finished match, how the first did against the second.
+	// finished match, how the first did against the second. Empty for tournaments of more than
+	// 64 entrants.
 	CrossTable    []*CrossResult `protobuf:"bytes,4,rep,name=cross_table,json=crossTable,proto3" json:"cross_table,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
