@@ -1653,6 +1653,9 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         (vec![named, heuristic], vec!["pimc"]),
         (vec![heuristic, heuristic], vec!["", "pimc"]),
         (vec![named, heuristic], vec!["pimc\u{202e}", ""]),
+        // An engine bot whose thinking the server does not cap plays in-process only.
+        (vec![named, heuristic], vec!["ismcts", ""]),
+        (vec![named, heuristic], vec!["ismcts:ms=50", ""]),
     ] {
         expect_code(
             c.create_table(request(seats, bots)).await,

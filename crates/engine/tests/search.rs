@@ -569,3 +569,40 @@ fn the_analysis_names_the_best_card_of_settled_endgames() {
         "{checked} endgame decisions, {lossy} with a loss"
     );
 }
+
+#[test]
+fn ismcts_is_deterministic_for_a_seed_and_always_legal() {
+    for name in [
+        "calabresella",
+        "tressette",
+        "tressette-in-due",
+        "tressette-chiamata",
+        "briscola-chiamata",
+    ] {
+        let rules = Rules::parse(name, []).unwrap();
+        let mut runs = Vec::new();
+        for spec in ["ismcts:iterations=40", "ismcts:iterations=40"] {
+            let mut m = AnyMatch::seeded(rules, 5, None).unwrap();
+            let mut bot = bot_from_spec(spec, 9).unwrap();
+            let mut taken = Vec::new();
+            while let Some(d) = m.decider() {
+                if m.hands_dealt() > 1 {
+                    break;
+                }
+                let obs = m.observation(Viewer::Seat(d)).unwrap();
+                let a = bot.act(&obs);
+                assert!(obs.legal_actions().contains(&a), "{name}: illegal {a}");
+                m.try_apply_as(d, a).unwrap();
+                taken.push(a);
+            }
+            runs.push(taken);
+        }
+        assert_eq!(
+            runs[0], runs[1],
+            "{name}: the same seed and budget, other choices"
+        );
+    }
+    assert!(bot_from_spec("ismcts:iterations=0", 1).is_err());
+    assert!(bot_from_spec("ismcts:depth=3", 1).is_err());
+    assert!(bot_from_spec("ismcts:explore=141:solve=3", 1).is_ok());
+}

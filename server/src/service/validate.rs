@@ -101,6 +101,21 @@ const MAX_WORLDS: u32 = 1_000;
 /// The longest bot name with its parameters.
 const MAX_BOT_NAME: usize = 64;
 
+/// The built-in bots a server seats: those whose thinking it can cap and pace. Other engine
+/// bots (the `ismcts` candidate) play in-process only (`play`, `duplicate`, Python).
+pub const SERVER_BOTS: [&str; 3] = ["random", "heuristic", "pimc"];
+
+/// Whether `spec` (a built-in bot's name with its parameters) names a bot a server seats.
+pub fn server_bot(spec: &str) -> bool {
+    let base = spec
+        .split(':')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    SERVER_BOTS.contains(&base.as_str())
+}
+
 /// The bot of each `BotNamed` seat, checked and with the server's cap on thinking time: a
 /// `pimc` bot without a time budget gets `max_bot_ms`, one with a larger budget is refused.
 fn seat_bots(
@@ -152,6 +167,12 @@ fn seat_bots(
             }
             calabresella_engine::bots::bot_from_spec(&name, 0)
                 .map_err(|e| bad(format!("seat {i}: {e}")))?;
+            if !server_bot(&name) {
+                return Err(bad(format!(
+                    "seat {i}: {given:?} plays in-process only; a server seats {}",
+                    SERVER_BOTS.join(", ")
+                )));
+            }
             let Some(params) = name.strip_prefix("pimc") else {
                 return Ok(name);
             };

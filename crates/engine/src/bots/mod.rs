@@ -77,6 +77,16 @@ pub fn bot_from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, BotSp
             })?;
             Ok(Box::new(crate::search::PimcBot::new(seed, budget)))
         }
+        "ismcts" => {
+            let budget =
+                crate::search::IsmctsBudget::parse(params.unwrap_or("")).map_err(|why| {
+                    BotSpecError::Parameters {
+                        name: name.to_owned(),
+                        why,
+                    }
+                })?;
+            Ok(Box::new(crate::search::IsmctsBot::new(seed, budget)))
+        }
         _ => Err(BotSpecError::Unknown(spec.clone())),
     }
 }

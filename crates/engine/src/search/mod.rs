@@ -10,6 +10,7 @@
 pub mod analysis;
 mod assign;
 mod figures;
+pub mod ismcts;
 pub mod pimc;
 pub mod solver;
 pub mod world;
@@ -17,6 +18,7 @@ pub mod world;
 pub use analysis::{Analysis, AnalysisOptions, analyse};
 pub use assign::{Assigner, Layout, LayoutError, MAX_PLACES};
 pub use figures::{SearchFigures, search_figures};
+pub use ismcts::{IsmctsBot, IsmctsBudget};
 pub use pimc::{Budget, PimcBot, PimcError};
 pub use solver::Solver;
 pub use world::{WorldError, WorldSampler};

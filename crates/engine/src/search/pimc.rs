@@ -323,7 +323,8 @@ impl PimcBot {
         (hand.value(seat), steps)
     }
 
-    fn decide<D: Determinize>(&mut self, obs: &D::Obs) -> Action
+    /// The action with the best mean over the sampled worlds (the heuristic's when none).
+    pub(crate) fn decide<D: Determinize>(&mut self, obs: &D::Obs) -> Action
     where
         HeuristicBot: Bot<D::Obs>,
     {

@@ -1,0 +1,281 @@
+//! [`IsmctsBot`]: single-observer information-set Monte Carlo tree search (SO-ISMCTS, Cowling,
+//! Powley and Whitehouse, 2012), a candidate for a bot stronger than [`super::PimcBot`].
+//!
+//! PIMC scores each action in each sampled world as if every hand were known, so it averages
+//! over worlds decisions that a player could not make differently in them (strategy fusion).
+//! ISMCTS grows one tree over the decider's information sets instead: each iteration samples a
+//! world, walks down the tree choosing among the actions legal in that world (UCB1 with
+//! availability counts, each seat's node scored from its own side's value), adds one node, and
+//! plays the rest out with the heuristic. The statistics of a node are shared by every world
+//! where its action was legal, so an action is judged by how it does without knowing the world.
+//!
+//! Once few tricks are left it hands the decision to PIMC, whose exact solver is stronger there
+//! than play-outs.
+
+use std::time::{Duration, Instant};
+
+use crate::action::Action;
+use crate::bots::{Bot, HeuristicBot};
+use crate::game::{AnyObservation, Rollout};
+use crate::rng::GameRng;
+
+use super::pimc::{Budget, Determinize, PimcBot};
+use super::{Searchable, WorldSampler};
+
+/// How much an [`IsmctsBot`] may think per decision.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IsmctsBudget {
+    /// Iterations (sampled worlds, one tree walk each) per decision, at most.
+    pub iterations: u32,
+    /// Milliseconds per decision, at most, when set.
+    pub ms: Option<u32>,
+    /// UCB1's exploration constant, on values scaled to 0..1 by the extremes seen.
+    pub explore: f64,
+    /// Hand over to PIMC from this many tricks left (`None`: the game's solver depth).
+    pub solve: Option<u32>,
+}
+
+impl Default for IsmctsBudget {
+    fn default() -> IsmctsBudget {
+        IsmctsBudget {
+            iterations: 2_000,
+            ms: None,
+            explore: 0.7,
+            solve: None,
+        }
+    }
+}
+
+impl IsmctsBudget {
+    /// Parses `key=value` pairs separated by colons or commas (`iterations=4000:ms=90`).
+    pub fn parse(spec: &str) -> Result<IsmctsBudget, String> {
+        let mut b = IsmctsBudget::default();
+        for pair in spec
+            .split([',', ':'])
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (key, value) = (key.trim(), value.trim());
+            let num = |lo: u32, hi: u32| {
+                value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| (lo..=hi).contains(v))
+                    .ok_or_else(|| {
+                        format!("ismcts parameter {key}: bad value {value:?} ({lo} to {hi})")
+                    })
+            };
+            match key {
+                "iterations" => b.iterations = num(1, 10_000_000)?,
+                "ms" => b.ms = Some(num(1, 600_000)?),
+                "explore" => b.explore = f64::from(num(0, 1000)?) / 100.0,
+                "solve" => b.solve = Some(num(0, 20)?),
+                _ => {
+                    return Err(format!(
+                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve"
+                    ));
+                }
+            }
+        }
+        Ok(b)
+    }
+}
+
+/// One node of the tree: the action that led to it, who took it, and its statistics.
+#[derive(Debug, Clone)]
+struct Node {
+    action: Action,
+    mover: Option<crate::seat::Seat>,
+    visits: u32,
+    available: u32,
+    total: f64,
+    children: Vec<usize>,
+}
+
+/// The SO-ISMCTS bot; plays every registered game.
+#[derive(Debug, Clone)]
+pub struct IsmctsBot {
+    name: String,
+    seed: u64,
+    budget: IsmctsBudget,
+    heuristic: HeuristicBot,
+    endgame: PimcBot,
+}
+
+impl IsmctsBot {
+    /// A bot seeded with `seed` that thinks within `budget`.
+    pub fn new(seed: u64, budget: IsmctsBudget) -> IsmctsBot {
+        IsmctsBot {
+            name: "ismcts".to_owned(),
+            seed,
+            budget,
+            heuristic: HeuristicBot::new(seed),
+            endgame: PimcBot::new(
+                seed,
+                Budget {
+                    ms: budget.ms,
+                    ..Budget::default()
+                },
+            ),
+        }
+    }
+
+    fn decide<D: Determinize>(&mut self, obs: &D::Obs) -> Action
+    where
+        HeuristicBot: Bot<D::Obs>,
+    {
+        use crate::bots::View;
+        let legal = obs.legal_actions().to_vec();
+        if legal.len() <= 1 {
+            return legal.first().copied().unwrap_or(Action::Pass);
+        }
+        let (Some(_), Ok(sampler)) = (D::seat(obs), D::sampler(obs)) else {
+            return self.heuristic.act(obs);
+        };
+        let mut rng = GameRng::from_seed(super::mix(self.seed, D::position(obs)));
+        // Near the end the exact solver of PIMC beats play-outs: hand over.
+        if let Ok(first) = sampler.sample(&mut rng) {
+            let solve_from = self.budget.solve.unwrap_or_else(|| D::solve_tricks(&first));
+            if first.in_play() && first.tricks_left() <= solve_from {
+                return self.endgame.decide::<D>(obs);
+            }
+        }
+        match self.search::<D>(&sampler, &legal, &mut rng) {
+            Some(a) => a,
+            None => self.heuristic.act(obs),
+        }
+    }
+
+    /// The tree search from the root; the most visited legal action.
+    fn search<D: Determinize>(
+        &mut self,
+        sampler: &WorldSampler<D::Hand>,
+        legal: &[Action],
+        rng: &mut GameRng,
+    ) -> Option<Action>
+    where
+        HeuristicBot: Bot<D::Obs>,
+    {
+        let start = Instant::now();
+        let limit = self
+            .budget
+            .ms
+            .map(|ms| Duration::from_millis(u64::from(ms)));
+        let mut nodes = vec![Node {
+            action: Action::Pass,
+            mover: None,
+            visits: 0,
+            available: 0,
+            total: 0.0,
+            children: Vec::new(),
+        }];
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut path = Vec::new();
+        let mut actions = Vec::new();
+        for done in 0..self.budget.iterations {
+            if limit.is_some_and(|l| done > 0 && start.elapsed() >= l) {
+                break;
+            }
+            let Ok(mut state) = sampler.sample(rng) else {
+                break;
+            };
+            path.clear();
+            path.push(0usize);
+            let mut node = 0usize;
+            // Selection and expansion.
+            while !state.is_over() {
+                let Some(mover) = D::decider(&state) else {
+                    break;
+                };
+                actions.clear();
+                actions
+                    .extend((0..state.num_legal_actions()).filter_map(|i| state.legal_action(i)));
+                if actions.is_empty() {
+                    break;
+                }
+                let mut untried: Vec<Action> = Vec::new();
+                for &a in &actions {
+                    match nodes[node].children.iter().find(|&&c| nodes[c].action == a) {
+                        Some(&c) => nodes[c].available += 1,
+                        None => untried.push(a),
+                    }
+                }
+                if !untried.is_empty() {
+                    let a = untried[rng.below(untried.len() as u32) as usize];
+                    state.apply_unchecked(a);
+                    nodes.push(Node {
+                        action: a,
+                        mover: Some(mover),
+                        visits: 0,
+                        available: 1,
+                        total: 0.0,
+                        children: Vec::new(),
+                    });
+                    let child = nodes.len() - 1;
+                    nodes[node].children.push(child);
+                    path.push(child);
+                    break;
+                }
+                let span = if hi > lo { hi - lo } else { 1.0 };
+                let explore = self.budget.explore;
+                let mut best = None::<(usize, f64)>;
+                for &c in &nodes[node].children {
+                    let n = &nodes[c];
+                    if !actions.contains(&n.action) {
+                        continue;
+                    }
+                    let mean = (n.total / f64::from(n.visits.max(1)) - lo) / span;
+                    let ucb = mean
+                        + explore
+                            * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1)))
+                                .sqrt();
+                    if best.is_none_or(|(_, b)| ucb > b) {
+                        best = Some((c, ucb));
+                    }
+                }
+                let Some((c, _)) = best else { break };
+                state.apply_unchecked(nodes[c].action);
+                path.push(c);
+                node = c;
+            }
+            // Play-out with the heuristic in every seat.
+            while !state.is_over() {
+                let Some(d) = D::decider(&state) else { break };
+                let a = self.heuristic.act(&D::view(&state, d));
+                state.apply_unchecked(a);
+            }
+            for &n in &path[1..] {
+                let Some(m) = nodes[n].mover else { continue };
+                let v = f64::from(state.value(m));
+                lo = lo.min(v);
+                hi = hi.max(v);
+                nodes[n].visits += 1;
+                nodes[n].total += v;
+            }
+            nodes[0].visits += 1;
+        }
+        nodes[0]
+            .children
+            .iter()
+            .filter(|&&c| legal.contains(&nodes[c].action))
+            .max_by_key(|&&c| nodes[c].visits)
+            .map(|&c| nodes[c].action)
+    }
+}
+
+macro_rules! ismcts_for_any_game {
+    ($($V:ident => $m:ident),* $(,)?) => {
+        impl Bot<AnyObservation> for IsmctsBot {
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn act(&mut self, obs: &AnyObservation) -> Action {
+                match obs {
+                    $(AnyObservation::$V(o) => self.decide::<crate::$m::Match>(o),)*
+                }
+            }
+        }
+    };
+}
+crate::for_each_game!(ismcts_for_any_game);
