@@ -10,7 +10,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { gameOptions } from "@calabresella/client";
 import { setAccount, type Account } from "./account.js";
 import { api, errorText, isRefusal, withKey } from "./api.js";
-import { GAME_NAMES, type GameName } from "./games.js";
+import type { GameName } from "./games.js";
+import { GameSelect } from "./game-select.js";
 import { useT } from "./i18n-context.js";
 import { navigate } from "./routes.js";
 import { saveSeat } from "./session.js";
@@ -95,23 +96,12 @@ export function SeekPanel(props: { account: Account }): VNode {
     >
       <h2 id="seek-title">{t("seek.title")}</h2>
       <form onSubmit={seek}>
-        <label class="field">
-          <span>{t("lobby.game")}</span>
-          <select
-            name="seek-game"
-            value={game}
-            disabled={status.state === "waiting"}
-            onChange={(e) =>
-              setGame((e.currentTarget as HTMLSelectElement).value as GameName)
-            }
-          >
-            {GAME_NAMES.map((g) => (
-              <option key={g} value={g}>
-                {t(`game.${g}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <GameSelect
+          name="seek-game"
+          value={game}
+          onChange={setGame}
+          disabled={status.state === "waiting"}
+        />
         <fieldset class="field" disabled={status.state === "waiting"}>
           <legend>{t("seek.against")}</legend>
           <label class="check">

@@ -8,12 +8,13 @@ import {
   TournamentFormat,
   TournamentState,
   type Tournament,
+  gameOptions,
 } from "@calabresella/client";
-import { gameOptions } from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, errorText, isRefusal, withKey } from "./api.js";
-import { GAME_NAMES, GAME_OPTIONS, gameName, type GameName } from "./games.js";
+import { GAME_OPTIONS, gameName, type GameName } from "./games.js";
+import { GameSelect } from "./game-select.js";
 import { useLang, useT } from "./i18n-context.js";
 import { href, navigate } from "./routes.js";
 import { ScrollTable } from "./scroll-table.js";
@@ -278,22 +279,7 @@ function CreateTournament(): VNode {
           maxLength: 100,
           required: true,
         })}
-        <label class="field">
-          <span>{t("lobby.game")}</span>
-          <select
-            name="tournament-game"
-            value={game}
-            onChange={(e) =>
-              setGame((e.currentTarget as HTMLSelectElement).value as GameName)
-            }
-          >
-            {GAME_NAMES.map((g) => (
-              <option key={g} value={g}>
-                {t(`game.${g}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <GameSelect name="tournament-game" value={game} onChange={setGame} />
         <label class="field">
           <span>{t("tournament.format")}</span>
           <select

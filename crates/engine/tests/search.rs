@@ -357,8 +357,9 @@ fn the_solver_agrees_with_minimax_on_small_endgames() {
     }
 }
 
-#[test]
-fn pimc_is_deterministic_for_a_seed_and_always_legal() {
+/// Plays the first hand of every game with each bot spec (the same seed each time): every
+/// answer legal, and the first two specs (the same) giving the same choices.
+fn search_bot_is_deterministic_and_legal(specs: &[&str]) {
     for name in [
         "calabresella",
         "tressette",
@@ -368,11 +369,7 @@ fn pimc_is_deterministic_for_a_seed_and_always_legal() {
     ] {
         let rules = Rules::parse(name, []).unwrap();
         let mut runs = Vec::new();
-        for spec in [
-            "pimc:worlds=4:solve=2",
-            "pimc:worlds=4:solve=2",
-            "pimc:worlds=3:infer=30",
-        ] {
+        for spec in specs {
             let mut m = AnyMatch::seeded(rules, 5, None).unwrap();
             let mut bot = bot_from_spec(spec, 9).unwrap();
             let mut taken = Vec::new();
@@ -382,7 +379,10 @@ fn pimc_is_deterministic_for_a_seed_and_always_legal() {
                 }
                 let obs = m.observation(Viewer::Seat(d)).unwrap();
                 let a = bot.act(&obs);
-                assert!(obs.legal_actions().contains(&a), "{name}: illegal {a}");
+                assert!(
+                    obs.legal_actions().contains(&a),
+                    "{name} {spec}: illegal {a}"
+                );
                 m.try_apply_as(d, a).unwrap();
                 taken.push(a);
             }
@@ -393,6 +393,15 @@ fn pimc_is_deterministic_for_a_seed_and_always_legal() {
             "{name}: the same seed and budget, other choices"
         );
     }
+}
+
+#[test]
+fn pimc_is_deterministic_for_a_seed_and_always_legal() {
+    search_bot_is_deterministic_and_legal(&[
+        "pimc:worlds=4:solve=2",
+        "pimc:worlds=4:solve=2",
+        "pimc:worlds=3:infer=30",
+    ]);
     assert!(bot_from_spec("pimc:worlds=0", 1).is_err());
     assert!(bot_from_spec("pimc:depth=3", 1).is_err());
     assert!(bot_from_spec("heuristic:ms=3", 1).is_err());
@@ -572,36 +581,7 @@ fn the_analysis_names_the_best_card_of_settled_endgames() {
 
 #[test]
 fn ismcts_is_deterministic_for_a_seed_and_always_legal() {
-    for name in [
-        "calabresella",
-        "tressette",
-        "tressette-in-due",
-        "tressette-chiamata",
-        "briscola-chiamata",
-    ] {
-        let rules = Rules::parse(name, []).unwrap();
-        let mut runs = Vec::new();
-        for spec in ["ismcts:iterations=40", "ismcts:iterations=40"] {
-            let mut m = AnyMatch::seeded(rules, 5, None).unwrap();
-            let mut bot = bot_from_spec(spec, 9).unwrap();
-            let mut taken = Vec::new();
-            while let Some(d) = m.decider() {
-                if m.hands_dealt() > 1 {
-                    break;
-                }
-                let obs = m.observation(Viewer::Seat(d)).unwrap();
-                let a = bot.act(&obs);
-                assert!(obs.legal_actions().contains(&a), "{name}: illegal {a}");
-                m.try_apply_as(d, a).unwrap();
-                taken.push(a);
-            }
-            runs.push(taken);
-        }
-        assert_eq!(
-            runs[0], runs[1],
-            "{name}: the same seed and budget, other choices"
-        );
-    }
+    search_bot_is_deterministic_and_legal(&["ismcts:iterations=40", "ismcts:iterations=40"]);
     assert!(bot_from_spec("ismcts:iterations=0", 1).is_err());
     assert!(bot_from_spec("ismcts:depth=3", 1).is_err());
     assert!(bot_from_spec("ismcts:explore=141:solve=3", 1).is_ok());
