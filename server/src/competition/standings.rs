@@ -9,7 +9,7 @@ use calabresella_proto::v1;
 
 use super::schedule::is_filler;
 use crate::store::tournaments::FinishedMatch;
-use crate::store::{RatedSeat, rate, side_rank};
+use crate::store::{RatedSeat, rank_of_side, rate};
 
 #[derive(Default)]
 struct Line {
@@ -213,12 +213,7 @@ pub fn summary(
 pub fn cross_table(matches: &[Vec<RatedSeat>]) -> Vec<v1::CrossResult> {
     let mut cells: BTreeMap<(String, String), v1::CrossResult> = BTreeMap::new();
     for seats in matches {
-        let rank = |side: i64| {
-            let of_side = seats.iter().filter(|s| s.side == side);
-            let won = of_side.clone().any(|s| s.won);
-            let points = of_side.map(|s| s.points).max().unwrap_or(0);
-            side_rank(won, points)
-        };
+        let rank = |side: i64| rank_of_side(seats, side);
         let mut pairs = BTreeSet::new();
         for a in seats {
             for b in seats

@@ -31,7 +31,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use self::conn::{Conn, Row, Value};
 pub use self::log::{Finished, ResultRow, StoredAction, StoredSeat, StoredTable, Write};
-pub use self::ratings::{PlayerResult, Seat as RatedSeat, rate, side_rank};
+pub use self::ratings::{PlayerResult, Seat as RatedSeat, rank_of_side, rate};
 pub use self::records::{MatchSummary, RecordFilter};
 pub use self::upkeep::DbStats;
 

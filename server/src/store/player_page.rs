@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::StoreError;
 use super::conn::Conn;
 use super::players;
-use super::ratings::{self, PlayerResult, Rater, Seat, side_rank};
+use super::ratings::{self, PlayerResult, Rater, Seat, rank_of_side};
 
 /// Newest matches a page lists.
 pub const RECENT: usize = 50;
@@ -211,12 +211,7 @@ pub fn page(rows: PlayerRows) -> PlayerPage {
 
 /// Counts one match against every player on another side than `me`'s (each name once).
 fn count_opponents(opponents: &mut HashMap<(String, bool), Opponent>, seats: &[Seat], me: &Seat) {
-    let rank_of = |side: i64| {
-        let of_side = seats.iter().filter(|s| s.side == side);
-        let won = of_side.clone().any(|s| s.won);
-        let points = of_side.map(|s| s.points).max().unwrap_or(0);
-        side_rank(won, points)
-    };
+    let rank_of = |side: i64| rank_of_side(seats, side);
     let mine = rank_of(me.side);
     let mut seen: Vec<(String, bool)> = Vec::new();
     for s in seats.iter().filter(|s| s.side != me.side) {

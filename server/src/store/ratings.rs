@@ -187,9 +187,19 @@ pub fn rate(matches: &[Vec<Seat>]) -> Vec<PlayerResult> {
     rater.results()
 }
 
-/// How a side finished, for ranking: won first, then more points.
-pub fn side_rank(won: bool, points: i64) -> (std::cmp::Reverse<bool>, std::cmp::Reverse<i64>) {
+/// How a side finished, for ranking (lower is better): a win first, then the side's match total.
+pub type SideRank = (std::cmp::Reverse<bool>, std::cmp::Reverse<i64>);
+
+/// The rank of the side made of `seats`.
+pub fn side_rank<'a>(seats: impl Iterator<Item = &'a Seat> + Clone) -> SideRank {
+    let won = seats.clone().any(|s| s.won);
+    let points = seats.map(|s| s.points).max().unwrap_or(0);
     (std::cmp::Reverse(won), std::cmp::Reverse(points))
+}
+
+/// The rank of side `side` among a match's `seats`.
+pub fn rank_of_side(seats: &[Seat], side: i64) -> SideRank {
+    side_rank(seats.iter().filter(|s| s.side == side))
 }
 
 /// Counts one match and updates its players' ratings. Sides are ranked by winning first,
@@ -240,11 +250,7 @@ fn rate_match(
     if sides.len() < 2 || counted.len() < seats.len() {
         return;
     }
-    let key = |side: &[&Seat]| {
-        let won = side.iter().any(|s| s.won);
-        let points = side.iter().map(|s| s.points).max().unwrap_or(0);
-        side_rank(won, points)
-    };
+    let key = |side: &[&Seat]| side_rank(side.iter().copied());
     let mut ordered: Vec<&Vec<&Seat>> = sides.values().collect();
     ordered.sort_by_key(|s| key(s));
     let mut ranks = Vec::with_capacity(ordered.len());
