@@ -7,6 +7,10 @@ bash scripts/setup.sh --browser
 
 step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
 
+# One full run compiles each crate once: incremental caches would only cost disk (several GB),
+# and a CI machine's disk can be small. Set CARGO_INCREMENTAL=1 to keep them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 step "the TypeScript client and the web front end (first: the server binary embeds clients/web/dist)"
 # Each check.sh installs its packages, generates, type-checks, lints, unit-tests and builds.
 bash clients/typescript/check.sh
@@ -132,3 +136,6 @@ assert r["server_cpu_seconds"] > 0 and r["server_cpu_us_per_action"] > 0, r
 print("ok%s: %d matches, %.0f actions/s, act p99 %.1f ms, server %.0f us CPU per action" % (sys.argv[1], r["completed_matches"], r["actions_per_sec"], r["act_latency_ms"]["p99"], r["server_cpu_us_per_action"]))
 ' "${tls:+ (TLS)}"
 done
+
+step "disk used by the build"
+du -sh target .venv 2>/dev/null || true
