@@ -28,7 +28,7 @@ impl GameService {
         spec: &mut crate::table::TableSpec,
     ) -> Result<(), ServiceError> {
         for bot in spec.bots.iter_mut() {
-            if crate::submitted::is_submitted(bot) {
+            if crate::bot_spec::is_submitted(bot) {
                 *bot = self.runner()?.resolve(bot).await?.spec();
             }
         }

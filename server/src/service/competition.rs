@@ -338,7 +338,7 @@ impl GameService {
                     self.registry.config(),
                 )
                 .map_err(|err| bad(format!("entrant {e:?}: {err}")))?;
-                if crate::submitted::is_submitted(e) {
+                if crate::bot_spec::is_submitted(e) {
                     // A player's program: pinned to a version for the whole tournament, and
                     // not a built-in bot (a seed would let its owner know the deals).
                     let pinned = self

@@ -19,7 +19,8 @@ use tonic::{Request, Response, Status};
 
 use crate::error::{Reason, ServiceError};
 use crate::limit::{FailureBudget, StreamBudget};
-use crate::registry::{Registry, ask, state_matches};
+use crate::registry::{Registry, state_matches};
+use crate::table::ask;
 use crate::table::feed::UpdateStream;
 use crate::table::{Command, TableHandle};
 

@@ -156,10 +156,10 @@ fn seat_bots(
                 )));
             }
             let name = given.to_ascii_lowercase();
-            if crate::submitted::is_submitted(&name) {
+            if crate::bot_spec::is_submitted(&name) {
                 // Its version is pinned (and its existence checked) by the service, which
                 // reads the store.
-                return crate::submitted::parse_spec(&name).map(|_| name.clone()).ok_or_else(|| {
+                return crate::bot_spec::parse_spec(&name).map(|_| name.clone()).ok_or_else(|| {
                     bad(format!(
                         "seat {i}: {given:?} is not `submitted:NAME` or `submitted:NAME@VERSION`"
                     ))

@@ -165,7 +165,7 @@ impl std::fmt::Debug for Secret {
 /// cap), else its name with its parameters (`pimc:worlds=8:ms=100 bot`): bots of different
 /// strength are different players in the results table.
 pub(crate) fn named_bot_name(name: &str) -> String {
-    if crate::submitted::is_submitted(name) {
+    if crate::bot_spec::is_submitted(name) {
         // `submitted:NAME@VERSION`, as records and results name it.
         return name.to_owned();
     }
@@ -285,6 +285,21 @@ pub struct TableHandle {
     pub tx: mpsc::Sender<Command>,
     /// The table's latest published description (`ListTables` reads it).
     pub summary: tokio::sync::watch::Receiver<v1::Table>,
+}
+
+/// Sends a command built around a reply channel and waits for the answer.
+pub async fn ask<T>(
+    handle: &TableHandle,
+    make: impl FnOnce(oneshot::Sender<T>) -> Command,
+) -> Result<T, ServiceError> {
+    let (tx, rx) = oneshot::channel();
+    handle
+        .tx
+        .send(make(tx))
+        .await
+        .map_err(|_| ServiceError::TableNotFound(handle.id.clone()))?;
+    rx.await
+        .map_err(|_| ServiceError::Unavailable(format!("table {} closed", handle.id)))
 }
 
 /// How stale a busy table's published description may get.
@@ -449,14 +464,14 @@ impl Table {
                 ),
                 thinks: kind == v1::SeatKind::BotNamed
                     && !matches!(bot_name(&spec, i), "random" | "heuristic")
-                    && !crate::submitted::is_submitted(bot_name(&spec, i)),
+                    && !crate::bot_spec::is_submitted(bot_name(&spec, i)),
                 pace: (kind == v1::SeatKind::BotNamed)
                     .then(|| think_time(bot_name(&spec, i)))
                     .flatten()
                     .map(|p| p.min(Duration::from_millis(u64::from(config.max_bot_ms)))),
                 submitted: (kind == v1::SeatKind::BotNamed)
                     .then(|| bot_name(&spec, i))
-                    .filter(|n| crate::submitted::is_submitted(n))
+                    .filter(|n| crate::bot_spec::is_submitted(n))
                     .map(str::to_owned),
                 fault: None,
             })
