@@ -5,7 +5,8 @@
 use calabresella_proto::v1;
 use tonic::{Request, Response, Status};
 
-use super::{GameService, table_id};
+use super::GameService;
+use super::validate::table_id;
 use crate::error::{Reason, ServiceError};
 
 impl GameService {

@@ -10,7 +10,8 @@ use prost::Message;
 use tokio_stream::StreamExt;
 use tonic::metadata::MetadataMap;
 
-use super::{GameService, Streamed, bearer, validate};
+use super::auth::bearer;
+use super::{GameService, Streamed, validate};
 use crate::competition::schedule::count;
 use crate::competition::{self as comp, MAX_MATCHES, layout, seek};
 use crate::error::{Reason, ServiceError};
