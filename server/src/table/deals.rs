@@ -9,7 +9,7 @@ use super::session;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DealSpec {
     /// The creator's seed (simulation): reproducible, not committed. The table's open seats
-    /// are the creator's own ([`TableSpec::creator_key`]).
+    /// are the creator's own ([`TableSpec::creator_key`](super::TableSpec::creator_key)).
     Seeded(u64),
     /// Committed deals (`calabresella_engine::fair`): a server secret, published as its hash
     /// at creation and revealed in the record once the match is over.

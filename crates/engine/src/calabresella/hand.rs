@@ -13,6 +13,7 @@ use super::deal::{Deal, active_seats};
 use super::event::{Event, VisibilityContext};
 use super::options::Options;
 use super::score::{HandOutcome, Side, Tally, score};
+use crate::game::HandRules;
 use crate::game::{ActionList, HandError, Phase, Viewer};
 use crate::sink::{EventSink, NoEvents};
 
@@ -441,11 +442,6 @@ impl Hand {
         self.next[seat]
     }
 
-    /// Whether `action` is legal now.
-    pub fn is_legal(&self, action: &Action) -> bool {
-        self.check(action).is_ok()
-    }
-
     /// Why `action` is not legal now, or `Ok` if it is.
     pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
         use IllegalAction as E;
@@ -515,54 +511,6 @@ impl Hand {
             }
             _ => Err(expected()),
         }
-    }
-
-    /// Applies `action` if it is legal; on error the hand is unchanged.
-    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.check(&action)?;
-        self.apply_with(action, &mut NoEvents);
-        Ok(())
-    }
-
-    /// Applies `action` as `seat`: fails with [`IllegalAction::NotYourTurn`] unless `seat` is
-    /// the one who decides now (the actor, or the person playing the dummy in a due).
-    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.try_apply_as_with(seat, action, &mut NoEvents)
-    }
-
-    /// Like [`Hand::try_apply_as`], appending the events the action causes (nothing hidden) to
-    /// `log`, so a server can stream a hand as it happens without replaying it; pass each event
-    /// through [`Hand::visible_to`] before it reaches a viewer.
-    pub fn try_apply_logged(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        log: &mut Vec<Event>,
-    ) -> Result<(), IllegalAction> {
-        self.try_apply_as_with(seat, action, log)
-    }
-
-    /// Why `seat` may not take `action` now (the seat decides, in a due, for the dummy too),
-    /// or `Ok` when it may: what [`Hand::try_apply_as`] checks, without applying.
-    pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
-        match self.actor() {
-            None => Err(IllegalAction::HandOver),
-            Some(a) if self.controller(a) != seat => Err(IllegalAction::NotYourTurn {
-                actor: self.controller(a),
-            }),
-            Some(_) => self.check(action),
-        }
-    }
-
-    fn try_apply_as_with<S: EventSink<Event>>(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        sink: &mut S,
-    ) -> Result<(), IllegalAction> {
-        self.check_as(seat, &action)?;
-        self.apply_with(action, sink);
-        Ok(())
     }
 
     /// Applies `action` without checking it.
@@ -640,7 +588,7 @@ impl Hand {
         }
     }
 
-    fn apply_with<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+    pub(super) fn apply_with<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         let id = match action {
             // The common case, without the general encoder's branches.
             Action::Play(c, None) => PLAY_ID + u16::from(c.index()),

@@ -7,6 +7,7 @@ use crate::action::{Action, Contract, Promise, Signal};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
+use crate::game::HandRules;
 use crate::game::{ActionList, HandError, Phase, Viewer};
 use crate::seat::{PerSeat, Seat};
 use crate::sink::{EventSink, NoEvents};
@@ -568,47 +569,6 @@ impl Hand {
         })
     }
 
-    /// Whether `action` is legal now.
-    pub fn is_legal(&self, action: &Action) -> bool {
-        self.check(action).is_ok()
-    }
-
-    /// Why `seat` may not take `action` now, or `Ok` when it may.
-    pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
-        match self.actor() {
-            None => Err(IllegalAction::HandOver),
-            Some(a) if a != seat => Err(IllegalAction::NotYourTurn { actor: a }),
-            Some(_) => self.check(action),
-        }
-    }
-
-    /// Applies `action` if legal; on error nothing changes.
-    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.check(&action)?;
-        self.apply(action, &mut NoEvents);
-        Ok(())
-    }
-
-    /// Applies `action` as `seat`, which must be the seat to act.
-    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.check_as(seat, &action)?;
-        self.apply(action, &mut NoEvents);
-        Ok(())
-    }
-
-    /// Like [`Hand::try_apply_as`], appending the events the action causes (nothing hidden) to
-    /// `log`; pass each through [`Hand::visible_to`] before it reaches a viewer.
-    pub fn try_apply_logged(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        log: &mut Vec<Event>,
-    ) -> Result<(), IllegalAction> {
-        self.check_as(seat, &action)?;
-        self.apply(action, log);
-        Ok(())
-    }
-
     /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.
     pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
         event.seen_by(viewer)
@@ -731,7 +691,7 @@ impl Hand {
 
     // --- Applying ---------------------------------------------------------------------------
 
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+    pub(super) fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         if let Some(id) = action.history_id() {
             // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
             let _ = self.history.try_push(id);
