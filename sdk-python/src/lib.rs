@@ -39,6 +39,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<compete::Assignments>()?;
     m.add_function(wrap_pyfunction!(tournament::play_matches, m)?)?;
     m.add_function(wrap_pyfunction!(state::option_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(state::game_facts, m)?)?;
     m.add_function(wrap_pyfunction!(fair::verify_record, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyse_record, m)?)?;
     m.add("TERMINAL", state::TERMINAL)?;

@@ -173,6 +173,28 @@ fn check_finished(m: &AnyMatch, i: usize, label: &str) {
         m.hand_summary(i).is_some(),
         "{label}: a finished hand has a summary"
     );
+    // What the game declares of itself holds: every seat's award within the bounds, and the
+    // awards summing to zero where the game says so.
+    let facts = m.rules().facts();
+    let points = m.seat_points(Some(i));
+    let seats: Vec<Seat> = Seat::first_n(m.rules().seats()).collect();
+    for &s in &seats {
+        assert!(
+            (facts.min_hand_award..=facts.max_hand_award).contains(&points[s]),
+            "{label}: seat {s} awarded {} outside the declared {}..={}",
+            points[s],
+            facts.min_hand_award,
+            facts.max_hand_award
+        );
+    }
+    if facts.zero_sum {
+        assert_eq!(
+            seats.iter().map(|&s| points[s]).sum::<i32>(),
+            0,
+            "{label}: a zero-sum game's awards sum to zero"
+        );
+    }
+    assert_eq!(facts.distinct_actions, u32::from(NUM_ACTION_IDS));
 }
 
 #[test]

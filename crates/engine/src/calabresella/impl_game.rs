@@ -9,7 +9,8 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, MatchResult, MatchRules, OptionError, View, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, OptionError,
+    View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -102,6 +103,29 @@ impl View for Observation {
     fn legal_actions(&self) -> &[Action] {
         &self.legal_actions
     }
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                E::Bid { seat, contract } => HistoryFact::Bid(seat, contract, None),
+                E::Discarded {
+                    seat,
+                    card: Some(card),
+                } => HistoryFact::Discarded(seat, card),
+                E::MonteTaken { cards, .. } => {
+                    HistoryFact::MonteSeen(cards.map_or(CardSet::EMPTY, CardSet::from_iter))
+                }
+                E::MonteReceived { cards, .. } => {
+                    HistoryFact::MonteSeen(cards.unwrap_or(CardSet::EMPTY))
+                }
+                E::MonteShown { cards } => HistoryFact::MonteSeen(CardSet::from_iter(cards)),
+                E::MonteRevealed { cards, .. } => HistoryFact::MonteSeen(cards),
+                _ => continue,
+            });
+        }
+    }
 }
 
 impl MatchRules for Calabresella {
@@ -177,6 +201,11 @@ impl MatchRules for Calabresella {
     }
     fn max_actions(opts: &Options) -> u64 {
         u64::from(opts.max_deals) * MAX_HISTORY as u64
+    }
+    /// Nobody loses points (C-D15); the most is scegliete (16) times stramazzo (3), or times
+    /// cappotto (2) without stramazzo.
+    fn award_bounds(opts: &Options) -> (bool, i32, i32) {
+        (false, 0, 16 * if opts.stramazzo { 3 } else { 2 })
     }
     fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
         let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);

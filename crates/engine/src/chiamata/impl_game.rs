@@ -9,7 +9,8 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, MatchResult, MatchRules, OptionError, View, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, OptionError,
+    View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -117,6 +118,21 @@ impl View for Observation {
     fn legal_actions(&self) -> &[Action] {
         &self.legal_actions
     }
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                E::Spoke { seat, action } => match action {
+                    Action::Bid(c) => HistoryFact::Bid(seat, Some(c), None),
+                    Action::Promise(p) => HistoryFact::Bid(seat, None, Some(p)),
+                    _ => HistoryFact::Bid(seat, None, None),
+                },
+                _ => continue,
+            });
+        }
+    }
 }
 
 impl MatchRules for Chiamata {
@@ -202,6 +218,17 @@ impl MatchRules for Chiamata {
     fn max_actions(opts: &Options) -> u64 {
         u64::from(opts.match_hands()) * MAX_ACTIONS as u64
             + u64::from(opts.max_deals) * u64::from(opts.players)
+    }
+    /// The payout (TC-D12, BC-D11) sums to zero: a lone caller wins or pays 4 against four
+    /// defenders (five players), 1 a seat with four; cappotto doubles it, and Briscola's bid
+    /// multiplier (up to 5) multiplies it again.
+    fn award_bounds(opts: &Options) -> (bool, i32, i32) {
+        let lone = if opts.players == 5 { 4 } else { 1 };
+        let mut worst = lone * 2;
+        if opts.variant == Variant::Briscola && opts.bid_multiplier {
+            worst *= 5;
+        }
+        (true, -worst, worst)
     }
     fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
         let scored = u64::from(opts.match_hands()) * MAX_ACTIONS as u64;

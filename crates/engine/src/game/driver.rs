@@ -20,7 +20,7 @@ use crate::seat::{PerSeat, Seat};
 use crate::sink::{EventSink, NoEvents};
 
 use super::traits::{Game, GameHand, Rollout, View};
-use super::vocab::{ActionList, HandError, MatchResult, OptionError, Viewer};
+use super::vocab::{ActionList, GameFacts, HandError, MatchResult, OptionError, Viewer};
 
 /// A game's hand as the match driver plays it: how it is dealt, and the hand protocol (who
 /// acts, what is legal, applying an action for a seat, the seat's view).
@@ -110,11 +110,11 @@ pub trait HandRules: GameHand + PartialEq + Eq + 'static {
 }
 
 /// The options of the game `R`.
-pub type OptionsOf<R> = <<R as MatchRules>::Hand as HandRules>::Options;
+pub type OptionsFor<R> = <<R as MatchRules>::Hand as HandRules>::Options;
 /// One hand's deal in the game `R`.
-pub type DealOf<R> = <<R as MatchRules>::Hand as HandRules>::Deal;
+pub type DealFor<R> = <<R as MatchRules>::Hand as HandRules>::Deal;
 /// One viewer's observation in the game `R`.
-pub type ObservationOf<R> = <<R as MatchRules>::Hand as HandRules>::Observation;
+pub type ObservationFor<R> = <<R as MatchRules>::Hand as HandRules>::Observation;
 
 /// How a game's hands add up to a match, and everything else of [`Game`] that is the game's
 /// own: its options, its deals from cards and records, its record's lines. Implemented by a
@@ -130,61 +130,64 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     const NAMES: &'static [&'static str];
 
     /// See [`Game::option_sets`].
-    fn option_sets() -> Vec<OptionsOf<Self>>;
+    fn option_sets() -> Vec<OptionsFor<Self>>;
     /// See [`Game::default_options`].
-    fn default_options(name: &str) -> Option<OptionsOf<Self>>;
+    fn default_options(name: &str) -> Option<OptionsFor<Self>>;
     /// See [`Game::name`].
-    fn name(opts: &OptionsOf<Self>) -> &'static str;
+    fn name(opts: &OptionsFor<Self>) -> &'static str;
     /// See [`Game::total_index`].
-    fn total_index(opts: &OptionsOf<Self>, seat: Seat) -> usize;
+    fn total_index(opts: &OptionsFor<Self>, seat: Seat) -> usize;
     /// See [`Game::dummy_seats`].
-    fn dummy_seats(_opts: &OptionsOf<Self>) -> Vec<Seat> {
+    fn dummy_seats(_opts: &OptionsFor<Self>) -> Vec<Seat> {
         Vec::new()
     }
     /// See [`Game::teams`].
-    fn teams(opts: &OptionsOf<Self>) -> Vec<Vec<Seat>>;
+    fn teams(opts: &OptionsFor<Self>) -> Vec<Vec<Seat>>;
     /// See [`Game::max_actions`].
-    fn max_actions(opts: &OptionsOf<Self>) -> u64;
+    fn max_actions(opts: &OptionsFor<Self>) -> u64;
+    /// Whether every hand's awards sum to zero, and the least and greatest award of one seat
+    /// in one hand: `(zero_sum, min, max)` (see [`Game::facts`]).
+    fn award_bounds(opts: &OptionsFor<Self>) -> (bool, i32, i32);
     /// See [`Game::fit_actions`].
-    fn fit_actions(opts: &OptionsOf<Self>, limit: u64) -> Option<OptionsOf<Self>>;
+    fn fit_actions(opts: &OptionsFor<Self>, limit: u64) -> Option<OptionsFor<Self>>;
     /// See [`Game::set_option`].
-    fn set_option(opts: &mut OptionsOf<Self>, key: &str, value: &str) -> Result<(), OptionError>;
+    fn set_option(opts: &mut OptionsFor<Self>, key: &str, value: &str) -> Result<(), OptionError>;
     /// See [`Game::validate`].
-    fn validate(opts: &OptionsOf<Self>) -> Result<(), OptionError>;
+    fn validate(opts: &OptionsFor<Self>) -> Result<(), OptionError>;
     /// See [`Game::non_default`].
-    fn non_default(opts: &OptionsOf<Self>) -> Map<String, Value>;
+    fn non_default(opts: &OptionsFor<Self>) -> Map<String, Value>;
     /// See [`Game::options_from_record`].
     fn options_from_record(
         name: &str,
         players: u8,
         options: &Map<String, Value>,
-    ) -> Result<OptionsOf<Self>, OptionError>;
+    ) -> Result<OptionsFor<Self>, OptionError>;
     /// See [`Game::deal_from_cards`].
     fn deal_from_cards(
-        opts: &OptionsOf<Self>,
+        opts: &OptionsFor<Self>,
         hands: PerSeat<CardSet>,
         rest: &[Card],
-    ) -> Result<DealOf<Self>, DealError>;
+    ) -> Result<DealFor<Self>, DealError>;
     /// See [`Game::deal_from_record`].
     fn deal_from_record(
-        opts: &OptionsOf<Self>,
+        opts: &OptionsFor<Self>,
         h: usize,
         deal: &RecordDeal,
-    ) -> Result<DealOf<Self>, RecordError>;
+    ) -> Result<DealFor<Self>, RecordError>;
 
     /// The tally of a match before its first hand.
-    fn new_tally(opts: &OptionsOf<Self>) -> Self::Tally;
+    fn new_tally(opts: &OptionsFor<Self>) -> Self::Tally;
     /// Adds the hand that just ended (the last of `hands`) to `tally`, and says whether the
     /// match is over: its result, or `None` for another hand (the safety cap on deals is the
     /// game's to apply here).
     fn hand_over(
-        opts: &OptionsOf<Self>,
+        opts: &OptionsFor<Self>,
         tally: &mut Self::Tally,
         hands: &[Self::Hand],
     ) -> Option<MatchResult>;
     /// Gives `obs`, a view of the last of `hands`, the match's context: the hand's number,
     /// the totals, the earlier hands' results.
-    fn annotate(obs: &mut ObservationOf<Self>, tally: &Self::Tally, hands: &[Self::Hand]);
+    fn annotate(obs: &mut ObservationFor<Self>, tally: &Self::Tally, hands: &[Self::Hand]);
 
     /// See [`Game::id_monte`].
     fn id_monte(_m: &Match<Self>) -> Option<[Card; 4]> {
@@ -211,7 +214,7 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
 /// ([`Match::new`] and [`Match::start_hand`], as a record replay does).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match<R: MatchRules> {
-    opts: OptionsOf<R>,
+    opts: OptionsFor<R>,
     first_dealer: Seat,
     hands: Vec<R::Hand>,
     /// The generator of a seeded match's deals.
@@ -222,7 +225,7 @@ pub struct Match<R: MatchRules> {
 
 impl<R: MatchRules> Match<R> {
     /// A match whose hands the caller deals with [`Match::start_hand`].
-    pub fn new(opts: OptionsOf<R>, first_dealer: Seat) -> Result<Match<R>, HandError> {
+    pub fn new(opts: OptionsFor<R>, first_dealer: Seat) -> Result<Match<R>, HandError> {
         R::validate(&opts)?;
         if first_dealer.index() >= R::Hand::players(&opts) as usize {
             return Err(HandError::Dealer(first_dealer));
@@ -240,7 +243,7 @@ impl<R: MatchRules> Match<R> {
     /// A match dealt from `seed`: the first dealer is drawn first unless given, then every
     /// hand is dealt from the same generator as the previous one ends (C-D24).
     pub fn seeded(
-        opts: OptionsOf<R>,
+        opts: OptionsFor<R>,
         seed: u64,
         first_dealer: Option<Seat>,
     ) -> Result<Match<R>, HandError> {
@@ -255,7 +258,7 @@ impl<R: MatchRules> Match<R> {
     }
 
     /// The options in force.
-    pub fn options(&self) -> &OptionsOf<R> {
+    pub fn options(&self) -> &OptionsFor<R> {
         &self.opts
     }
 
@@ -308,7 +311,7 @@ impl<R: MatchRules> Match<R> {
     }
 
     /// Starts the next hand with an explicit deal by `dealer`, who must be the next dealer.
-    pub fn start_hand(&mut self, dealer: Seat, deal: DealOf<R>) -> Result<(), DealRefused> {
+    pub fn start_hand(&mut self, dealer: Seat, deal: DealFor<R>) -> Result<(), DealRefused> {
         if self.is_over() {
             return Err(DealRefused::MatchOver);
         }
@@ -366,7 +369,7 @@ impl<R: MatchRules> Match<R> {
     }
 
     /// The view of `viewer` of the current (or last) hand, with the match's context.
-    pub fn observation(&self, viewer: Viewer) -> Option<ObservationOf<R>> {
+    pub fn observation(&self, viewer: Viewer) -> Option<ObservationFor<R>> {
         let mut obs = self.hands.last()?.observation(viewer);
         R::annotate(&mut obs, &self.tally, &self.hands);
         Some(obs)
@@ -412,11 +415,11 @@ impl<R: MatchRules> Match<R> {
 }
 
 impl<R: MatchRules> Game for Match<R> {
-    type Options = OptionsOf<R>;
-    type Deal = DealOf<R>;
+    type Options = OptionsFor<R>;
+    type Deal = DealFor<R>;
     type Hand = R::Hand;
     type Event = <R::Hand as GameHand>::Event;
-    type Observation = ObservationOf<R>;
+    type Observation = ObservationFor<R>;
 
     const NAMES: &'static [&'static str] = R::NAMES;
 
@@ -443,6 +446,15 @@ impl<R: MatchRules> Game for Match<R> {
     }
     fn max_actions(opts: &Self::Options) -> u64 {
         R::max_actions(opts)
+    }
+    fn facts(opts: &Self::Options) -> GameFacts {
+        let (zero_sum, min_hand_award, max_hand_award) = R::award_bounds(opts);
+        GameFacts {
+            zero_sum,
+            min_hand_award,
+            max_hand_award,
+            distinct_actions: u32::from(crate::NUM_ACTION_IDS),
+        }
     }
     fn fit_actions(opts: &Self::Options, limit: u64) -> Option<Self::Options> {
         R::fit_actions(opts, limit)

@@ -25,8 +25,8 @@ mod registry;
 mod traits;
 mod vocab;
 
-pub use driver::{DealOf, HandRules, Match, MatchRules, ObservationOf, OptionsOf};
-pub use features::Features;
+pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
+pub use features::{Features, HistoryFact};
 pub use registry::{
     AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,
 };
@@ -34,6 +34,6 @@ pub(crate) use traits::rollout_via_inherent;
 pub use traits::{Game, GameHand, Rollout, View};
 pub(crate) use vocab::json_option_text;
 pub use vocab::{
-    ActionList, CardPlaces, DealtCards, HandError, MAX_LEGAL, MatchResult, OptionError, Phase,
-    Viewer,
+    ActionList, CardPlaces, DealtCards, GameFacts, HandError, MAX_LEGAL, MatchResult, OptionError,
+    Phase, Viewer,
 };

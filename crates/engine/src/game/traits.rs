@@ -15,15 +15,18 @@ use crate::record::{RecordDeal, RecordError};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
-use super::features::Features;
+use super::features::{Features, HistoryFact};
 use super::vocab::{
-    ActionList, CardPlaces, DealtCards, HandError, MatchResult, OptionError, Viewer,
+    ActionList, CardPlaces, DealtCards, GameFacts, HandError, MatchResult, OptionError, Viewer,
 };
 
 /// What every game's observation offers a bot.
 pub trait View {
     /// The viewer's legal actions (empty when it need not act).
     fn legal_actions(&self) -> &[Action];
+    /// Calls `visit` with each step of the hand's history the viewer saw that an encoding of
+    /// the history reads, in order.
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact));
 }
 
 /// The allocation-free fast path every game's hand offers, for search and self-play.
@@ -151,6 +154,9 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     /// (up to its safety cap on deals), each at its longest. A server bounds what one table
     /// stores with it before the match starts.
     fn max_actions(opts: &Self::Options) -> u64;
+    /// What the game declares of itself under these options: zero-sum or not, the bounds of
+    /// one hand's award to a seat, its number of action ids.
+    fn facts(opts: &Self::Options) -> GameFacts;
     /// These options with the safety cap on deals (`max_deals`) lowered, where needed, so
     /// that [`Game::max_actions`] is at most `limit`; `None` when no cap is low enough (a
     /// fixed number of hands is longer by itself).

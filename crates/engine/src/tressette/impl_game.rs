@@ -9,8 +9,8 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, MatchResult, MatchRules, OptionError, Phase, View,
-    Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, OptionError,
+    Phase, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -94,6 +94,18 @@ impl View for Observation {
     fn legal_actions(&self) -> &[Action] {
         &self.legal_actions
     }
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                E::Drew { card, .. } => HistoryFact::Drew(card),
+                E::Declared { seat, accuso } => HistoryFact::Declared(seat, accuso.cards()),
+                _ => continue,
+            });
+        }
+    }
 }
 
 impl MatchRules for Tressette {
@@ -153,6 +165,11 @@ impl MatchRules for Tressette {
     }
     fn max_actions(opts: &Options) -> u64 {
         u64::from(opts.max_deals) * MAX_HISTORY as u64
+    }
+    /// 11 card points, and accusi: a side can hold every ace, 2 and 3 (four napoletane, 12
+    /// points, and three "all four" accusi, 12) (T-D2).
+    fn award_bounds(opts: &Options) -> (bool, i32, i32) {
+        (false, 0, 11 + if opts.accusi { 24 } else { 0 })
     }
     fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
         let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);
