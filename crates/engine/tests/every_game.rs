@@ -295,7 +295,7 @@ fn logged_events_equal_the_replayed_events_in_every_game() {
         let seed = si as u64;
         let mut rng = GameRng::from_seed(seed ^ 0xabcd);
         let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
-        let mut log = m.hand_events(0);
+        let mut log = m.events(0);
         let mut hand = 0;
         while let Some(seat) = m.decider() {
             let legal = m.legal_actions();
@@ -309,9 +309,9 @@ fn logged_events_equal_the_replayed_events_in_every_game() {
             assert_eq!(log.len(), before);
             log.extend(m.apply_logged(seat, action).unwrap());
             if m.hand_over(hand) {
-                assert_eq!(log, m.hand_events(hand), "{rules}: hand {hand}");
+                assert_eq!(log, m.events(hand), "{rules}: hand {hand}");
                 hand = m.hands_dealt() - 1;
-                log = m.hand_events(hand);
+                log = m.events(hand);
             }
             if hand > 3 {
                 break;
@@ -337,13 +337,13 @@ fn every_viewer_sees_its_events_through_the_one_filter() {
             .chain([Viewer::Spectator])
         {
             let filtered: Vec<String> = m
-                .hand_events(i)
+                .events(i)
                 .iter()
                 .filter_map(|e| m.visible(i, e, v))
                 .map(|e| e.to_string())
                 .collect();
             assert!(
-                filtered.len() <= m.hand_events(i).len(),
+                filtered.len() <= m.events(i).len(),
                 "{rules}: the filter only removes or blanks"
             );
             // The spectator sees no hand as dealt.

@@ -454,7 +454,7 @@ impl Table {
             },
             true,
         );
-        let opening = self.session.hand_events(hand);
+        let opening = self.session.events(hand);
         self.push_events(hand, &opening);
     }
 

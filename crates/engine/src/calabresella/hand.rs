@@ -577,8 +577,8 @@ impl Hand {
 
     /// What `viewer` may see of `event`, an event of this hand (`None`: nothing). The one
     /// visibility filter: observations use it too.
-    pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.seen_by(viewer, &self.visibility())
+    pub fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.visible(viewer, &self.visibility())
     }
 
     pub(crate) fn visibility(&self) -> VisibilityContext {

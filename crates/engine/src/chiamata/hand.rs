@@ -570,8 +570,8 @@ impl Hand {
     }
 
     /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.
-    pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.seen_by(viewer)
+    pub fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.visible(viewer)
     }
 
     /// Applies a legal `action` without checking it (the action must be legal).

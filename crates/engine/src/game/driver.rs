@@ -350,7 +350,7 @@ impl<R: MatchRules> Match<R> {
 
     /// Like [`Match::try_apply_as`], appending the events of the current hand that the action
     /// causes (nothing hidden) to `log`. When the action ends the hand, the next hand (if any)
-    /// is dealt: its opening events are in that hand's [`GameHand::all_events`], not in `log`.
+    /// is dealt: its opening events are in that hand's [`GameHand::events`], not in `log`.
     pub fn try_apply_logged(
         &mut self,
         seat: Seat,

@@ -412,7 +412,7 @@ fn describe_of<G: Game>(m: &G) -> String {
             out += &format!(" phase {phase}");
         }
         for s in Seat::first_n(n) {
-            out += &format!("\n  seat {s}: {}", h.cards_of(s));
+            out += &format!("\n  seat {s}: {}", h.hand_of(s));
         }
         let trick: Vec<String> = h.trick_cards().iter().map(Card::to_string).collect();
         out += &format!("\n  trick: {trick:?}");
@@ -492,9 +492,9 @@ impl AnyMatch {
     }
 
     /// Every event of hand `i` so far, nothing hidden (a hand's opening events when it is new).
-    pub fn hand_events(&self, i: usize) -> Vec<AnyEvent> {
+    pub fn events(&self, i: usize) -> Vec<AnyEvent> {
         each!(AnyMatch, self, m => Game::hands(m).get(i).map_or_else(Vec::new, |h| {
-            h.all_events().into_iter().map(Into::into).collect()
+            h.events().into_iter().map(Into::into).collect()
         }))
     }
 
@@ -618,7 +618,7 @@ impl AnyMatch {
     }
 
     /// Applies `action` for `seat` and returns the raw events it caused in the hand it was
-    /// taken in (a new hand's opening events are in [`AnyMatch::hand_events`]); on error
+    /// taken in (a new hand's opening events are in [`AnyMatch::events`]); on error
     /// nothing changes.
     pub fn apply_logged(
         &mut self,

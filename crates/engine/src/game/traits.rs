@@ -88,13 +88,13 @@ pub trait GameHand: Rollout + Clone + Debug + Send + Sync {
     /// Every action taken so far, in order.
     fn action_list(&self) -> Vec<Action>;
     /// The cards `seat` holds now (hidden information).
-    fn cards_of(&self, seat: Seat) -> CardSet;
+    fn hand_of(&self, seat: Seat) -> CardSet;
     /// Where every card is now (hidden information: for referees and tests).
     fn card_places(&self) -> CardPlaces;
     /// The cards of the trick in progress, in play order.
     fn trick_cards(&self) -> Vec<Card>;
     /// Every event so far, nothing hidden; the hand's opening events when it is new.
-    fn all_events(&self) -> Vec<Self::Event>;
+    fn events(&self) -> Vec<Self::Event>;
     /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.
     fn visible(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
     /// The points the hand awarded, added up (0 until it is over): a checksum of random runs.
@@ -249,7 +249,7 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction>;
     /// Like [`Game::try_apply_as`], appending the events of the current hand that the action
     /// causes (nothing hidden) to `log`. When the action ends the hand, the next hand (if any)
-    /// is dealt: its opening events are in that hand's [`GameHand::all_events`], not in `log`.
+    /// is dealt: its opening events are in that hand's [`GameHand::events`], not in `log`.
     fn try_apply_logged(
         &mut self,
         seat: Seat,

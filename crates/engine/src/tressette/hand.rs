@@ -263,8 +263,8 @@ impl Hand {
 
     /// What `viewer` may see of `event`, an event of this hand. The one visibility filter:
     /// observations use it too.
-    pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.seen_by(viewer)
+    pub fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.visible(viewer)
     }
 
     /// Applies a legal `action` without checking it (contract as in

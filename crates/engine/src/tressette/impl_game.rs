@@ -43,7 +43,7 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    fn cards_of(&self, seat: Seat) -> CardSet {
+    fn hand_of(&self, seat: Seat) -> CardSet {
         self.hand_of(seat)
     }
     fn card_places(&self) -> CardPlaces {
@@ -58,11 +58,11 @@ impl GameHand for Hand {
     fn trick_cards(&self) -> Vec<Card> {
         self.trick().cards().collect()
     }
-    fn all_events(&self) -> Vec<Event> {
+    fn events(&self) -> Vec<Event> {
         self.events()
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        self.visible_to(event, viewer)
+        self.visible(event, viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.players();
