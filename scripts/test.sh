@@ -22,6 +22,9 @@ cargo fmt --all --check
 step "lints (cargo clippy -D warnings)"
 cargo clippy --locked --workspace --all-targets -- -D warnings
 
+step "imports run one way: no circle of files in the Rust crates or the TypeScript packages"
+python3 scripts/import_cycles.py
+
 step "docs (rustdoc -D warnings)"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --workspace --quiet
 

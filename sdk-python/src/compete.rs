@@ -14,7 +14,7 @@ use tonic::Status;
 
 use calabresella_proto::v1;
 
-use crate::remote::wait;
+use crate::blocking::wait;
 
 type Assigned = Pin<Box<dyn Stream<Item = Result<v1::CompeteResponse, Status>> + Send>>;
 

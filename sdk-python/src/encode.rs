@@ -289,7 +289,7 @@ fn fill_cards(out: &mut [f32], cards: CardSet) {
 pub fn encode_info(v: &View, out: &mut [f32]) {
     let f = Features::of_view(v);
     let mut h = History::start(&f, out);
-    for fact in v.history.iter().filter_map(Fact::of_pub) {
+    for fact in v.history.iter().filter_map(history::fact_of_pub) {
         h.push(fact);
     }
 }

@@ -3,11 +3,13 @@
 //! The Python package (`sdk-python/python/calabresella`) is a thin typed shell over this
 //! module: the engine in-process ([`state`], [`observation`]), the tensor encodings
 //! ([`encode`]), the batched environment ([`vector`]), the tournament runner ([`tournament`])
-//! and the gRPC client ([`remote`]). Nothing here holds the GIL while it waits or plays
+//! and the gRPC client ([`client`], [`seat`], [`stream`]). Nothing here holds the GIL while it waits or plays
 //! built-in bots.
 
 pub mod analysis;
 pub mod args;
+pub mod blocking;
+pub mod client;
 pub mod compete;
 pub mod encode;
 pub mod errors;
@@ -15,7 +17,7 @@ pub mod fair;
 pub mod game;
 pub mod history;
 pub mod observation;
-pub mod remote;
+pub mod seat;
 pub mod state;
 pub mod stream;
 pub mod tournament;
@@ -31,12 +33,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::State>()?;
     m.add_class::<observation::Observation>()?;
     m.add_class::<vector::VectorEnv>()?;
-    m.add_class::<remote::Client>()?;
-    m.add_class::<remote::RemoteSeat>()?;
+    m.add_class::<client::Client>()?;
+    m.add_class::<seat::RemoteSeat>()?;
     m.add_class::<stream::UpdateStream>()?;
     m.add_class::<compete::Assignments>()?;
     m.add_function(wrap_pyfunction!(tournament::play_matches, m)?)?;
     m.add_function(wrap_pyfunction!(state::option_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(state::game_facts, m)?)?;
     m.add_function(wrap_pyfunction!(fair::verify_record, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyse_record, m)?)?;
     m.add("TERMINAL", state::TERMINAL)?;

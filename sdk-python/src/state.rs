@@ -571,6 +571,26 @@ pub fn fresh_seed() -> u64 {
     u64::from_le_bytes(b)
 }
 
+/// What a game declares of itself under the given rule options (the engine's `GameFacts`):
+/// `zero_sum`, `min_hand_award` and `max_hand_award` (one seat's award in one hand), and
+/// `distinct_actions` (the size of the action id space). Unknown games and options raise
+/// `NotationError`.
+#[pyfunction]
+#[pyo3(signature = (game, **options))]
+pub fn game_facts<'py>(
+    py: Python<'py>,
+    game: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let facts = rules_from(game, options)?.facts();
+    let d = PyDict::new(py);
+    d.set_item("zero_sum", facts.zero_sum)?;
+    d.set_item("min_hand_award", facts.min_hand_award)?;
+    d.set_item("max_hand_award", facts.max_hand_award)?;
+    d.set_item("distinct_actions", facts.distinct_actions)?;
+    Ok(d)
+}
+
 /// Every game and rule-option set worth testing (each variant, every flag and rule choice, a
 /// short and a long match), as `(game, options)` with `options` the keyword arguments that
 /// select it (those that differ from the game's defaults, and `players`).

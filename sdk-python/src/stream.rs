@@ -20,8 +20,17 @@ use calabresella_proto::convert;
 use calabresella_proto::v1;
 use calabresella_proto::v1::table_service_client::TableServiceClient;
 
+use crate::blocking::wait;
 use crate::errors::ConnectionLostError;
-use crate::remote::{RemoteSeat, wait};
+
+/// What a seat's stream needs of the seat (`RemoteSeat` is the one implementation, declared
+/// here so that this module does not import the seat's back).
+pub trait SeatFeed: Send + Sync {
+    /// The runtime, and the seat as it stands (its token, and where its stream stopped).
+    fn resume_from(&self, py: Python<'_>) -> (Arc<Runtime>, calabresella_client::RemoteSeat);
+    /// Keeps the stream's position on the seat, so that its next stream resumes there.
+    fn record(&self, py: Python<'_>, seq: u64, epoch: &str);
+}
 
 /// An open stream of updates.
 type Updates = Pin<Box<dyn Stream<Item = Result<v1::Update, Status>> + Send>>;
@@ -30,7 +39,7 @@ type Updates = Pin<Box<dyn Stream<Item = Result<v1::Update, Status>> + Send>>;
 enum Feed {
     /// A joined seat's: its numbering is kept on the seat too, so that the next
     /// `RemoteSeat.updates()` resumes where this one stopped.
-    Seat(Py<RemoteSeat>),
+    Seat(Box<dyn SeatFeed>),
     /// A table's public stream, followed by the client crate's `Spectator` (behind a mutex
     /// only because a Python object must be `Sync`).
     Public(Box<Mutex<Spectator>>),
@@ -59,11 +68,9 @@ pub struct UpdateStream {
 
 impl UpdateStream {
     /// A seat's stream, resuming after the seat's last update.
-    pub fn of_seat(py: Python<'_>, seat: Py<RemoteSeat>) -> UpdateStream {
-        let (rt, last_seq, epoch) = {
-            let s = seat.borrow(py);
-            (s.rt.clone(), s.inner.last_seq, s.inner.epoch.clone())
-        };
+    pub fn of_seat(py: Python<'_>, seat: Box<dyn SeatFeed>) -> UpdateStream {
+        let (rt, s) = seat.resume_from(py);
+        let (last_seq, epoch) = (s.last_seq, s.epoch);
         UpdateStream {
             rt,
             feed: Feed::Seat(seat),
@@ -92,9 +99,8 @@ impl UpdateStream {
         }
     }
 
-    /// Opens the seat's stream after `last_seq`, retrying while the server is unreachable.
-    fn connect(&self, py: Python<'_>, seat: &Py<RemoteSeat>) -> PyResult<Updates> {
-        let mut s = seat.borrow(py).inner.clone();
+    /// Opens the seat `s`'s stream after `last_seq`, retrying while the server is unreachable.
+    fn connect(&self, py: Python<'_>, mut s: calabresella_client::RemoteSeat) -> PyResult<Updates> {
         s.last_seq = self.last_seq;
         s.epoch.clone_from(&self.stream_epoch);
         wait(py, &self.rt, async move {
@@ -137,9 +143,7 @@ impl UpdateStream {
         self.last_seq = u.seq;
         self.stream_epoch.clone_from(&u.stream_epoch);
         if let Feed::Seat(seat) = &self.feed {
-            let mut s = seat.borrow_mut(py);
-            s.inner.last_seq = u.seq;
-            s.inner.epoch.clone_from(&u.stream_epoch);
+            seat.record(py, u.seq, &u.stream_epoch);
         }
         if matches!(u.kind, Some(v1::update::Kind::MatchEnded(_))) {
             self.ended = true;
@@ -156,7 +160,7 @@ impl UpdateStream {
 
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let seat = match &self.feed {
-            Feed::Seat(seat) => seat.clone_ref(py),
+            Feed::Seat(seat) => seat.resume_from(py).1,
             Feed::Public(_) if self.ended => return Ok(None),
             Feed::Public(_) => return self.next_public(py),
         };
@@ -173,7 +177,7 @@ impl UpdateStream {
                 .take();
             let mut stream = match open {
                 Some(s) => s,
-                None => self.connect(py, &seat)?,
+                None => self.connect(py, seat.clone())?,
             };
             let next = wait(py, &self.rt, async { Ok(stream.next().await) })?;
             match next {

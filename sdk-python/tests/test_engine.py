@@ -318,3 +318,23 @@ def test_take_ids_still_name_cards_after_a_scegliete_hand() -> None:
         copy_ = pickle.loads(pickle.dumps(o))
         for take in range(6, 22):
             assert o.action_to_string(take) == copy_.action_to_string(take)
+
+
+def test_each_game_declares_its_own_facts() -> None:
+    """Zero-sum or not and the bounds of one hand's award come from the engine, for every game
+    and option set; the engine's sweep checks that every hand keeps within them."""
+    calling = {"tressette-chiamata", "briscola-chiamata"}
+    for game, options in cb._core.option_sets():
+        facts = cb.game_facts(game, **options)
+        assert facts["zero_sum"] == (game in calling), (game, options)
+        assert facts["distinct_actions"] == cb.NUM_ACTIONS
+        low, high = facts["min_hand_award"], facts["max_hand_award"]
+        assert (low == -high) if facts["zero_sum"] else (low == 0 < high), (game, options, facts)
+    assert cb.game_facts("calabresella", stramazzo=False)["max_hand_award"] == 32
+    assert cb.game_facts("calabresella")["max_hand_award"] == 48
+    assert cb.game_facts("tressette", accusi=False)["max_hand_award"] == 11
+    with pytest.raises(cb.NotationError):
+        cb.game_facts("no-such-game")
+    with pytest.raises(cb.NotationError):
+        cb.game_facts("tressette", no_such_option=1)
+

@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod bot_spec;
 pub mod call_budget;
 pub mod competition;
 pub mod config;

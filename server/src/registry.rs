@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use calabresella_proto::v1;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use crate::config::ServerConfig;
 use crate::error::{Reason, ServiceError};
@@ -447,21 +447,6 @@ impl Registry {
             let _ = h.tx.send(Command::Shutdown).await;
         }
     }
-}
-
-/// Sends a command built around a reply channel and waits for the answer.
-pub async fn ask<T>(
-    handle: &TableHandle,
-    make: impl FnOnce(oneshot::Sender<T>) -> Command,
-) -> Result<T, ServiceError> {
-    let (tx, rx) = oneshot::channel();
-    handle
-        .tx
-        .send(make(tx))
-        .await
-        .map_err(|_| ServiceError::TableNotFound(handle.id.clone()))?;
-    rx.await
-        .map_err(|_| ServiceError::Unavailable(format!("table {} closed", handle.id)))
 }
 
 /// The state filter of `ListTables`.

@@ -44,35 +44,12 @@ import {
   type OptionsInput,
 } from "./options.js";
 import { entropyBytes, type EntropyInput } from "./entropy.js";
+import { callOnce, type CallOpts, type Connection } from "./connection.js";
 import { Seat } from "./seat.js";
 import { SequenceTracker, type ResumePoint } from "./sequence.js";
 import { Closer, type LinkedSignal } from "./signals.js";
 import { followUpdates, type FollowOptions } from "./stream.js";
 import { describe } from "./turns.js";
-
-/** Options of a single call. */
-export interface CallOpts {
-  /** Cancels the call; it then rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Fails the call with DEADLINE_EXCEEDED after this many milliseconds. */
-  timeoutMs?: number;
-}
-
-/**
- * Runs one call, turning its failure into a `CalabresellaError` (or the abort's reason); an
- * error that is not a call's failure (a program's error) passes unchanged. No retry.
- */
-export async function callOnce<T>(
-  run: (options: CallOptions) => Promise<T>,
-  opts: CallOpts = {},
-): Promise<T> {
-  try {
-    return await run({ signal: opts.signal, timeoutMs: opts.timeoutMs });
-  } catch (err) {
-    if (opts.signal?.aborted) throw opts.signal.reason;
-    throw toCalabresellaError(err);
-  }
-}
 
 /** The table to create. */
 export interface TableSpec {
@@ -122,7 +99,7 @@ export function bearer(key: string): Interceptor {
 }
 
 /** A connection to a Calabresella server. */
-export class Client {
+export class Client implements Connection {
   /**
    * The generated connect client, for anything this class does not wrap (through
    * {@link Client.call}, so that {@link Client.close} ends it too).
@@ -487,3 +464,5 @@ export class Spectator {
 }
 
 export { TableState, TimeoutPolicy };
+// Kept here too: they were first exported from this module.
+export { callOnce, type CallOpts };

@@ -4,7 +4,8 @@
  * `connectWeb` from `@calabresella/client/web`.
  */
 export { Client, Spectator, callOnce } from "./client.js";
-export type { CallOpts, RecordFilter, TableSpec } from "./client.js";
+export type { RecordFilter, TableSpec } from "./client.js";
+export type { CallOpts, Connection } from "./connection.js";
 export {
   DEAL_SCHEME,
   DEFAULT_ENTROPY_BYTES,
@@ -16,7 +17,13 @@ export {
 export type { EntropyInput } from "./entropy.js";
 export { Seat } from "./seat.js";
 export { play } from "./play.js";
-export type { Bot, PlayOptions, PlaySummary, TurnContext } from "./play.js";
+export type {
+  Bot,
+  PlayingSeat,
+  PlayOptions,
+  PlaySummary,
+  TurnContext,
+} from "./play.js";
 export {
   CalabresellaError,
   ClientClosedError,

@@ -11,19 +11,54 @@ import { Code } from "@connectrpc/connect";
 import type { Action } from "./gen/calabresella/v1/cards_pb.js";
 import type { Observation } from "./gen/calabresella/v1/game_pb.js";
 import type {
+  ActResponse,
+  GetObservationResponse,
   MatchEnded,
   Turn,
   Update,
 } from "./gen/calabresella/v1/table_service_pb.js";
+import type { CallOpts, Connection } from "./connection.js";
 import { CalabresellaError, ConnectionLostError, refusal } from "./errors.js";
-import { MAX_REFUSALS, Outage, RECONNECT_FOR_MS, withRetry } from "./retry.js";
+import {
+  MAX_REFUSALS,
+  Outage,
+  RECONNECT_FOR_MS,
+  withRetry,
+  type RetryOptions,
+} from "./retry.js";
+import type { SequenceTracker } from "./sequence.js";
+import type { FollowOptions } from "./stream.js";
 import { dueTurn, toAction, type ActionInput } from "./turns.js";
-import type { Seat } from "./seat.js";
+
+/**
+ * What play needs of a seat, and what a bot's context shows of it: `Seat` is the one
+ * implementation (declared here, so that this module does not import the seat's back).
+ */
+export interface PlayingSeat {
+  /** The connection the calls go through. */
+  readonly client: Connection;
+  /** The table's id. */
+  readonly tableId: string;
+  /** The seat number, 0-based in play order. */
+  readonly seat: number;
+  /** The seat's stream position: the continuity check and the resume point. */
+  readonly position: SequenceTracker;
+  /** The seat's updates in order, resumed after drops, to `MatchEnded`. */
+  updates(opts?: FollowOptions): AsyncGenerator<Update, void, undefined>;
+  /** The seat's full observation now, with the number of the decision due. */
+  observation(opts?: CallOpts): Promise<GetObservationResponse>;
+  /** Answers `decision` with `action`, retried through transient failures. */
+  act(
+    decision: bigint | number,
+    action: ActionInput,
+    opts?: RetryOptions,
+  ): Promise<ActResponse>;
+}
 
 /** What the bot is given besides the turn. */
 export interface TurnContext {
   /** The seat playing. */
-  seat: Seat;
+  seat: PlayingSeat;
   /** The update that made the turn due. */
   update: Update;
   /**
@@ -92,7 +127,7 @@ class Play {
   readonly signal: AbortSignal;
 
   constructor(
-    readonly seat: Seat,
+    readonly seat: PlayingSeat,
     readonly bot: Bot,
     readonly opts: PlayOptions,
     signal: AbortSignal,
@@ -227,7 +262,7 @@ class Play {
  * cancelled, or `ClientClosedError` when the client is closed (play never reconnects then).
  */
 export async function play(
-  seat: Seat,
+  seat: PlayingSeat,
   bot: Bot,
   opts: PlayOptions = {},
 ): Promise<PlaySummary> {

@@ -10,8 +10,14 @@ import {
   type GetObservationResponse,
   type Update,
 } from "./gen/calabresella/v1/table_service_pb.js";
-import type { CallOpts, Client } from "./client.js";
-import { play, type Bot, type PlayOptions, type PlaySummary } from "./play.js";
+import type { CallOpts, Connection } from "./connection.js";
+import {
+  play,
+  type Bot,
+  type PlayingSeat,
+  type PlayOptions,
+  type PlaySummary,
+} from "./play.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 import { SequenceTracker, type ResumePoint } from "./sequence.js";
 import { followUpdates, type FollowOptions } from "./stream.js";
@@ -31,7 +37,7 @@ export const inspectCustom: unique symbol = Symbol.for(
  * with `console.log`, `util.inspect` or `JSON.stringify` shows the table and seat but never
  * the token.
  */
-export class Seat {
+export class Seat implements PlayingSeat {
   /** The seat's stream position: the continuity check and the resume point. */
   readonly position: SequenceTracker;
   readonly #token: string;
@@ -41,8 +47,8 @@ export class Seat {
    * for a table id or token that is not a string, or a seat that is not a non-negative integer.
    */
   constructor(
-    /** The client the calls go through. */
-    readonly client: Client,
+    /** The connection the calls go through (a `Client`). */
+    readonly client: Connection,
     /** The table's id. */
     readonly tableId: string,
     /** The seat number, 0-based in play order. */

@@ -17,79 +17,14 @@ use calabresella_proto::v1;
 use tokio::time::Instant;
 use tokio_stream::StreamExt;
 use tonic::{Code, Status};
-use tonic_types::StatusExt;
 
 use crate::remote::{RemoteError, RemoteSeat};
-
-/// How long an outage may last before play gives up.
-pub const RECONNECT_FOR: Duration = Duration::from_secs(30);
-
-/// How many refused answers to one decision before the first legal action is played.
-pub const MAX_REFUSALS: usize = 3;
+use crate::retry::{backoff_delay, reason};
+// The policy's parts, where they were first published.
+pub use crate::retry::{MAX_REFUSALS, RECONNECT_FOR, RetryPolicy, retryable, transient};
 
 /// How often a waiting loop gives the strategy a chance to stop play ([`Strategy::idle`]).
 pub const IDLE_TICK: Duration = Duration::from_millis(100);
-
-/// The retry policy of a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RetryPolicy {
-    /// The longest outage tolerated, from its first failure to the connection being back.
-    pub reconnect_for: Duration,
-    /// Refused answers to one decision before the first legal action is played for the seat
-    /// (`None`: ask again until the clock decides, as for a person at the keyboard).
-    pub max_refusals: Option<usize>,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> RetryPolicy {
-        RetryPolicy {
-            reconnect_for: RECONNECT_FOR,
-            max_refusals: Some(MAX_REFUSALS),
-        }
-    }
-}
-
-/// Waits before the `n`th retry: 50 ms doubling up to 1 s.
-pub(crate) fn backoff_delay(n: u32) -> Duration {
-    Duration::from_millis(50u64.saturating_mul(1 << n.min(5)).min(1000))
-}
-
-/// The `ErrorInfo` reason of a status ("" without one).
-fn reason(s: &Status) -> String {
-    s.get_details_error_info()
-        .map(|i| i.reason)
-        .unwrap_or_default()
-}
-
-/// Whether a stream error may pass when the stream is simply opened again: the server is
-/// unreachable or restarting, cut a slow stream, or the connection broke.
-pub fn transient(s: &Status) -> bool {
-    matches!(
-        s.code(),
-        Code::Unavailable
-            | Code::Unknown
-            | Code::Internal
-            | Code::ResourceExhausted
-            | Code::Cancelled
-    )
-}
-
-/// Whether a failed call may succeed when simply tried again: the server is unreachable or
-/// restarting, its store refused a write without changing anything, the connection broke
-/// under the call, or the caller went over its rate. A server's own refusals are final.
-pub fn retryable(s: &Status) -> bool {
-    // CANCELLED, or UNKNOWN carrying a source error, is what a call gets when its connection
-    // breaks under it: a status the server sends is decoded from its trailers and carries no
-    // source, while one the client library makes from a local failure (a transport error, a
-    // body cut by a broken pipe, an h2 error) keeps that failure as its source.
-    let local = std::error::Error::source(s).is_some();
-    match s.code() {
-        Code::Unavailable | Code::Cancelled => true,
-        Code::Unknown => local,
-        Code::ResourceExhausted => reason(s) == "RATE_LIMITED",
-        _ => false,
-    }
-}
 
 /// Whether the server refused an answer itself (malformed, or not legal now), so that another
 /// answer may do: the other failed preconditions (the match is over, the turn passed) are
@@ -463,6 +398,31 @@ where
 
     fn on_update(&mut self, update: &v1::Update) {
         (self.on_update)(update);
+    }
+}
+
+impl RemoteSeat {
+    /// Plays the seat to the end of the match with `choose` and `on_update` (see
+    /// [`play`], the one play loop): `choose` picks an action for a turn, and is
+    /// asked again with the server's refusal (after [`MAX_REFUSALS`] refused
+    /// answers the first legal action is played); `on_update` sees every update in order.
+    /// Returns how the match ended.
+    pub async fn play(
+        &mut self,
+        choose: impl FnMut(&v1::Turn, Option<&Status>) -> v1::Action,
+        on_update: impl FnMut(&v1::Update),
+    ) -> Result<v1::MatchEnded, RemoteError> {
+        let policy = RetryPolicy {
+            reconnect_for: self.reconnect_for,
+            ..RetryPolicy::default()
+        };
+        let mut strategy = FnStrategy { choose, on_update };
+        match play(self, &mut strategy, policy).await {
+            Ok(report) => Ok(report.ended),
+            Err(PlayError::Remote(e)) => Err(e),
+            Err(PlayError::ConnectionLost(why)) => Err(RemoteError::ConnectionLost(why)),
+            Err(PlayError::Strategy(never)) => match never {},
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! [`RemoteSeat`]: a joined seat's calls over gRPC: open or resume its stream (checking that
 //! sequence numbers never skip or repeat), fetch its observation, answer a decision
-//! idempotently. [`crate::play`] is the loop that plays it to the end.
+//! idempotently. [`crate::play`] is the loop that plays it to the end (and holds
+//! [`RemoteSeat::play`]).
 
 use std::time::Duration;
 
@@ -10,9 +11,7 @@ use tokio::time::Instant;
 use tonic::Status;
 use tonic::transport::Channel;
 
-use crate::play::{
-    FnStrategy, PlayError, RECONNECT_FOR, RetryPolicy, backoff_delay, retryable, transient,
-};
+use crate::retry::{RECONNECT_FOR, backoff_delay, retryable, transient};
 
 /// A joined seat.
 #[derive(Debug, Clone)]
@@ -252,29 +251,6 @@ impl RemoteSeat {
                     return other;
                 }
             }
-        }
-    }
-
-    /// Plays the seat to the end of the match with `choose` and `on_update` (see
-    /// [`crate::play::play`], the one play loop): `choose` picks an action for a turn, and is
-    /// asked again with the server's refusal (after [`crate::play::MAX_REFUSALS`] refused
-    /// answers the first legal action is played); `on_update` sees every update in order.
-    /// Returns how the match ended.
-    pub async fn play(
-        &mut self,
-        choose: impl FnMut(&v1::Turn, Option<&Status>) -> v1::Action,
-        on_update: impl FnMut(&v1::Update),
-    ) -> Result<v1::MatchEnded, RemoteError> {
-        let policy = RetryPolicy {
-            reconnect_for: self.reconnect_for,
-            ..RetryPolicy::default()
-        };
-        let mut strategy = FnStrategy { choose, on_update };
-        match crate::play::play(self, &mut strategy, policy).await {
-            Ok(report) => Ok(report.ended),
-            Err(PlayError::Remote(e)) => Err(e),
-            Err(PlayError::ConnectionLost(why)) => Err(RemoteError::ConnectionLost(why)),
-            Err(PlayError::Strategy(never)) => match never {},
         }
     }
 }

@@ -10,8 +10,8 @@ use tokio_stream::StreamExt;
 use tonic::Status;
 use tonic::transport::Channel;
 
-use crate::play::{RECONNECT_FOR, backoff_delay, transient};
 use crate::remote::RemoteError;
+use crate::retry::{RECONNECT_FOR, backoff_delay, transient};
 
 /// A spectator of one table.
 #[derive(Debug)]

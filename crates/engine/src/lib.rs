@@ -36,7 +36,7 @@ pub mod record;
 pub mod rng;
 pub mod search;
 mod seat;
-mod sink;
+pub mod sink;
 pub mod tressette;
 pub mod trick;
 

@@ -2,8 +2,8 @@
 //! whose `ACTIVE = false` lets the compiler drop event construction entirely; replaying for an
 //! observation collects them in a `Vec`.
 
-/// A destination for events of type `E`.
-pub(crate) trait EventSink<E> {
+/// A destination for events of type `E` ([`crate::game::HandRules::apply`] sends them here).
+pub trait EventSink<E> {
     /// Whether events are wanted at all (checked before building one).
     const ACTIVE: bool;
     /// Takes one event.
@@ -11,7 +11,7 @@ pub(crate) trait EventSink<E> {
 }
 
 /// Discards events (the fast path).
-pub(crate) struct NoEvents;
+pub struct NoEvents;
 
 impl<E> EventSink<E> for NoEvents {
     const ACTIVE: bool = false;

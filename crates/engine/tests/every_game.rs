@@ -173,6 +173,28 @@ fn check_finished(m: &AnyMatch, i: usize, label: &str) {
         m.hand_summary(i).is_some(),
         "{label}: a finished hand has a summary"
     );
+    // What the game declares of itself holds: every seat's award within the bounds, and the
+    // awards summing to zero where the game says so.
+    let facts = m.rules().facts();
+    let points = m.seat_points(Some(i));
+    let seats: Vec<Seat> = Seat::first_n(m.rules().seats()).collect();
+    for &s in &seats {
+        assert!(
+            (facts.min_hand_award..=facts.max_hand_award).contains(&points[s]),
+            "{label}: seat {s} awarded {} outside the declared {}..={}",
+            points[s],
+            facts.min_hand_award,
+            facts.max_hand_award
+        );
+    }
+    if facts.zero_sum {
+        assert_eq!(
+            seats.iter().map(|&s| points[s]).sum::<i32>(),
+            0,
+            "{label}: a zero-sum game's awards sum to zero"
+        );
+    }
+    assert_eq!(facts.distinct_actions, u32::from(NUM_ACTION_IDS));
 }
 
 #[test]
@@ -273,7 +295,7 @@ fn logged_events_equal_the_replayed_events_in_every_game() {
         let seed = si as u64;
         let mut rng = GameRng::from_seed(seed ^ 0xabcd);
         let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
-        let mut log = m.hand_events(0);
+        let mut log = m.events(0);
         let mut hand = 0;
         while let Some(seat) = m.decider() {
             let legal = m.legal_actions();
@@ -287,9 +309,9 @@ fn logged_events_equal_the_replayed_events_in_every_game() {
             assert_eq!(log.len(), before);
             log.extend(m.apply_logged(seat, action).unwrap());
             if m.hand_over(hand) {
-                assert_eq!(log, m.hand_events(hand), "{rules}: hand {hand}");
+                assert_eq!(log, m.events(hand), "{rules}: hand {hand}");
                 hand = m.hands_dealt() - 1;
-                log = m.hand_events(hand);
+                log = m.events(hand);
             }
             if hand > 3 {
                 break;
@@ -315,13 +337,13 @@ fn every_viewer_sees_its_events_through_the_one_filter() {
             .chain([Viewer::Spectator])
         {
             let filtered: Vec<String> = m
-                .hand_events(i)
+                .events(i)
                 .iter()
                 .filter_map(|e| m.visible(i, e, v))
                 .map(|e| e.to_string())
                 .collect();
             assert!(
-                filtered.len() <= m.hand_events(i).len(),
+                filtered.len() <= m.events(i).len(),
                 "{rules}: the filter only removes or blanks"
             );
             // The spectator sees no hand as dealt.

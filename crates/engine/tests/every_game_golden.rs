@@ -24,7 +24,7 @@ fn events_seen(m: &AnyMatch, i: usize, viewer: Viewer, out: &mut String) {
         Viewer::Seat(s) => format!("seat {s}"),
         Viewer::Spectator => "public".to_owned(),
     };
-    for e in m.hand_events(i) {
+    for e in m.events(i) {
         match m.visible(i, &e, viewer) {
             Some(seen) => {
                 let _ = writeln!(out, "  {who} sees: {seen}");

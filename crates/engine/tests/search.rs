@@ -470,7 +470,7 @@ fn a_due_positions_after_the_dummy_discards_have_worlds() {
         let mut bot = RandomBot::new(seed);
         while m.hands_dealt() == 1 {
             let Some(d) = m.decider() else { break };
-            let events = m.hand_events(0);
+            let events = m.events(0);
             let exposed = events
                 .iter()
                 .any(|e| e.to_string().starts_with("the dummy (seat 2) is exposed"));

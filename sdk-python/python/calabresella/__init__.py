@@ -39,6 +39,7 @@ from calabresella._core import (
     State,
     UpdateStream,
     __version__,
+    game_facts,
 )
 from calabresella.analysis import Analysis, analyse
 from calabresella.bots import Bot, BotLike, FirstLegalBot, RandomBot, as_policy
@@ -135,5 +136,6 @@ __all__ = [
     "play_async",
     "stdio",
     "tournament",
+    "game_facts",
     "verify_record",
 ]

@@ -106,25 +106,6 @@ def format_options(options: dict[str, Any]) -> str:
     )
 
 
-def _utility_bounds(game: str, players: int, options: dict[str, Any]) -> tuple[float, float]:
-    """The least and greatest points a seat can score in one hand, from the scoring rules."""
-    if game == "calabresella":
-        # Scegliete (16) times stramazzo (3) or cappotto (2); nobody loses points (C-D15).
-        return 0.0, 16.0 * (2 if options.get("stramazzo") is False else 3)
-    if game in ("tressette", "tressette-in-due"):
-        # 11 card points, and accusi: a side can hold every ace, 2 and 3 (four napoletane, 12
-        # points, and three "all four" accusi, 12) (T-D2).
-        return 0.0, 11.0 + (0.0 if options.get("accusi") is False else 24.0)
-    # The Chiamata payout (TC-D12, BC-D11): a lone caller 4 against four defenders (five
-    # players), 1 a seat with four; cappotto doubles it, and Briscola's bid multiplier (up to
-    # 5) multiplies it again.
-    worst = 4.0 if players == 5 else 1.0
-    worst *= 2
-    if game == "briscola-chiamata" and options.get("bid_multiplier") is not False:
-        worst *= 5
-    return -worst, worst
-
-
 @dataclass(frozen=True)
 class _Shape:
     """How a hand is dealt for one dealer: cards per seat, then the rest."""
@@ -169,15 +150,15 @@ class CalabresellaGame(pyspiel.Game):  # type: ignore[misc]
                 .hand_sizes
             )
             self.shapes.append(_Shape(sizes, len(DECK) - sum(sizes)))
-        low, high = _utility_bounds(game, players, self.options)
-        zero_sum = game in ("tressette-chiamata", "briscola-chiamata")
+        # The game's own declaration: zero-sum or not, one hand's least and greatest award.
+        facts = _core.game_facts(game, **self.options)
         info = pyspiel.GameInfo(
-            num_distinct_actions=_core.NUM_ACTIONS,
+            num_distinct_actions=facts["distinct_actions"],
             max_chance_outcomes=len(DECK),
             num_players=players,
-            min_utility=low,
-            max_utility=high,
-            utility_sum=0.0 if zero_sum else None,
+            min_utility=float(facts["min_hand_award"]),
+            max_utility=float(facts["max_hand_award"]),
+            utility_sum=0.0 if facts["zero_sum"] else None,
             max_game_length=_MAX_GAME_LENGTH,
         )
         super().__init__(
@@ -366,7 +347,7 @@ class CalabresellaObserver:
 def _register(game: str) -> None:
     seats = _seat_range(game)
     default_players = _core.State.new_hand(game, seed=0).num_players
-    zero_sum = game in ("tressette-chiamata", "briscola-chiamata")
+    zero_sum = _core.game_facts(game)["zero_sum"]
     game_type = pyspiel.GameType(
         short_name=GAMES[game],
         long_name=f"{game} (calabresella engine)",

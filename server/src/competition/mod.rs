@@ -19,8 +19,9 @@ use tonic::Status;
 
 use self::schedule::{FILLER, Layout, Planned, is_filler};
 use crate::error::{Reason, ServiceError};
-use crate::registry::{Registry, ask};
+use crate::registry::Registry;
 use crate::store::tournaments::{self, MatchRow, TournamentRow};
+use crate::table::ask;
 use crate::table::{Command, TableHandle};
 
 /// How often the scheduler looks for work when nothing wakes it.
@@ -127,7 +128,7 @@ pub fn layout(registry: &Registry, options: &v1::GameOptions) -> Result<Layout, 
 /// Whether `entrant` names a built-in bot (with its parameters) the server can seat.
 pub fn is_bot_entrant(entrant: &str) -> bool {
     is_filler(entrant)
-        || crate::submitted::is_submitted(entrant)
+        || crate::bot_spec::is_submitted(entrant)
         || (calabresella_engine::bots::bot_from_spec(entrant, 0).is_ok()
             && crate::service::validate::server_bot(entrant))
 }

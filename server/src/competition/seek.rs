@@ -233,7 +233,7 @@ impl Hub {
                     .unwrap_or_default()
             })
             .await?;
-            let table = crate::registry::ask(&handle, crate::table::Command::Info).await?;
+            let table = crate::table::ask(&handle, crate::table::Command::Info).await?;
             Ok::<_, ServiceError>((seated, table))
         }
         .await;

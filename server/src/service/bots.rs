@@ -5,7 +5,8 @@
 use calabresella_proto::v1;
 use tonic::{Request, Response, Status};
 
-use super::{GameService, table_id};
+use super::GameService;
+use super::validate::table_id;
 use crate::error::{Reason, ServiceError};
 
 impl GameService {
@@ -28,7 +29,7 @@ impl GameService {
         spec: &mut crate::table::TableSpec,
     ) -> Result<(), ServiceError> {
         for bot in spec.bots.iter_mut() {
-            if crate::submitted::is_submitted(bot) {
+            if crate::bot_spec::is_submitted(bot) {
                 *bot = self.runner()?.resolve(bot).await?.spec();
             }
         }

@@ -10,7 +10,8 @@ use prost::Message;
 use tokio_stream::StreamExt;
 use tonic::metadata::MetadataMap;
 
-use super::{GameService, Streamed, bearer, validate};
+use super::auth::bearer;
+use super::{GameService, Streamed, validate};
 use crate::competition::schedule::count;
 use crate::competition::{self as comp, MAX_MATCHES, layout, seek};
 use crate::error::{Reason, ServiceError};
@@ -338,7 +339,7 @@ impl GameService {
                     self.registry.config(),
                 )
                 .map_err(|err| bad(format!("entrant {e:?}: {err}")))?;
-                if crate::submitted::is_submitted(e) {
+                if crate::bot_spec::is_submitted(e) {
                     // A player's program: pinned to a version for the whole tournament, and
                     // not a built-in bot (a seed would let its owner know the deals).
                     let pinned = self

@@ -2,11 +2,13 @@
 //! the table's task; no game state lives here.
 
 mod analysis;
+mod auth;
 mod bots;
 mod competition;
 mod player_page;
 mod records;
 mod replay;
+mod stored;
 pub mod validate;
 
 use std::pin::Pin;
@@ -17,11 +19,13 @@ use calabresella_proto::v1::{self};
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status};
 
+use self::auth::bearer;
+use self::validate::{MAX_TABLE_ID, page, table_id};
 use crate::error::{Reason, ServiceError};
 use crate::limit::{FailureBudget, StreamBudget};
-use crate::registry::{Registry, ask, state_matches};
-use crate::table::feed::UpdateStream;
-use crate::table::{Command, TableHandle};
+use crate::registry::{Registry, state_matches};
+use crate::table::Command;
+use crate::table::ask;
 
 /// The service, over a registry of tables.
 #[derive(Clone)]
@@ -69,317 +73,6 @@ impl GameService {
 }
 
 impl GameService {
-    /// The name a seat is taken under: the registered player's for a valid API key (`key`),
-    /// else the guest's own (`asked`), where the server admits guests and the name is neither
-    /// reserved nor a registered player's look-alike. Bad keys count against the caller's
-    /// address; the key itself is never logged or echoed.
-    async fn seat_name(
-        &self,
-        client: Option<std::net::IpAddr>,
-        key: Option<&str>,
-        asked: &str,
-    ) -> Result<String, ServiceError> {
-        let config = self.registry.config();
-        let store = self.registry.store();
-        let Some(key) = key else {
-            if !config.guests {
-                return Err(ServiceError::Unauthenticated(
-                    Reason::KeyRequired,
-                    "this server seats registered players only: send `authorization: Bearer \
-                     <API key>`"
-                        .into(),
-                ));
-            }
-            let name = validate::player_name(asked)?;
-            if let Some(other) = store.registered_like(name.clone()).await? {
-                return Err(ServiceError::Invalid(
-                    Reason::BadName,
-                    format!("{other:?} is a registered player: present its API key to play as it"),
-                ));
-            }
-            return Ok(name);
-        };
-        let max = config.max_bad_keys_per_client_per_minute;
-        let now = std::time::Instant::now();
-        let blocked = client.is_some_and(|c| self.bad_keys.blocked(c, max, now));
-        // A valid key is let through from a blocked address too (another client behind the
-        // same address may have failed): only bad keys are refused as blocked. Keys are 256
-        // random bits, so the block slows no guesser that matters; it keeps a broken client
-        // from filling the log and the store's queue.
-        let found = if crate::store::players::well_formed(key) {
-            store.player_by_key(key.to_owned()).await?
-        } else {
-            None
-        };
-        let bad = |why: &str| {
-            if blocked {
-                return ServiceError::Exhausted(
-                    Reason::TooManyBadKeys,
-                    format!(
-                        "more than {max} calls with a bad API key in the last minute from this \
-                         address"
-                    ),
-                );
-            }
-            if let Some(c) = client {
-                self.bad_keys.failed(c, max, now);
-            }
-            if let Some(suppressed) = crate::log_limit::allow(client, "bad_api_key") {
-                tracing::info!(client = ?client, suppressed, "refused an API key: {why}");
-            }
-            ServiceError::Unauthenticated(Reason::BadKey, format!("the API key {why}"))
-        };
-        match found {
-            None => Err(bad("is not valid")),
-            Some((_, true)) => Err(bad("is disabled")),
-            Some((name, false)) => {
-                if !asked.trim().is_empty()
-                    && crate::names::looks(asked) != crate::names::looks(&name)
-                {
-                    return Err(ServiceError::Invalid(
-                        Reason::BadName,
-                        format!(
-                            "the API key is {name:?}'s: leave player_name empty or give that name"
-                        ),
-                    ));
-                }
-                Ok(name)
-            }
-        }
-    }
-
-    /// The live table `id`.
-    async fn find(&self, id: &str) -> Result<TableHandle, ServiceError> {
-        match self.registry.get(id) {
-            Ok(h) => Ok(h),
-            Err(_) => Err(self.missing(id).await),
-        }
-    }
-
-    /// Why table `id` is not here: another server instance on the same database runs it
-    /// (`TABLE_ELSEWHERE`, naming the instance, so a router can send the call there), or
-    /// there is no such table.
-    async fn missing(&self, id: &str) -> ServiceError {
-        let stored = self.stored_state(id).await;
-        self.absent(id, stored)
-    }
-
-    /// The owner and state (`open` or `ended`) the store gives table `id`; `None` when it
-    /// keeps no such table or cannot say.
-    async fn stored_state(&self, id: &str) -> Option<(String, String)> {
-        self.registry
-            .store()
-            .owner(id.to_owned())
-            .await
-            .ok()
-            .flatten()
-    }
-
-    /// [`GameService::missing`], from what the store says of the table.
-    fn absent(&self, id: &str, stored: Option<(String, String)>) -> ServiceError {
-        let store = self.registry.store();
-        match stored {
-            Some((owner, state))
-                if store.durable() && owner != store.instance() && state == "open" =>
-            {
-                ServiceError::Elsewhere(id.to_owned(), owner)
-            }
-            _ => ServiceError::TableNotFound(id.to_owned()),
-        }
-    }
-
-    /// The record of table `id`: its finished hands while it plays, the whole match once over
-    /// (from the store when the table has left memory).
-    async fn record_of(&self, id: &str) -> Result<v1::GetRecordResponse, ServiceError> {
-        if let Ok(handle) = self.registry.get(id)
-            && let Ok(record) = ask(&handle, Command::Record).await
-        {
-            return self.reveal_tournament_secret(record).await;
-        }
-        let json = self.registry.store().record(id.to_owned()).await?;
-        let Some(json) = json else {
-            return Err(self.missing(id).await);
-        };
-        let hands = serde_json::from_str::<serde_json::Value>(&json)
-            .ok()
-            .and_then(|v| v.get("hands").and_then(|h| h.as_array()).map(Vec::len))
-            .unwrap_or(0);
-        self.reveal_tournament_secret(v1::GetRecordResponse {
-            record_json: json,
-            hands: hands as u32,
-            match_over: true,
-        })
-        .await
-    }
-
-    /// A finished tournament table's record with its table secret, once its tournament is
-    /// over: the table withholds it until then (`deals_meta`), and the tournament's revealed
-    /// secret derives it. Any other record passes as it is.
-    async fn reveal_tournament_secret(
-        &self,
-        mut response: v1::GetRecordResponse,
-    ) -> Result<v1::GetRecordResponse, ServiceError> {
-        use calabresella_engine::fair;
-        if !response.match_over || !response.record_json.contains("\"tournament\"") {
-            return Ok(response);
-        }
-        let Ok(mut record) = calabresella_engine::record::Record::parse(&response.record_json)
-        else {
-            return Ok(response);
-        };
-        let Ok(Some(link)) = fair::tournament_link(&record) else {
-            return Ok(response);
-        };
-        let tournament = self
-            .registry
-            .store()
-            .read(move |c| crate::store::tournaments::get(c, &link.id))
-            .await?;
-        let secret = tournament
-            .filter(|t| t.state == "FINISHED")
-            .and_then(|t| fair::unhex(&t.secret))
-            .and_then(|b| <[u8; 32]>::try_from(b).ok());
-        if let Some(secret) = secret
-            && fair::reveal_table_secret(&mut record, &secret)
-        {
-            response.record_json = record.to_json();
-        }
-        Ok(response)
-    }
-
-    /// The table's description from its task; from the store when the task ended while the
-    /// call waited (a finished table whose time to live ran out, say), so such a call never
-    /// sees a table vanish that the store still describes.
-    async fn describe(&self, handle: &TableHandle) -> Result<v1::Table, ServiceError> {
-        match ask(handle, Command::Info).await {
-            Ok(table) => Ok(table),
-            Err(e @ (ServiceError::Unavailable(_) | ServiceError::TableNotFound(_))) => {
-                match self.finished_table(&handle.id).await? {
-                    Some(table) => Ok(table),
-                    None => Err(e),
-                }
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// A finished table from the store, if it keeps one under `id`.
-    async fn finished_table(&self, id: &str) -> Result<Option<v1::Table>, ServiceError> {
-        Ok(self.stored_end(id).await?.map(|(table, _)| table))
-    }
-
-    /// A finished table from the store and how its match ended, if the store keeps one under
-    /// `id`.
-    async fn stored_end(
-        &self,
-        id: &str,
-    ) -> Result<Option<(v1::Table, v1::MatchEnded)>, ServiceError> {
-        let store = self.registry.store();
-        let Some((summary, spec)) = store.finished(id.to_owned()).await? else {
-            return Ok(None);
-        };
-        let reason = calabresella_proto::convert::end_reason_by_name(&summary.reason)
-            .unwrap_or(v1::EndReason::Unspecified);
-        // A spec that no longer reads (damaged, or from a future version) leaves out only
-        // what it alone holds: options beyond the game's defaults, the clock, the seat kinds.
-        let spec = spec.and_then(|json| crate::table::stored::spec_from_json(&json).ok());
-        let record = store.record(id.to_owned()).await?;
-        let table = records::finished_table(summary, spec, record.as_deref());
-        let ended = v1::MatchEnded {
-            result: table.result.clone(),
-            reason: reason as i32,
-        };
-        Ok(Some((table, ended)))
-    }
-
-    /// Opens a seat's stream (`token` set) or the public one. A finished table that has left
-    /// memory (its time to live ran out, or the server restarted after the match ended) still
-    /// shows its end from the store: a snapshot of the table, then `MatchEnded`, so a player
-    /// who lost the connection as the match ended learns how it ended. Its seat tokens are
-    /// gone with it, so any token is taken: the end of a match is public (`GetRecord`).
-    async fn open_stream(
-        &self,
-        id: &str,
-        token: Option<String>,
-        resume: Option<(u64, String)>,
-    ) -> Result<UpdateStream, ServiceError> {
-        let id = table_id(id)?;
-        let live = match self.registry.get(id) {
-            Ok(handle) => {
-                let resume = resume.clone();
-                ask(&handle, |reply| Command::Observe {
-                    token,
-                    resume,
-                    reply,
-                })
-                .await
-                .and_then(|r| r)
-            }
-            Err(_) => Err(ServiceError::TableNotFound(id.to_owned())),
-        };
-        match live {
-            // The table's task ended while the call waited (its time to live ran out), or it
-            // is not in memory at all. One small read says whether it ended; only then is
-            // the end read.
-            Err(e @ (ServiceError::Unavailable(_) | ServiceError::TableNotFound(_))) => {
-                let stored = self.stored_state(id).await;
-                if stored.as_ref().is_some_and(|(_, state)| state == "ended")
-                    && let Some((table, ended)) = self.stored_end(id).await?
-                {
-                    return Ok(self.ended_stream(table, ended, resume.as_ref()));
-                }
-                match e {
-                    ServiceError::TableNotFound(_) => Err(self.absent(id, stored)),
-                    e => Err(e),
-                }
-            }
-            other => other,
-        }
-    }
-
-    /// The stream of a finished table that has left memory: a snapshot (no observation: the
-    /// hands are in the record) and `MatchEnded`, numbered as a new stream of this server's.
-    fn ended_stream(
-        &self,
-        table: v1::Table,
-        ended: v1::MatchEnded,
-        resume: Option<&(u64, String)>,
-    ) -> UpdateStream {
-        let epoch = self.registry.config().epoch.clone();
-        let reason = crate::table::epoch::snapshot_reason(resume, &epoch);
-        let snapshot = v1::Update {
-            seq: 0,
-            stream_epoch: epoch.clone(),
-            kind: Some(v1::update::Kind::Snapshot(Box::new(v1::Snapshot {
-                observation: None,
-                table: Some(table),
-                turn: None,
-                reason: reason as i32,
-            }))),
-            next_turn: None,
-        };
-        let end = v1::Update {
-            seq: 1,
-            stream_epoch: epoch,
-            kind: Some(v1::update::Kind::MatchEnded(Box::new(ended))),
-            next_turn: None,
-        };
-        UpdateStream::ended(vec![snapshot, end])
-    }
-
-    /// Why a call for a seat of table `id` cannot be served from memory: the match is over
-    /// (`MATCH_OVER`) when the store keeps it finished, else what [`GameService::missing`]
-    /// says.
-    async fn gone(&self, id: &str) -> ServiceError {
-        match self.stored_state(id).await {
-            Some((_, state)) if state == "ended" => ServiceError::Precondition(
-                Reason::MatchOver,
-                "the match is over and its table has left memory (GetRecord has it whole)".into(),
-            ),
-            stored => self.absent(id, stored),
-        }
-    }
-
     /// `Act`: checks the request, then asks the table.
     async fn act_on(&self, r: v1::ActRequest) -> Result<Response<v1::ActResponse>, Status> {
         if r.seat_token.trim().is_empty() {
@@ -403,49 +96,7 @@ impl GameService {
     }
 }
 
-/// A page's offset (from its token) and size (default 50, at most 500).
-fn page(size: u32, token: &str) -> Result<(usize, usize), ServiceError> {
-    let size = match size {
-        0 => 50,
-        n => n.min(500) as usize,
-    };
-    // The tokens this server gives are offsets into a list far shorter than 2^32: anything
-    // else (an overflowing number included) is not one of them.
-    let offset = if token.is_empty() {
-        0
-    } else {
-        token.parse::<u32>().map(|o| o as usize).map_err(|_| {
-            ServiceError::Invalid(
-                Reason::BadPageToken,
-                "page_token is not one this server gave".into(),
-            )
-        })?
-    };
-    Ok((offset, size))
-}
-
 type Streamed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
-
-/// The longest table id accepted (the server's ids are 18 characters); a longer one is refused
-/// before any message could echo it.
-const MAX_TABLE_ID: usize = 64;
-
-fn table_id(id: &str) -> Result<&str, ServiceError> {
-    let id = id.trim();
-    if id.is_empty() {
-        return Err(ServiceError::Invalid(
-            Reason::BadTableId,
-            "table_id is empty".into(),
-        ));
-    }
-    if id.len() > MAX_TABLE_ID {
-        return Err(ServiceError::Invalid(
-            Reason::BadTableId,
-            format!("table_id is longer than {MAX_TABLE_ID} bytes"),
-        ));
-    }
-    Ok(id)
-}
 
 #[tonic::async_trait]
 impl TableService for GameService {
@@ -826,31 +477,12 @@ impl TableService for GameService {
     }
 }
 
-/// The API key of `authorization: Bearer <key>`, if the header is there.
-fn bearer(metadata: &tonic::metadata::MetadataMap) -> Result<Option<String>, ServiceError> {
-    let Some(value) = metadata.get("authorization") else {
-        return Ok(None);
-    };
-    // A malformed header can name no player: refused, and not counted as a guess.
-    let malformed = || {
-        ServiceError::Unauthenticated(
-            Reason::BadKey,
-            "the authorization header is `Bearer <API key>`".into(),
-        )
-    };
-    let text = value.to_str().map_err(|_| malformed())?;
-    let (scheme, key) = text.trim().split_once(' ').ok_or_else(malformed)?;
-    if !scheme.eq_ignore_ascii_case("bearer") || key.trim().is_empty() {
-        return Err(malformed());
-    }
-    Ok(Some(key.trim().to_owned()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::ServerConfig;
     use crate::store::{Store, StoreOptions};
+    use crate::table::TableHandle;
 
     /// ListTables answers from the tables' published descriptions: a table whose task does
     /// not read its commands (busy with a long run of bot moves, or stuck) delays nobody.

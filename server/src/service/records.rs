@@ -20,7 +20,7 @@ pub fn game_name(game: i32) -> Result<&'static str, ServiceError> {
 
 /// The store filter of a request, with the page's offset and size.
 pub fn filter(r: &v1::ListRecordsRequest) -> Result<(RecordFilter, usize, usize), ServiceError> {
-    let (offset, size) = super::page(r.page_size, &r.page_token)?;
+    let (offset, size) = super::validate::page(r.page_size, &r.page_token)?;
     if v1::EndReason::try_from(r.end_reason).is_err() {
         return Err(ServiceError::Invalid(
             Reason::BadFilter,

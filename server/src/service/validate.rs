@@ -156,10 +156,10 @@ fn seat_bots(
                 )));
             }
             let name = given.to_ascii_lowercase();
-            if crate::submitted::is_submitted(&name) {
+            if crate::bot_spec::is_submitted(&name) {
                 // Its version is pinned (and its existence checked) by the service, which
                 // reads the store.
-                return crate::submitted::parse_spec(&name).map(|_| name.clone()).ok_or_else(|| {
+                return crate::bot_spec::parse_spec(&name).map(|_| name.clone()).ok_or_else(|| {
                     bad(format!(
                         "seat {i}: {given:?} is not `submitted:NAME` or `submitted:NAME@VERSION`"
                     ))
@@ -367,4 +367,47 @@ pub fn table_spec(
         // Set by CreateTable for a seeded table with open seats (it returns the key).
         creator_key: None,
     })
+}
+
+/// A page's offset (from its token) and size (default 50, at most 500).
+pub fn page(size: u32, token: &str) -> Result<(usize, usize), ServiceError> {
+    let size = match size {
+        0 => 50,
+        n => n.min(500) as usize,
+    };
+    // The tokens this server gives are offsets into a list far shorter than 2^32: anything
+    // else (an overflowing number included) is not one of them.
+    let offset = if token.is_empty() {
+        0
+    } else {
+        token.parse::<u32>().map(|o| o as usize).map_err(|_| {
+            ServiceError::Invalid(
+                Reason::BadPageToken,
+                "page_token is not one this server gave".into(),
+            )
+        })?
+    };
+    Ok((offset, size))
+}
+
+/// The longest table id accepted (the server's ids are 18 characters); a longer one is refused
+/// before any message could echo it.
+pub const MAX_TABLE_ID: usize = 64;
+
+/// A table id as given, trimmed: refused when empty or too long.
+pub fn table_id(id: &str) -> Result<&str, ServiceError> {
+    let id = id.trim();
+    if id.is_empty() {
+        return Err(ServiceError::Invalid(
+            Reason::BadTableId,
+            "table_id is empty".into(),
+        ));
+    }
+    if id.len() > MAX_TABLE_ID {
+        return Err(ServiceError::Invalid(
+            Reason::BadTableId,
+            format!("table_id is longer than {MAX_TABLE_ID} bytes"),
+        ));
+    }
+    Ok(id)
 }

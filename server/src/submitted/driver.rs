@@ -21,8 +21,8 @@ use super::protocol::{self, MAX_LINE};
 use super::sandbox::BotLimits;
 use super::{BotRunner, Pinned};
 use crate::error::ServiceError;
-use crate::registry::ask;
 use crate::store::bots::BotLog;
+use crate::table::ask;
 use crate::table::{Command, Joiner, TableHandle};
 
 /// The end of standard error kept.

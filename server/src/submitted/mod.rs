@@ -23,39 +23,12 @@ use crate::store::bots::{self, BotRow};
 use crate::table::TableHandle;
 use sandbox::{BotLimits, Sandbox, Uids};
 
-/// The prefix of a submitted bot's name where bots are named.
-pub const PREFIX: &str = "submitted:";
+use crate::bot_spec::{MAX_NAME, PREFIX, parse_spec, valid_name};
+
 /// Versions and bytes one player may store.
 pub const MAX_VERSIONS_PER_PLAYER: u64 = 200;
 /// Bytes of files one player may store.
 pub const MAX_BYTES_PER_PLAYER: u64 = 100 * 1024 * 1024;
-/// The longest bot name.
-pub const MAX_NAME: usize = 40;
-
-/// Whether a seat's bot name is a submitted bot's.
-pub fn is_submitted(name: &str) -> bool {
-    name.starts_with(PREFIX)
-}
-
-/// A bot name as submitted: 1 to 40 of `a-z 0-9 - _`, starting with a letter.
-pub fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= MAX_NAME
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-}
-
-/// `submitted:NAME` or `submitted:NAME@VERSION`, split.
-pub fn parse_spec(spec: &str) -> Option<(String, Option<u32>)> {
-    let rest = spec.trim().strip_prefix(PREFIX)?;
-    let (name, version) = match rest.split_once('@') {
-        Some((n, v)) => (n, Some(v.parse().ok().filter(|&v| v > 0)?)),
-        None => (rest, None),
-    };
-    valid_name(name).then(|| (name.to_owned(), version))
-}
 
 /// How the server runs submitted bots.
 #[derive(Debug, Clone)]
@@ -380,8 +353,7 @@ impl BotRunner {
     pub fn drive_table(self: &Arc<Self>, table: TableHandle) {
         let runner = self.clone();
         tokio::spawn(async move {
-            let Ok(seats) =
-                crate::registry::ask(&table, crate::table::Command::SubmittedSeats).await
+            let Ok(seats) = crate::table::ask(&table, crate::table::Command::SubmittedSeats).await
             else {
                 return;
             };

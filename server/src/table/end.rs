@@ -1,7 +1,19 @@
 //! The end of a table's match: its result (forfeits, draws, abandonment), the finished match
 //! as the store keeps it (summary, record, one result row per player), and saving it.
 
-use super::*;
+use super::Table;
+use super::feed::Item;
+use super::unix_ms;
+use crate::store::Finished;
+use crate::store::MatchSummary;
+use crate::store::ResultRow;
+use crate::store::Write;
+use calabresella_engine::Seat;
+use calabresella_proto::convert;
+use calabresella_proto::v1;
+use std::time::Duration;
+use std::time::SystemTime;
+use tokio::time::Instant;
 
 impl Table {
     pub(super) fn finish(&mut self, reason: v1::EndReason, forfeited_by: Option<Seat>) {

@@ -3,7 +3,14 @@
 //! timeout policy then applies to the seat for the rest of the match: a built-in bot plays it
 //! on, or it forfeits. Each fault is shown on the seat, kept in the result and the record.
 
-use super::*;
+use super::Table;
+use super::feed::Item;
+use crate::error::Reason;
+use crate::error::ServiceError;
+use crate::store::Write;
+use calabresella_engine::Seat;
+use calabresella_proto::v1;
+use tokio::time::Instant;
 
 impl Table {
     /// Stops the submitted bot at `seat` for `reason`; false when there is none to stop (no

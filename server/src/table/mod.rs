@@ -2,15 +2,25 @@
 //! a [`Command`] over a channel, so one table's state is only ever touched by its own task.
 
 mod clock;
+mod command;
+mod deals;
 mod end;
 pub mod epoch;
 mod faults;
 pub mod feed;
+mod handle;
+mod named_bots;
 mod requests;
 mod run;
 pub mod session;
 pub mod stored;
 pub(crate) mod tokens;
+
+pub use self::command::Command;
+pub use self::deals::{DealSpec, Origin, Secret};
+pub use self::handle::{TableHandle, ask};
+pub(crate) use self::named_bots::named_bot_name;
+use self::named_bots::{bot_name, think_time};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,18 +30,17 @@ use calabresella_engine::game::Rules;
 use calabresella_engine::{Action, Seat};
 use calabresella_proto::convert;
 use calabresella_proto::v1;
-use serde_json::json;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use self::clock::SeatClock;
-use self::feed::{Feed, Item, TurnItem, UpdateStream};
+use self::feed::{Feed, Item, TurnItem};
 use self::session::{RawEvent, SeatBot, Session, seat_bot};
 use self::tokens::unhex;
 pub use self::tokens::{hex, token_hash as key_hash};
 use crate::config::ServerConfig;
 use crate::error::{Reason, ServiceError};
-use crate::store::{Finished, MatchSummary, ResultRow, Store, StoredAction, Write};
+use crate::store::{Store, StoredAction, Write};
 
 /// What a table needs to be created (already validated).
 #[derive(Debug, Clone)]
@@ -73,218 +82,6 @@ pub enum Joiner {
         /// The creator key the call presents (empty: none).
         creator_key: String,
     },
-}
-
-/// How a table's deals are made.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DealSpec {
-    /// The creator's seed (simulation): reproducible, not committed. The table's open seats
-    /// are the creator's own ([`TableSpec::creator_key`]).
-    Seeded(u64),
-    /// Committed deals (`calabresella_engine::fair`): a server secret, published as its hash
-    /// at creation and revealed in the record once the match is over.
-    Committed {
-        /// The secret.
-        secret: Secret,
-        /// The derivation's context when it is not the table's id (the deal label a
-        /// duplicate tournament gives every seating of one deal).
-        context: Option<String>,
-        /// Whether the players' contributions count (not where every seating of a deal must
-        /// get the same cards).
-        contributions: bool,
-        /// The tournament whose secret this table's derives from, if any.
-        origin: Option<Origin>,
-    },
-}
-
-/// A tournament table's place in the tournament's committed deals, quoted in its record so
-/// that the tournament's records can be checked together once its secret is revealed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Origin {
-    /// The tournament's id.
-    pub tournament: String,
-    /// The match's deal label (every seating of one duplicate deal shares it).
-    pub label: u64,
-    /// The tournament's commitment in hex.
-    pub commitment: String,
-}
-
-impl Origin {
-    /// As the record's `meta.deals.tournament` (the label as a string: JavaScript numbers
-    /// lose 64-bit ones).
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "id": self.tournament,
-            "label": self.label.to_string(),
-            "commitment": self.commitment,
-        })
-    }
-}
-
-impl DealSpec {
-    /// Fresh committed deals: a secret from the operating system.
-    pub fn fresh() -> Result<DealSpec, ServiceError> {
-        Ok(DealSpec::Committed {
-            secret: Secret(session::os_random::<32>()?),
-            context: None,
-            contributions: true,
-            origin: None,
-        })
-    }
-
-    /// The published commitment in hex (empty when seeded).
-    pub fn commitment(&self) -> String {
-        match self {
-            DealSpec::Seeded(_) => String::new(),
-            DealSpec::Committed { secret, .. } => {
-                calabresella_engine::fair::hex(&calabresella_engine::fair::commitment(&secret.0))
-            }
-        }
-    }
-
-    /// The scheme's name on the wire.
-    pub fn scheme(&self) -> &'static str {
-        match self {
-            DealSpec::Seeded(_) => calabresella_engine::fair::SEEDED,
-            DealSpec::Committed { .. } => calabresella_engine::fair::SCHEME,
-        }
-    }
-}
-
-/// A 256-bit secret whose `Debug` shows nothing, so no log line can carry it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(pub [u8; 32]);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(..)")
-    }
-}
-
-/// How a named bot is shown: `pimc bot` with the default budget (whatever the server's time
-/// cap), else its name with its parameters (`pimc:worlds=8:ms=100 bot`): bots of different
-/// strength are different players in the results table.
-pub(crate) fn named_bot_name(name: &str) -> String {
-    if crate::submitted::is_submitted(name) {
-        // `submitted:NAME@VERSION`, as records and results name it.
-        return name.to_owned();
-    }
-    let default = name
-        .strip_prefix("pimc")
-        .map(|p| p.trim_start_matches(':'))
-        .and_then(|p| calabresella_engine::search::Budget::parse(p).ok())
-        .is_some_and(|b| {
-            calabresella_engine::search::Budget { ms: None, ..b }
-                == calabresella_engine::search::Budget::default()
-        });
-    if default {
-        "pimc bot".to_owned()
-    } else {
-        format!("{name} bot")
-    }
-}
-
-/// The time budget in a search bot's name (`pimc:...:ms=100`), which the server always sets.
-fn think_time(name: &str) -> Option<Duration> {
-    let params = name.strip_prefix("pimc")?.trim_start_matches(':');
-    let ms = calabresella_engine::search::Budget::parse(params)
-        .ok()?
-        .ms?;
-    Some(Duration::from_millis(u64::from(ms)))
-}
-
-/// The bot named for seat `i` (empty when the seat has none).
-fn bot_name(spec: &TableSpec, i: usize) -> &str {
-    spec.bots.get(i).map_or("", String::as_str)
-}
-
-/// A request to a table's task. Each carries where to send the answer.
-pub enum Command {
-    /// The table's public state.
-    Info(oneshot::Sender<v1::Table>),
-    /// Take a seat.
-    Join {
-        /// The seat wanted, or the lowest open one.
-        seat: Option<Seat>,
-        /// The player's name.
-        name: String,
-        /// Taken without an API key.
-        guest: bool,
-        /// The player's contribution to the deals (empty: none).
-        entropy: Vec<u8>,
-        /// Who asks (a seeded table seats only its creator).
-        client: Joiner,
-        /// The answer: seat, token, table.
-        reply: oneshot::Sender<Result<(Seat, String, v1::Table), ServiceError>>,
-    },
-    /// Open a seat's stream (`token` set) or the public stream (`token` empty).
-    Observe {
-        /// The seat token, or `None` for the public stream.
-        token: Option<String>,
-        /// Resume point: last sequence number seen and its epoch.
-        resume: Option<(u64, String)>,
-        /// The stream.
-        reply: oneshot::Sender<Result<UpdateStream, ServiceError>>,
-    },
-    /// Answer a decision.
-    Act {
-        /// The seat token.
-        token: String,
-        /// The decision answered.
-        decision: u64,
-        /// The action as sent.
-        action: Box<v1::Action>,
-        /// The action applied.
-        reply: oneshot::Sender<Result<v1::ActResponse, ServiceError>>,
-    },
-    /// A fresh token for a seat player `name` holds, while the match is not over (the
-    /// server hands it to the registered player; the old token stops working).
-    Reissue {
-        /// The seat.
-        seat: Seat,
-        /// Who must hold it.
-        name: String,
-        /// The new token and the table.
-        reply: oneshot::Sender<Result<(String, v1::Table), ServiceError>>,
-    },
-    /// The record of completed hands.
-    Record(oneshot::Sender<v1::GetRecordResponse>),
-    /// A seat's observation now.
-    Observation {
-        /// The seat token.
-        token: String,
-        /// The answer.
-        reply: oneshot::Sender<Result<v1::GetObservationResponse, ServiceError>>,
-    },
-    /// The submitted bot at `seat` failed (it crashed, ran out of memory, wrote garbage or an
-    /// illegal action): the table's timeout policy applies to the seat from now on.
-    Fault {
-        /// The seat.
-        seat: Seat,
-        /// `MLE`, `RE` or `BAD_OUTPUT` (`TLE` is the table's own clock).
-        reason: String,
-        /// Done.
-        reply: oneshot::Sender<()>,
-    },
-    /// The submitted bots' seats not yet played by their drivers, and whether each is taken
-    /// already (a restored table's).
-    SubmittedSeats(oneshot::Sender<Vec<(Seat, String, bool)>>),
-    /// End the match now (server shutdown).
-    Shutdown,
-    /// A finished table leaves memory now instead of at the end of its time to live (the
-    /// server holds enough finished tables; its record is in the store).
-    Retire,
-}
-
-/// The way to reach a table's task.
-#[derive(Clone)]
-pub struct TableHandle {
-    /// The table's id.
-    pub id: String,
-    /// The command channel.
-    pub tx: mpsc::Sender<Command>,
-    /// The table's latest published description (`ListTables` reads it).
-    pub summary: tokio::sync::watch::Receiver<v1::Table>,
 }
 
 /// How stale a busy table's published description may get.
@@ -449,14 +246,14 @@ impl Table {
                 ),
                 thinks: kind == v1::SeatKind::BotNamed
                     && !matches!(bot_name(&spec, i), "random" | "heuristic")
-                    && !crate::submitted::is_submitted(bot_name(&spec, i)),
+                    && !crate::bot_spec::is_submitted(bot_name(&spec, i)),
                 pace: (kind == v1::SeatKind::BotNamed)
                     .then(|| think_time(bot_name(&spec, i)))
                     .flatten()
                     .map(|p| p.min(Duration::from_millis(u64::from(config.max_bot_ms)))),
                 submitted: (kind == v1::SeatKind::BotNamed)
                     .then(|| bot_name(&spec, i))
-                    .filter(|n| crate::submitted::is_submitted(n))
+                    .filter(|n| crate::bot_spec::is_submitted(n))
                     .map(str::to_owned),
                 fault: None,
             })
@@ -657,7 +454,7 @@ impl Table {
             },
             true,
         );
-        let opening = self.session.hand_events(hand);
+        let opening = self.session.events(hand);
         self.push_events(hand, &opening);
     }
 

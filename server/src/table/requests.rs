@@ -1,8 +1,25 @@
 //! The table's request handlers: join a seat, open or resume a stream (with its snapshot),
 //! act, fetch an observation, and the record of the completed hands.
 
+use super::DealSpec;
+use super::Joiner;
+use super::SeatState;
+use super::Table;
+use super::feed::Item;
+use super::feed::UpdateStream;
+use super::session;
+use super::tokens::hex;
 use super::tokens::{parse_token, same_token, token_hash};
-use super::*;
+use super::unix_ms;
+use crate::error::Reason;
+use crate::error::ServiceError;
+use crate::store::Write;
+use calabresella_engine::Seat;
+use calabresella_proto::convert;
+use calabresella_proto::v1;
+use serde_json::json;
+use std::time::SystemTime;
+use tokio::time::Instant;
 
 impl Table {
     pub(super) async fn join(

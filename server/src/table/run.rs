@@ -1,7 +1,21 @@
 //! The table's loop: it serves commands between bot moves and clock deadlines, lets bots and
 //! timeouts answer, and finishes, saves and retires the table.
 
-use super::*;
+use super::Command;
+use super::SeatState;
+use super::Table;
+use super::Thinking;
+use super::feed::Item;
+use super::session::SeatBot;
+use crate::error::Reason;
+use crate::error::ServiceError;
+use calabresella_engine::Action;
+use calabresella_engine::Seat;
+use calabresella_proto::v1;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::sync::oneshot;
+use tokio::time::Instant;
 
 /// Commands a table serves before each move it makes by itself (a bot's, a timeout's).
 const COMMANDS_PER_MOVE: usize = 8;

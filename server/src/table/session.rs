@@ -152,8 +152,8 @@ impl Session {
     }
 
     /// Every event of hand `i` so far, nothing hidden (a hand's opening events when it is new).
-    pub fn hand_events(&self, i: usize) -> Vec<RawEvent> {
-        self.m.hand_events(i)
+    pub fn events(&self, i: usize) -> Vec<RawEvent> {
+        self.m.events(i)
     }
 
     /// What `viewer` (`None`: the public) may see of `event` of hand `i`.

@@ -148,8 +148,8 @@ pub fn spec_from_json(text: &str) -> Result<TableSpec, DamagedTable> {
         }
         // A submitted bot is pinned to a version at creation; its code lives in
         // the store, not in the engine's list of built-in bots.
-        if crate::submitted::is_submitted(bot) {
-            crate::submitted::parse_spec(bot)
+        if crate::bot_spec::is_submitted(bot) {
+            crate::bot_spec::parse_spec(bot)
                 .filter(|(_, version)| version.is_some())
                 .ok_or_else(|| field_error("bots", format!("bad submitted bot {bot}")))?;
         } else {

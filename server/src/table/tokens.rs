@@ -1,7 +1,9 @@
 //! Seat tokens: 16 random bytes handed to the joiner as hex; the table keeps only their
 //! SHA-256, compared in constant time.
 
-use super::*;
+use super::Table;
+use crate::error::ServiceError;
+use calabresella_engine::Seat;
 
 /// Lower-case hex digits of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {

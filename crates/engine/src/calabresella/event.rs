@@ -162,7 +162,7 @@ impl VisibilityContext {
 
 impl Event {
     /// The event as `viewer` may see it, or `None` when the viewer learns nothing of it.
-    pub(crate) fn seen_by(&self, viewer: Viewer, ctx: &VisibilityContext) -> Option<Event> {
+    pub(crate) fn visible(&self, viewer: Viewer, ctx: &VisibilityContext) -> Option<Event> {
         let sees = |seat: Seat| ctx.acts_for(viewer, seat);
         Some(match self {
             Event::Dealt { seat, .. } => {

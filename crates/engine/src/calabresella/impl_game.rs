@@ -8,14 +8,16 @@ use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
-use crate::game::{CardPlaces, DealtCards, Features, Game, GameHand, OptionError, View, Viewer};
+use crate::game::{
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, OptionError,
+    View, Viewer,
+};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
-use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
 use super::event::Event;
-use super::game::Match;
+use super::game::{Calabresella, Match, Tally, annotate, hand_over};
 use super::hand::Hand;
 use super::hand::MAX_HISTORY;
 use super::observation::Observation;
@@ -46,7 +48,7 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    fn cards_of(&self, seat: Seat) -> CardSet {
+    fn hand_of(&self, seat: Seat) -> CardSet {
         self.hand_of(seat)
     }
     fn card_places(&self) -> CardPlaces {
@@ -61,11 +63,11 @@ impl GameHand for Hand {
     fn trick_cards(&self) -> Vec<Card> {
         self.trick().cards().collect()
     }
-    fn all_events(&self) -> Vec<Event> {
+    fn events(&self) -> Vec<Event> {
         self.events()
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        self.visible_to(event, viewer)
+        self.visible(event, viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.options().players;
@@ -101,21 +103,52 @@ impl View for Observation {
     fn legal_actions(&self) -> &[Action] {
         &self.legal_actions
     }
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                E::Bid { seat, contract } => HistoryFact::Bid(seat, contract, None),
+                E::Discarded {
+                    seat,
+                    card: Some(card),
+                } => HistoryFact::Discarded(seat, card),
+                E::MonteTaken { cards, .. } => {
+                    HistoryFact::MonteSeen(cards.map_or(CardSet::EMPTY, CardSet::from_iter))
+                }
+                E::MonteReceived { cards, .. } => {
+                    HistoryFact::MonteSeen(cards.unwrap_or(CardSet::EMPTY))
+                }
+                E::MonteShown { cards } => HistoryFact::MonteSeen(CardSet::from_iter(cards)),
+                E::MonteRevealed { cards, .. } => HistoryFact::MonteSeen(cards),
+                _ => continue,
+            });
+        }
+    }
 }
 
-impl Game for Match {
-    type Options = Options;
-    type Deal = Deal;
+impl MatchRules for Calabresella {
     type Hand = Hand;
-    type Event = Event;
-    type Observation = Observation;
-
-    crate::game::game_via_inherent!();
+    type Tally = Tally;
 
     const NAMES: &'static [&'static str] = &[NAME];
 
     /// Three and four players, every flag, both match ends, targets 5, 21 and 31: every valid
     /// combination.
+    fn new_tally(_: &Options) -> Tally {
+        Tally {
+            totals: PerSeat::splat(0),
+            outcomes: Vec::new(),
+        }
+    }
+    fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
+        hand_over(opts, tally, hands)
+    }
+    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
+        annotate(obs, tally, hands)
+    }
+
     fn option_sets() -> Vec<Options> {
         let mut out = Vec::new();
         for players in [3u8, 4] {
@@ -148,9 +181,6 @@ impl Game for Match {
     fn name(_: &Options) -> &'static str {
         NAME
     }
-    fn seats(opts: &Options) -> u8 {
-        opts.players
-    }
     fn total_index(_: &Options, seat: Seat) -> usize {
         seat.index()
     }
@@ -171,6 +201,11 @@ impl Game for Match {
     }
     fn max_actions(opts: &Options) -> u64 {
         u64::from(opts.max_deals) * MAX_HISTORY as u64
+    }
+    /// Nobody loses points (C-D15); the most is scegliete (16) times stramazzo (3), or times
+    /// cappotto (2) without stramazzo.
+    fn award_bounds(opts: &Options) -> (bool, i32, i32) {
+        (false, 0, 16 * if opts.stramazzo { 3 } else { 2 })
     }
     fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
         let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);
@@ -196,12 +231,6 @@ impl Game for Match {
         Options::from_record(players, options)
     }
 
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.players, dealer)
-    }
-    fn seeded_hand(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Hand {
-        Hand::new_unchecked(*opts, dealer, Deal::shuffled(rng, opts.players, dealer))
-    }
     fn deal_from_cards(
         _: &Options,
         hands: PerSeat<CardSet>,
@@ -225,47 +254,44 @@ impl Game for Match {
         })
     }
 
-    fn decider(&self) -> Option<Seat> {
-        Match::decider(self)
-    }
-    fn id_monte(&self) -> Option<[Card; 4]> {
+    fn id_monte(m: &Match) -> Option<[Card; 4]> {
         // The last hand once the match is over: its observation still names take actions.
-        self.current()
-            .or_else(|| self.hands().last())
+        m.current()
+            .or_else(|| m.hands().last())
             .filter(|h| h.contract() == Some(Contract::Scegliete))
             .map(|h| h.deal().monte)
     }
-    fn totals(&self) -> Vec<i32> {
-        Match::totals(self)
-            .first_n(self.options().players)
+    fn totals(m: &Match) -> Vec<i32> {
+        Match::totals(m)
+            .first_n(m.options().players)
             .iter()
             .map(|&t| t as i32)
             .collect()
     }
-    fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32> {
+    fn seat_points(m: &Match, hand: Option<usize>) -> PerSeat<i32> {
         let points = match hand {
-            Some(i) => self
+            Some(i) => m
                 .outcomes()
                 .get(i)
                 .map(HandOutcome::award)
                 .unwrap_or_default(),
-            None => Match::totals(self),
+            None => Match::totals(m),
         };
-        PerSeat::from_fn(self.options().players, |s| points[s] as i32)
+        PerSeat::from_fn(m.options().players, |s| points[s] as i32)
     }
-    fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
-        let opts = self.options();
+    fn opponents_of(m: &Match, seat: Seat) -> Vec<Seat> {
+        let opts = m.options();
         // A due: the dummy is nobody's; the other person wins.
         Seat::first_n(opts.players)
             .filter(|&s| s != seat && !(opts.a_due && s == Options::DUMMY))
             .collect()
     }
 
-    fn hand_summary(&self, i: usize) -> Option<String> {
-        let n = usize::from(self.options().players);
-        let outcome = self.outcomes().get(i)?;
+    fn hand_summary(m: &Match, i: usize) -> Option<String> {
+        let n = usize::from(m.options().players);
+        let outcome = m.outcomes().get(i)?;
         let mut totals = vec![0u32; n];
-        for o in &self.outcomes()[..=i] {
+        for o in &m.outcomes()[..=i] {
             for (t, a) in totals.iter_mut().zip(o.award().0) {
                 *t += a;
             }
@@ -288,11 +314,11 @@ impl Game for Match {
             ),
         })
     }
-    fn replay_hand(&self, i: usize) -> Value {
-        let Some(hand) = Match::hands(self).get(i) else {
+    fn replay_hand(m: &Match, i: usize) -> Value {
+        let Some(hand) = Match::hands(m).get(i) else {
             return Value::Null;
         };
-        let n = self.options().players;
+        let n = m.options().players;
         let seats = |p: PerSeat<u32>| json!(p.first_n(n));
         let outcome = hand.outcome().copied();
         let mut line = json!({
@@ -323,12 +349,12 @@ impl Game for Match {
         };
         if let (Some(obj), Value::Object(detail)) = (line.as_object_mut(), detail) {
             obj.extend(detail);
-            obj.insert("totals".into(), seats(Match::totals(self)));
+            obj.insert("totals".into(), seats(Match::totals(m)));
         }
         line
     }
-    fn replay_winners(&self) -> Vec<usize> {
-        Match::result(self)
+    fn replay_winners(m: &Match) -> Vec<usize> {
+        Match::result(m)
             .map(|r| r.winners.iter().map(|s| s.index()).collect())
             .unwrap_or_default()
     }

@@ -15,7 +15,7 @@ mod world;
 
 pub use deal::{Deal, DealError, HAND_SIZE, active_seats};
 pub use event::Event;
-pub use game::Match;
+pub use game::{Calabresella, Match, Tally};
 pub use hand::{Hand, TRICKS};
 pub use observation::Observation;
 pub use options::{MatchEnd, Options};

@@ -132,7 +132,7 @@ impl Hand {
         let events: Vec<Event> = self
             .events()
             .iter()
-            .filter_map(|e| self.visible_to(e, viewer))
+            .filter_map(|e| self.visible(e, viewer))
             .collect();
         let own = match viewer {
             Viewer::Seat(s) => Some(s),

@@ -75,7 +75,7 @@ pub enum Event {
 
 impl Event {
     /// The event as `viewer` may see it.
-    pub(crate) fn seen_by(&self, viewer: Viewer) -> Option<Event> {
+    pub(crate) fn visible(&self, viewer: Viewer) -> Option<Event> {
         match self {
             Event::Dealt { seat, .. } if viewer != Viewer::Seat(*seat) => None,
             _ => Some(self.clone()),

@@ -8,14 +8,16 @@ use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
-use crate::game::{CardPlaces, DealtCards, Features, Game, GameHand, OptionError, View, Viewer};
+use crate::game::{
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, OptionError,
+    View, Viewer,
+};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_hands};
-use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
 use super::event::Event;
-use super::game::Match;
+use super::game::{Chiamata, Match, Tally, annotate, hand_over};
 use super::hand::{Hand, MAX_ACTIONS};
 use super::observation::Observation;
 use super::options::{Auction, FirstLead, Options, Variant};
@@ -44,7 +46,7 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    fn cards_of(&self, seat: Seat) -> CardSet {
+    fn hand_of(&self, seat: Seat) -> CardSet {
         self.hand_of(seat)
     }
     fn card_places(&self) -> CardPlaces {
@@ -58,11 +60,11 @@ impl GameHand for Hand {
     fn trick_cards(&self) -> Vec<Card> {
         self.trick().cards().collect()
     }
-    fn all_events(&self) -> Vec<Event> {
+    fn events(&self) -> Vec<Event> {
         self.events()
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        self.visible_to(event, viewer)
+        self.visible(event, viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.players();
@@ -116,22 +118,46 @@ impl View for Observation {
     fn legal_actions(&self) -> &[Action] {
         &self.legal_actions
     }
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                E::Spoke { seat, action } => match action {
+                    Action::Bid(c) => HistoryFact::Bid(seat, Some(c), None),
+                    Action::Promise(p) => HistoryFact::Bid(seat, None, Some(p)),
+                    _ => HistoryFact::Bid(seat, None, None),
+                },
+                _ => continue,
+            });
+        }
+    }
 }
 
-impl Game for Match {
-    type Options = Options;
-    type Deal = Deal;
+impl MatchRules for Chiamata {
     type Hand = Hand;
-    type Event = Event;
-    type Observation = Observation;
-
-    crate::game::game_via_inherent!();
+    type Tally = Tally;
 
     const NAMES: &'static [&'static str] = &[Variant::Tressette.game(), Variant::Briscola.game()];
 
     /// Tressette con la Chiamata with 5 and 4 players and each of its options; Briscola
     /// Chiamata with each auction, `two_closes`, `first_lead`, `bid_multiplier`; short and
     /// default match lengths.
+    fn new_tally(_: &Options) -> Tally {
+        Tally {
+            totals: PerSeat::splat(0),
+            scored: 0,
+            voids: 0,
+        }
+    }
+    fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
+        hand_over(opts, tally, hands)
+    }
+    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
+        annotate(obs, tally, hands)
+    }
+
     fn option_sets() -> Vec<Options> {
         let mut out = Vec::new();
         let tc = Options::new(Variant::Tressette);
@@ -181,9 +207,6 @@ impl Game for Match {
     fn name(opts: &Options) -> &'static str {
         opts.variant.game()
     }
-    fn seats(opts: &Options) -> u8 {
-        opts.players
-    }
     fn total_index(_: &Options, seat: Seat) -> usize {
         seat.index()
     }
@@ -195,6 +218,17 @@ impl Game for Match {
     fn max_actions(opts: &Options) -> u64 {
         u64::from(opts.match_hands()) * MAX_ACTIONS as u64
             + u64::from(opts.max_deals) * u64::from(opts.players)
+    }
+    /// The payout (TC-D12, BC-D11) sums to zero: a lone caller wins or pays 4 against four
+    /// defenders (five players), 1 a seat with four; cappotto doubles it, and Briscola's bid
+    /// multiplier (up to 5) multiplies it again.
+    fn award_bounds(opts: &Options) -> (bool, i32, i32) {
+        let lone = if opts.players == 5 { 4 } else { 1 };
+        let mut worst = lone * 2;
+        if opts.variant == Variant::Briscola && opts.bid_multiplier {
+            worst *= 5;
+        }
+        (true, -worst, worst)
     }
     fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
         let scored = u64::from(opts.match_hands()) * MAX_ACTIONS as u64;
@@ -224,12 +258,6 @@ impl Game for Match {
         Options::from_record(variant, players, options)
     }
 
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.players, dealer)
-    }
-    fn seeded_hand(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Hand {
-        Hand::new_unchecked(*opts, dealer, Deal::shuffled(rng, opts.players, dealer))
-    }
     fn deal_from_cards(
         _: &Options,
         hands: PerSeat<CardSet>,
@@ -255,30 +283,27 @@ impl Game for Match {
         })
     }
 
-    fn decider(&self) -> Option<Seat> {
-        Match::actor(self)
+    fn totals(m: &Match) -> Vec<i32> {
+        Match::totals(m).first_n(m.options().players).to_vec()
     }
-    fn totals(&self) -> Vec<i32> {
-        Match::totals(self).first_n(self.options().players).to_vec()
-    }
-    fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32> {
+    fn seat_points(m: &Match, hand: Option<usize>) -> PerSeat<i32> {
         match hand {
-            Some(i) => Match::hands(self)
+            Some(i) => Match::hands(m)
                 .get(i)
                 .and_then(Hand::outcome)
                 .map_or(PerSeat::splat(0), |o| o.award),
-            None => Match::totals(self),
+            None => Match::totals(m),
         }
     }
     /// Everyone else: with individual totals a forfeit is a loss to every other seat.
-    fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
-        Seat::first_n(self.options().players)
+    fn opponents_of(m: &Match, seat: Seat) -> Vec<Seat> {
+        Seat::first_n(m.options().players)
             .filter(|&s| s != seat)
             .collect()
     }
 
-    fn hand_summary(&self, i: usize) -> Option<String> {
-        let hands = Match::hands(self);
+    fn hand_summary(m: &Match, i: usize) -> Option<String> {
+        let hands = Match::hands(m);
         let hand = hands.get(i)?;
         if hand.is_void() {
             return Some("all passed: void deal".into());
@@ -287,18 +312,18 @@ impl Game for Match {
         Some(format!(
             "{}  totals {:?}",
             Event::Scored(Box::new(*o)),
-            totals_through(self, i)
+            totals_through(m, i)
         ))
     }
     /// CH-D4: caller, partner, alone, bid, called, trump, target, points and tricks per side
     /// (`caller_side`, `defenders`), last trick, made, multiplier, award and totals per seat.
-    fn replay_hand(&self, i: usize) -> Value {
-        let hands = Match::hands(self);
+    fn replay_hand(m: &Match, i: usize) -> Value {
+        let hands = Match::hands(m);
         let Some(hand) = hands.get(i) else {
             return Value::Null;
         };
-        let n = self.options().players;
-        let totals = totals_through(self, i);
+        let n = m.options().players;
+        let totals = totals_through(m, i);
         let dealer = hand.dealer().index();
         if hand.is_void() {
             return json!({"dealer": dealer, "void": true, "complete": true,
@@ -328,8 +353,8 @@ impl Game for Match {
         })
     }
     /// The seats with the highest total.
-    fn replay_winners(&self) -> Vec<usize> {
-        Match::result(self)
+    fn replay_winners(m: &Match) -> Vec<usize> {
+        Match::result(m)
             .map(|r| r.winners.iter().map(|s| s.index()).collect())
             .unwrap_or_default()
     }

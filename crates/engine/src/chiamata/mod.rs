@@ -32,7 +32,7 @@ mod world;
 pub use cards::{briscola_order, briscola_points, briscola_points_of, briscola_strength};
 pub use deal::Deal;
 pub use event::Event;
-pub use game::Match;
+pub use game::{Chiamata, Match, Tally};
 pub use hand::{Hand, Role, target_multiplier};
 pub use observation::Observation;
 pub use options::{Auction, FirstLead, MAX_HANDS, Options, Variant};

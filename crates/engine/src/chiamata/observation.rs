@@ -130,7 +130,7 @@ impl Hand {
             events: self
                 .events()
                 .iter()
-                .filter_map(|e| self.visible_to(e, viewer))
+                .filter_map(|e| self.visible(e, viewer))
                 .collect(),
             legal_actions,
             outcome: self.outcome().copied(),

@@ -123,3 +123,24 @@ impl Default for Features {
         }
     }
 }
+
+/// One step of a hand's history as a viewer knows it, reduced to what an encoding of the
+/// history (the information-state tensor) reads: each game's observation lists its own
+/// events as these ([`crate::game::View::history`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryFact {
+    /// A card played to a trick.
+    Played(Seat, Card),
+    /// Trick `number` (1-based) was completed.
+    TrickWon(u32),
+    /// A seat spoke in the auction: a contract, a Briscola bid, or a pass (both `None`).
+    Bid(Seat, Option<Contract>, Option<Promise>),
+    /// A card went into the set-aside monte (only its owner sees which).
+    Discarded(Seat, Card),
+    /// Monte cards the viewer saw (taken, received, shown or revealed).
+    MonteSeen(CardSet),
+    /// A card drawn from the stock (Tressette in Due).
+    Drew(Card),
+    /// A Tressette accuso and the cards it made public.
+    Declared(Seat, CardSet),
+}

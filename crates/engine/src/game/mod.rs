@@ -19,19 +19,21 @@
 //! }
 //! ```
 
+mod driver;
 mod features;
 mod registry;
 mod traits;
 mod vocab;
 
-pub use features::Features;
+pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
+pub use features::{Features, HistoryFact};
 pub use registry::{
     AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,
 };
+pub(crate) use traits::rollout_via_inherent;
 pub use traits::{Game, GameHand, Rollout, View};
-pub(crate) use traits::{game_via_inherent, rollout_via_inherent};
 pub(crate) use vocab::json_option_text;
 pub use vocab::{
-    ActionList, CardPlaces, DealtCards, HandError, MAX_LEGAL, MatchResult, OptionError, Phase,
-    Viewer,
+    ActionList, CardPlaces, DealtCards, GameFacts, HandError, MAX_LEGAL, MatchResult, OptionError,
+    Phase, Viewer,
 };

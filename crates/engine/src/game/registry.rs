@@ -10,10 +10,10 @@ use crate::error::IllegalAction;
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
-use super::features::Features;
+use super::features::{Features, HistoryFact};
 use super::traits::{Game, GameHand, Rollout, View};
 use super::vocab::{
-    ActionList, CardPlaces, DealtCards, HandError, MatchResult, OptionError, Viewer,
+    ActionList, CardPlaces, DealtCards, GameFacts, HandError, MatchResult, OptionError, Viewer,
 };
 
 /// The list of games, the one place a game is registered. Calls `$callback! { Variant =>
@@ -240,6 +240,11 @@ impl Rules {
         each!(Rules, self, o => teams_of(o))
     }
 
+    /// What the game declares of itself under these rules (see [`Game::facts`]).
+    pub fn facts(&self) -> GameFacts {
+        each!(Rules, self, o => facts_of(o))
+    }
+
     /// The most actions a whole match under these rules can take (see [`Game::max_actions`]).
     pub fn max_actions(&self) -> u64 {
         each!(Rules, self, o => max_actions_of(o))
@@ -287,6 +292,9 @@ fn dummy_seats_of<O: OptionsOf>(o: &O) -> Vec<Seat> {
 }
 fn teams_of<O: OptionsOf>(o: &O) -> Vec<Vec<Seat>> {
     O::Game::teams(o)
+}
+fn facts_of<O: OptionsOf>(o: &O) -> GameFacts {
+    O::Game::facts(o)
 }
 fn max_actions_of<O: OptionsOf>(o: &O) -> u64 {
     O::Game::max_actions(o)
@@ -404,7 +412,7 @@ fn describe_of<G: Game>(m: &G) -> String {
             out += &format!(" phase {phase}");
         }
         for s in Seat::first_n(n) {
-            out += &format!("\n  seat {s}: {}", h.cards_of(s));
+            out += &format!("\n  seat {s}: {}", h.hand_of(s));
         }
         let trick: Vec<String> = h.trick_cards().iter().map(Card::to_string).collect();
         out += &format!("\n  trick: {trick:?}");
@@ -484,9 +492,9 @@ impl AnyMatch {
     }
 
     /// Every event of hand `i` so far, nothing hidden (a hand's opening events when it is new).
-    pub fn hand_events(&self, i: usize) -> Vec<AnyEvent> {
+    pub fn events(&self, i: usize) -> Vec<AnyEvent> {
         each!(AnyMatch, self, m => Game::hands(m).get(i).map_or_else(Vec::new, |h| {
-            h.all_events().into_iter().map(Into::into).collect()
+            h.events().into_iter().map(Into::into).collect()
         }))
     }
 
@@ -610,7 +618,7 @@ impl AnyMatch {
     }
 
     /// Applies `action` for `seat` and returns the raw events it caused in the hand it was
-    /// taken in (a new hand's opening events are in [`AnyMatch::hand_events`]); on error
+    /// taken in (a new hand's opening events are in [`AnyMatch::events`]); on error
     /// nothing changes.
     pub fn apply_logged(
         &mut self,
@@ -711,6 +719,9 @@ impl AnyMatch {
 impl View for AnyObservation {
     fn legal_actions(&self) -> &[Action] {
         each!(AnyObservation, self, o => o.legal_actions())
+    }
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        each!(AnyObservation, self, o => o.history(visit))
     }
 }
 

@@ -15,15 +15,18 @@ use crate::record::{RecordDeal, RecordError};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
-use super::features::Features;
+use super::features::{Features, HistoryFact};
 use super::vocab::{
-    ActionList, CardPlaces, DealtCards, HandError, MatchResult, OptionError, Viewer,
+    ActionList, CardPlaces, DealtCards, GameFacts, HandError, MatchResult, OptionError, Viewer,
 };
 
 /// What every game's observation offers a bot.
 pub trait View {
     /// The viewer's legal actions (empty when it need not act).
     fn legal_actions(&self) -> &[Action];
+    /// Calls `visit` with each step of the hand's history the viewer saw that an encoding of
+    /// the history reads, in order.
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact));
 }
 
 /// The allocation-free fast path every game's hand offers, for search and self-play.
@@ -73,99 +76,6 @@ macro_rules! rollout_via_inherent {
 }
 pub(crate) use rollout_via_inherent;
 
-/// Implements the [`Game`] methods that every game's match has as inherent methods of the same
-/// name (the match keeps its hands in `deals::Deals`): set-up, the hands, who acts, checking
-/// and applying actions, and views. Used inside `impl Game for Match`.
-macro_rules! game_via_inherent {
-    () => {
-        fn new(
-            opts: Self::Options,
-            first_dealer: $crate::seat::Seat,
-        ) -> Result<Self, $crate::game::HandError> {
-            Self::new(opts, first_dealer)
-        }
-        fn seeded(
-            opts: Self::Options,
-            seed: u64,
-            first_dealer: Option<$crate::seat::Seat>,
-        ) -> Result<Self, $crate::game::HandError> {
-            Self::seeded(opts, seed, first_dealer)
-        }
-        fn start_hand(
-            &mut self,
-            dealer: $crate::seat::Seat,
-            deal: Self::Deal,
-        ) -> Result<(), $crate::deals::DealRefused> {
-            Self::start_hand(self, dealer, deal)
-        }
-        fn next_dealer(&self) -> Option<$crate::seat::Seat> {
-            Self::next_dealer(self)
-        }
-        fn options(&self) -> &Self::Options {
-            Self::options(self)
-        }
-        fn first_dealer(&self) -> $crate::seat::Seat {
-            Self::first_dealer(self)
-        }
-        fn hands(&self) -> &[Self::Hand] {
-            Self::hands(self)
-        }
-        fn actor(&self) -> Option<$crate::seat::Seat> {
-            Self::actor(self)
-        }
-        fn legal_actions(&self) -> $crate::game::ActionList {
-            Self::legal_actions(self)
-        }
-        fn check_as(
-            &self,
-            seat: $crate::seat::Seat,
-            action: &$crate::action::Action,
-        ) -> Result<(), $crate::error::IllegalAction> {
-            self.current()
-                .ok_or($crate::error::IllegalAction::HandOver)?
-                .check_as(seat, action)
-        }
-        fn is_legal(&self, action: &$crate::action::Action) -> bool {
-            self.current().is_some_and(|h| h.is_legal(action))
-        }
-        fn is_over(&self) -> bool {
-            Self::is_over(self)
-        }
-        fn result(&self) -> Option<$crate::game::MatchResult> {
-            Self::result(self).cloned()
-        }
-        fn try_apply_as(
-            &mut self,
-            seat: $crate::seat::Seat,
-            action: $crate::action::Action,
-        ) -> Result<(), $crate::error::IllegalAction> {
-            Self::try_apply_as(self, seat, action)
-        }
-        fn try_apply_logged(
-            &mut self,
-            seat: $crate::seat::Seat,
-            action: $crate::action::Action,
-            log: &mut Vec<Self::Event>,
-        ) -> Result<(), $crate::error::IllegalAction> {
-            Self::try_apply_logged(self, seat, action, log)
-        }
-        fn apply_unchecked(&mut self, action: $crate::action::Action) {
-            Self::apply_unchecked(self, action)
-        }
-        fn observation(&self, viewer: $crate::game::Viewer) -> Option<Self::Observation> {
-            Self::observation(self, viewer)
-        }
-        fn hand_observation(
-            &self,
-            i: usize,
-            viewer: $crate::game::Viewer,
-        ) -> Option<Self::Observation> {
-            Self::hands(self).get(i).map(|h| h.observation(viewer))
-        }
-    };
-}
-pub(crate) use game_via_inherent;
-
 /// One hand of a game, as the surfaces see it: who dealt, what was dealt, what happened, and
 /// the visibility filter every event passes before it reaches a viewer.
 pub trait GameHand: Rollout + Clone + Debug + Send + Sync {
@@ -178,13 +88,13 @@ pub trait GameHand: Rollout + Clone + Debug + Send + Sync {
     /// Every action taken so far, in order.
     fn action_list(&self) -> Vec<Action>;
     /// The cards `seat` holds now (hidden information).
-    fn cards_of(&self, seat: Seat) -> CardSet;
+    fn hand_of(&self, seat: Seat) -> CardSet;
     /// Where every card is now (hidden information: for referees and tests).
     fn card_places(&self) -> CardPlaces;
     /// The cards of the trick in progress, in play order.
     fn trick_cards(&self) -> Vec<Card>;
     /// Every event so far, nothing hidden; the hand's opening events when it is new.
-    fn all_events(&self) -> Vec<Self::Event>;
+    fn events(&self) -> Vec<Self::Event>;
     /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.
     fn visible(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
     /// The points the hand awarded, added up (0 until it is over): a checksum of random runs.
@@ -244,6 +154,9 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     /// (up to its safety cap on deals), each at its longest. A server bounds what one table
     /// stores with it before the match starts.
     fn max_actions(opts: &Self::Options) -> u64;
+    /// What the game declares of itself under these options: zero-sum or not, the bounds of
+    /// one hand's award to a seat, its number of action ids.
+    fn facts(opts: &Self::Options) -> GameFacts;
     /// These options with the safety cap on deals (`max_deals`) lowered, where needed, so
     /// that [`Game::max_actions`] is at most `limit`; `None` when no cap is low enough (a
     /// fixed number of hands is longer by itself).
@@ -336,7 +249,7 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction>;
     /// Like [`Game::try_apply_as`], appending the events of the current hand that the action
     /// causes (nothing hidden) to `log`. When the action ends the hand, the next hand (if any)
-    /// is dealt: its opening events are in that hand's [`GameHand::all_events`], not in `log`.
+    /// is dealt: its opening events are in that hand's [`GameHand::events`], not in `log`.
     fn try_apply_logged(
         &mut self,
         seat: Seat,

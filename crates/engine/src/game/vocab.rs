@@ -174,6 +174,22 @@ pub enum OptionError {
     Conflict(&'static str),
 }
 
+/// What a game declares of itself under given options, as OpenSpiel's `GameType` and
+/// `GameInfo` ask: whether every hand's awards sum to zero, the least and the greatest points
+/// one seat can be awarded in one hand, and the size of the action id space its actions are
+/// numbered in (ids are shared by every game: a game uses some of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameFacts {
+    /// Whether every hand's awards to the seats sum to zero (the calling games').
+    pub zero_sum: bool,
+    /// The least points one seat can be awarded in one hand.
+    pub min_hand_award: i32,
+    /// The greatest points one seat can be awarded in one hand.
+    pub max_hand_award: i32,
+    /// The number of action ids ([`crate::NUM_ACTION_IDS`]).
+    pub distinct_actions: u32,
+}
+
 /// A hand or match that cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum HandError {

@@ -59,7 +59,7 @@ pub enum Event {
 
 impl Event {
     /// The event as `viewer` may see it.
-    pub(crate) fn seen_by(&self, viewer: Viewer) -> Option<Event> {
+    pub(crate) fn visible(&self, viewer: Viewer) -> Option<Event> {
         match self {
             // A partner's hand stays hidden: only the seat sees its own cards.
             Event::Dealt { seat, .. } if viewer != Viewer::Seat(*seat) => None,

@@ -1,10 +1,12 @@
-//! [`Match`]: Tressette hands in sequence, to the target (T-D4).
+//! Tressette's match: its hand as the match driver plays it, the totals per side, and the
+//! end at the target (T-D4).
 
 use crate::action::Action;
-use crate::deals::{DealRefused, Deals, DealtHand};
 use crate::error::IllegalAction;
+use crate::game::HandRules;
 use crate::rng::GameRng;
 use crate::seat::Seat;
+use crate::sink::EventSink;
 
 use super::deal::Deal;
 use super::event::Event;
@@ -25,191 +27,99 @@ pub(crate) fn winner(totals: [u32; 2], target: u32) -> Option<usize> {
     }
 }
 
-impl DealtHand for Hand {
-    type Opts = Options;
+impl HandRules for Hand {
+    type Options = Options;
     type Deal = Deal;
+    type Observation = Observation;
     fn players(opts: &Options) -> u8 {
         opts.variant.players()
     }
     fn checked(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
         Hand::new(opts, dealer, deal)
     }
-    fn from_rng(opts: Options, dealer: Seat, rng: &mut GameRng) -> Hand {
-        Hand::new_unchecked(opts, dealer, Deal::shuffled(rng, opts.variant, dealer))
+    fn unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
+        Hand::new_unchecked(opts, dealer, deal)
     }
-    fn dealer(&self) -> Seat {
-        Hand::dealer(self)
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.variant, dealer)
     }
-    fn is_over(&self) -> bool {
-        Hand::is_over(self)
+    fn actor(&self) -> Option<Seat> {
+        Hand::actor(self)
+    }
+    fn legal_actions(&self) -> ActionList {
+        Hand::legal_actions(self)
+    }
+    fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        Hand::check(self, action)
+    }
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        Hand::apply(self, action, sink)
+    }
+    fn observation(&self, viewer: Viewer) -> Observation {
+        Hand::observation(self, viewer)
     }
 }
 
+/// Tressette and Tressette in Due, as the match driver plays them
+/// ([`MatchRules`](crate::game::MatchRules)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tressette;
+
 /// A whole Tressette match as a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Match {
-    opts: Options,
-    deals: Deals<Hand>,
-    totals: [u32; 2],
-    result: Option<MatchResult>,
+pub type Match = crate::game::Match<Tressette>;
+
+/// What a Tressette match keeps across hands: the totals per side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Totals per side.
+    pub totals: [u32; 2],
+}
+
+/// T-D4 after each hand: the side at or above the target wins, or another hand is dealt up to
+/// the safety cap on deals (a draw).
+pub(super) fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
+    let o = hands.last().and_then(Hand::outcome)?;
+    tally.totals[0] += o.points[0];
+    tally.totals[1] += o.points[1];
+    if let Some(w) = winner(tally.totals, opts.target) {
+        let seats = Seat::first_n(opts.variant.players()).filter(|s| side_of(*s) == w);
+        Some(MatchResult::won(seats.collect()))
+    } else if hands.len() as u64 >= u64::from(opts.max_deals) {
+        Some(MatchResult::draw())
+    } else {
+        None
+    }
+}
+
+/// The match's context of an observation of the last hand: its number, the totals, the
+/// earlier hands' outcomes.
+pub(super) fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
+    let earlier = &hands[..hands.len().saturating_sub(1)];
+    obs.hand_number = earlier.len() as u32;
+    obs.totals = tally.totals;
+    obs.previous = earlier
+        .iter()
+        .filter_map(|h| h.outcome().copied())
+        .collect();
 }
 
 impl Match {
-    /// A match whose hands the caller deals with [`Match::start_hand`].
-    pub fn new(opts: Options, first_dealer: Seat) -> Result<Match, HandError> {
-        opts.validate()?;
-        Ok(Match {
-            opts,
-            deals: Deals::new(&opts, first_dealer)?,
-            totals: [0; 2],
-            result: None,
-        })
-    }
-
-    /// A match dealt from `seed` (the first dealer drawn first unless given).
-    pub fn seeded(
-        opts: Options,
-        seed: u64,
-        first_dealer: Option<Seat>,
-    ) -> Result<Match, HandError> {
-        opts.validate()?;
-        Ok(Match {
-            opts,
-            deals: Deals::seeded(opts, seed, first_dealer)?,
-            totals: [0; 2],
-            result: None,
-        })
-    }
-
-    /// The options in force.
-    pub fn options(&self) -> &Options {
-        &self.opts
-    }
-
-    /// The first dealer.
-    pub fn first_dealer(&self) -> Seat {
-        self.deals.first_dealer
-    }
-
     /// Totals per side.
     pub fn totals(&self) -> [u32; 2] {
-        self.totals
-    }
-
-    /// Every hand so far.
-    pub fn hands(&self) -> &[Hand] {
-        &self.deals.hands
+        self.tally().totals
     }
 
     /// Outcomes of the finished hands.
     pub fn outcomes(&self) -> Vec<Outcome> {
-        self.deals
-            .hands
+        self.hands()
             .iter()
             .filter_map(|h| h.outcome().copied())
             .collect()
     }
 
-    /// The hand being played.
-    pub fn current(&self) -> Option<&Hand> {
-        self.deals.current()
-    }
-
-    /// The result once over: the seats of the winning side, or a draw.
-    pub fn result(&self) -> Option<&MatchResult> {
-        self.result.as_ref()
-    }
-
-    /// Whether the match is over.
-    pub fn is_over(&self) -> bool {
-        self.result.is_some()
-    }
-
-    /// Who deals next, when the match waits for a hand: the next seat after every hand.
-    pub fn next_dealer(&self) -> Option<Seat> {
-        self.deals.next_dealer(&self.opts, self.is_over())
-    }
-
-    /// Starts the next hand with an explicit deal by the next dealer.
-    pub fn start_hand(&mut self, dealer: Seat, deal: Deal) -> Result<(), DealRefused> {
-        self.deals
-            .start_hand(self.opts, self.is_over(), dealer, deal)
-    }
-
-    /// Who plays now.
-    pub fn actor(&self) -> Option<Seat> {
-        self.current().and_then(Hand::actor)
-    }
-
-    /// The legal actions now.
-    pub fn legal_actions(&self) -> ActionList {
-        self.current().map(Hand::legal_actions).unwrap_or_default()
-    }
-
-    /// Applies `action`; on error nothing changes.
+    /// Applies `action` for whoever is to play; on error nothing changes.
     pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.deals.on_current(|h| h.try_apply(action))?;
-        self.after_action();
-        Ok(())
-    }
-
-    /// Applies a legal `action` without checking it (see [`Hand::apply_unchecked`]).
-    pub fn apply_unchecked(&mut self, action: Action) {
-        if let Some(hand) = self.deals.current_mut() {
-            hand.apply_unchecked(action);
-            self.after_action();
-        }
-    }
-
-    /// Applies `action` for `seat`, which must be the one to play.
-    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.deals.on_current(|h| h.try_apply_as(seat, action))?;
-        self.after_action();
-        Ok(())
-    }
-
-    /// Like [`Match::try_apply_as`], appending the events of the current hand that the action
-    /// causes (nothing hidden) to `log`. When the action ends the hand, the next hand (if any)
-    /// is dealt: its dealt cards are in that hand's [`Hand::events`], not in `log`.
-    pub fn try_apply_logged(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        log: &mut Vec<Event>,
-    ) -> Result<(), IllegalAction> {
-        self.deals
-            .on_current(|h| h.try_apply_logged(seat, action, log))?;
-        self.after_action();
-        Ok(())
-    }
-
-    fn after_action(&mut self) {
-        let Some(o) = self.deals.hands.last().and_then(Hand::outcome).copied() else {
-            return;
-        };
-        self.totals[0] += o.points[0];
-        self.totals[1] += o.points[1];
-        if let Some(w) = winner(self.totals, self.opts.target) {
-            let seats = Seat::first_n(self.opts.variant.players()).filter(|s| side_of(*s) == w);
-            self.result = Some(MatchResult::won(seats.collect()));
-        } else if self.deals.hands.len() as u64 >= u64::from(self.opts.max_deals) {
-            self.result = Some(MatchResult::draw());
-        } else {
-            self.deals.deal_next(self.opts, false);
-        }
-    }
-
-    /// The view of `viewer`, with match totals and earlier results.
-    pub fn observation(&self, viewer: Viewer) -> Option<Observation> {
-        let (hand, earlier) = self.deals.hands.split_last()?;
-        let mut obs = hand.observation(viewer);
-        obs.hand_number = earlier.len() as u32;
-        obs.totals = self.totals;
-        obs.previous = earlier
-            .iter()
-            .filter_map(|h| h.outcome().copied())
-            .collect();
-        Some(obs)
+        self.apply_with(|h| h.try_apply(action))
     }
 }
 

@@ -14,6 +14,7 @@ use super::deal::Deal;
 use super::event::Event;
 use super::options::{Options, Variant};
 use super::score::Outcome;
+use crate::game::HandRules;
 use crate::sink::{EventSink, NoEvents};
 
 /// The most actions one hand can take: every card played once (accusi are declared
@@ -260,59 +261,10 @@ impl Hand {
         Ok(())
     }
 
-    /// Whether `action` is legal now.
-    pub fn is_legal(&self, action: &Action) -> bool {
-        self.check(action).is_ok()
-    }
-
-    /// Applies `action` if legal; on error nothing changes.
-    pub fn try_apply(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.check(&action)?;
-        self.apply(action, &mut NoEvents);
-        Ok(())
-    }
-
-    /// Applies `action` as `seat`, which must be the seat to play.
-    pub fn try_apply_as(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.try_apply_as_with(seat, action, &mut NoEvents)
-    }
-
-    /// Like [`Hand::try_apply_as`], appending the events the action causes (nothing hidden) to
-    /// `log`; pass each through [`Hand::visible_to`] before it reaches a viewer.
-    pub fn try_apply_logged(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        log: &mut Vec<Event>,
-    ) -> Result<(), IllegalAction> {
-        self.try_apply_as_with(seat, action, log)
-    }
-
-    /// Why `seat` may not play `action` now, or `Ok` when it may: what [`Hand::try_apply_as`]
-    /// checks, without applying.
-    pub fn check_as(&self, seat: Seat, action: &Action) -> Result<(), IllegalAction> {
-        match self.actor() {
-            None => Err(IllegalAction::HandOver),
-            Some(a) if a != seat => Err(IllegalAction::NotYourTurn { actor: a }),
-            Some(_) => self.check(action),
-        }
-    }
-
-    fn try_apply_as_with<S: EventSink<Event>>(
-        &mut self,
-        seat: Seat,
-        action: Action,
-        sink: &mut S,
-    ) -> Result<(), IllegalAction> {
-        self.check_as(seat, &action)?;
-        self.apply(action, sink);
-        Ok(())
-    }
-
     /// What `viewer` may see of `event`, an event of this hand. The one visibility filter:
     /// observations use it too.
-    pub fn visible_to(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.seen_by(viewer)
+    pub fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.visible(viewer)
     }
 
     /// Applies a legal `action` without checking it (contract as in
@@ -364,7 +316,7 @@ impl Hand {
         events
     }
 
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+    pub(super) fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         let Action::Play(card, signal) = action else {
             return;
         };

@@ -9,15 +9,15 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::{
-    CardPlaces, DealtCards, Features, Game, GameHand, OptionError, Phase, View, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, OptionError,
+    Phase, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
-use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
 use super::event::Event;
-use super::game::Match;
+use super::game::{Match, Tally, Tressette, annotate, hand_over};
 use super::hand::{Hand, MAX_HISTORY, side_of};
 use super::observation::Observation;
 use super::options::{Options, Variant};
@@ -43,7 +43,7 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    fn cards_of(&self, seat: Seat) -> CardSet {
+    fn hand_of(&self, seat: Seat) -> CardSet {
         self.hand_of(seat)
     }
     fn card_places(&self) -> CardPlaces {
@@ -58,11 +58,11 @@ impl GameHand for Hand {
     fn trick_cards(&self) -> Vec<Card> {
         self.trick().cards().collect()
     }
-    fn all_events(&self) -> Vec<Event> {
+    fn events(&self) -> Vec<Event> {
         self.events()
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        self.visible_to(event, viewer)
+        self.visible(event, viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.players();
@@ -94,21 +94,38 @@ impl View for Observation {
     fn legal_actions(&self) -> &[Action] {
         &self.legal_actions
     }
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                E::Drew { card, .. } => HistoryFact::Drew(card),
+                E::Declared { seat, accuso } => HistoryFact::Declared(seat, accuso.cards()),
+                _ => continue,
+            });
+        }
+    }
 }
 
-impl Game for Match {
-    type Options = Options;
-    type Deal = Deal;
+impl MatchRules for Tressette {
     type Hand = Hand;
-    type Event = Event;
-    type Observation = Observation;
-
-    crate::game::game_via_inherent!();
+    type Tally = Tally;
 
     const NAMES: &'static [&'static str] = &[Variant::Partnership.game(), Variant::Due.game()];
 
     /// Both variants, with and without accusi, in Due with and without the strict follow rule,
     /// targets 5 and 21.
+    fn new_tally(_: &Options) -> Tally {
+        Tally::default()
+    }
+    fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
+        hand_over(opts, tally, hands)
+    }
+    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
+        annotate(obs, tally, hands)
+    }
+
     fn option_sets() -> Vec<Options> {
         let mut out = Vec::new();
         for variant in [Variant::Partnership, Variant::Due] {
@@ -133,9 +150,6 @@ impl Game for Match {
     fn name(opts: &Options) -> &'static str {
         opts.variant.game()
     }
-    fn seats(opts: &Options) -> u8 {
-        opts.variant.players()
-    }
     fn total_index(_: &Options, seat: Seat) -> usize {
         side_of(seat)
     }
@@ -151,6 +165,11 @@ impl Game for Match {
     }
     fn max_actions(opts: &Options) -> u64 {
         u64::from(opts.max_deals) * MAX_HISTORY as u64
+    }
+    /// 11 card points, and accusi: a side can hold every ace, 2 and 3 (four napoletane, 12
+    /// points, and three "all four" accusi, 12) (T-D2).
+    fn award_bounds(opts: &Options) -> (bool, i32, i32) {
+        (false, 0, 11 + if opts.accusi { 24 } else { 0 })
     }
     fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
         let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);
@@ -190,12 +209,6 @@ impl Game for Match {
         Options::from_record(variant, players, options)
     }
 
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.variant, dealer)
-    }
-    fn seeded_hand(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Hand {
-        Hand::new_unchecked(*opts, dealer, Deal::shuffled(rng, opts.variant, dealer))
-    }
     fn deal_from_cards(
         _: &Options,
         hands: PerSeat<CardSet>,
@@ -230,32 +243,27 @@ impl Game for Match {
         })
     }
 
-    fn decider(&self) -> Option<Seat> {
-        Match::actor(self)
+    fn totals(m: &Match) -> Vec<i32> {
+        Match::totals(m).map(|t| t as i32).to_vec()
     }
-    fn totals(&self) -> Vec<i32> {
-        Match::totals(self).map(|t| t as i32).to_vec()
-    }
-    fn seat_points(&self, hand: Option<usize>) -> PerSeat<i32> {
+    fn seat_points(m: &Match, hand: Option<usize>) -> PerSeat<i32> {
         let sides = match hand {
-            Some(i) => Match::hands(self)
+            Some(i) => Match::hands(m)
                 .get(i)
                 .and_then(Hand::outcome)
                 .map_or([0, 0], |o| o.points),
-            None => Match::totals(self),
+            None => Match::totals(m),
         };
-        PerSeat::from_fn(self.options().variant.players(), |s| {
-            sides[side_of(s)] as i32
-        })
+        PerSeat::from_fn(m.options().variant.players(), |s| sides[side_of(s)] as i32)
     }
-    fn opponents_of(&self, seat: Seat) -> Vec<Seat> {
-        Seat::first_n(self.options().variant.players())
+    fn opponents_of(m: &Match, seat: Seat) -> Vec<Seat> {
+        Seat::first_n(m.options().variant.players())
             .filter(|&s| side_of(s) != side_of(seat))
             .collect()
     }
 
-    fn hand_summary(&self, i: usize) -> Option<String> {
-        let hands = Match::hands(self);
+    fn hand_summary(m: &Match, i: usize) -> Option<String> {
+        let hands = Match::hands(m);
         let o = hands.get(i)?.outcome()?;
         let mut totals = [0u32; 2];
         for p in hands[..=i].iter().filter_map(Hand::outcome) {
@@ -279,11 +287,11 @@ impl Game for Match {
     }
     /// Points, tricks, accusi, award and totals per partnership (`[team0, team1]`, team 0 is
     /// seats 0 and 2), or per player in Tressette in Due.
-    fn replay_hand(&self, i: usize) -> Value {
-        let Some(hand) = Match::hands(self).get(i) else {
+    fn replay_hand(m: &Match, i: usize) -> Value {
+        let Some(hand) = Match::hands(m).get(i) else {
             return Value::Null;
         };
-        let (dealer, totals) = (hand.dealer().index(), Match::totals(self));
+        let (dealer, totals) = (hand.dealer().index(), Match::totals(m));
         match hand.outcome() {
             Some(o) => json!({
                 "dealer": dealer, "void": false, "complete": true,
@@ -298,8 +306,8 @@ impl Game for Match {
         }
     }
     /// The winning side (0 or 1), as the replay output has always given it.
-    fn replay_winners(&self) -> Vec<usize> {
-        Match::result(self)
+    fn replay_winners(m: &Match) -> Vec<usize> {
+        Match::result(m)
             .and_then(|r| r.winners.first())
             .map(|&s| vec![side_of(s)])
             .unwrap_or_default()

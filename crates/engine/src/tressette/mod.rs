@@ -29,7 +29,7 @@ mod world;
 pub use accusi::{Accuso, declare};
 pub use deal::{Deal, HAND_SIZE};
 pub use event::Event;
-pub use game::Match;
+pub use game::{Match, Tally, Tressette};
 pub use hand::{Hand, side_of};
 pub use observation::Observation;
 pub use options::{Options, Variant};
