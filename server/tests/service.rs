@@ -28,6 +28,7 @@ fn configurations() -> Vec<(&'static str, v1::GameOptions)> {
         };
         f(&mut o);
         v1::GameOptions {
+            settings: Default::default(),
             game: v1::Game::Calabresella as i32,
             rules: Some(v1::game_options::Rules::Calabresella(o)),
         }
@@ -496,6 +497,7 @@ async fn every_status_code_is_returned_with_its_reason_and_changes_nothing() {
 
     // INVALID_ARGUMENT on creation.
     let bad_opts = v1::GameOptions {
+        settings: Default::default(),
         game: v1::Game::Calabresella as i32,
         rules: Some(v1::game_options::Rules::Calabresella(
             v1::CalabresellaOptions {
@@ -1844,4 +1846,115 @@ async fn search_bots_play_on_past_the_waiting_timeout() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("the match stopped after {last} decisions");
+}
+
+/// `ListGames` describes every game the engine registers, and a table made from those
+/// descriptions alone (`GameOptions.settings`) has the rules the engine reads from the same
+/// text: a client needs no copy of any game's options. Settings the game refuses, or given
+/// with the typed rules too, are refused and create nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_are_made_from_the_described_options_alone() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let mut c = server.client.clone();
+    let games = c
+        .list_games(v1::ListGamesRequest {})
+        .await
+        .expect("list games")
+        .into_inner()
+        .games;
+    let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(names, calabresella_engine::game::game_names());
+    for g in &games {
+        assert_eq!(convert::game_name(g.game), Some(g.name.as_str()));
+        assert!(g.min_players <= g.default_players && g.default_players <= g.max_players);
+        assert!(!g.options.is_empty(), "{}: no options described", g.name);
+        let settings = |pairs: &[(&str, String)]| v1::GameOptions {
+            game: g.game,
+            rules: None,
+            settings: pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
+        };
+        // Every option at its described default, as text: the game's defaults.
+        let defaults: Vec<(&str, String)> = g
+            .options
+            .iter()
+            .filter(|o| !o.default_value.is_empty())
+            .map(|o| (o.key.as_str(), o.default_value.clone()))
+            .collect();
+        let t = create(&mut c, settings(&defaults), vec![], 1, None).await;
+        let expected = Rules::defaults(&g.name).expect("registered");
+        assert_eq!(
+            convert::rules_from_wire(t.options.as_ref().expect("options")),
+            Ok(expected),
+            "{}",
+            g.name
+        );
+        // Each number at its least (the greatest may be lowered to the server's bound on a
+        // match's length): the table takes it, as the engine reads it.
+        for o in g
+            .options
+            .iter()
+            .filter(|o| o.kind == v1::OptionKind::Number as i32)
+        {
+            if o.key == "players" {
+                continue;
+            }
+            let pairs = [(o.key.as_str(), o.min.to_string())];
+            let t = create(&mut c, settings(&pairs), vec![], 1, None).await;
+            let want = Rules::parse(&g.name, [(o.key.as_str(), o.min.to_string().as_str())])
+                .expect("the engine takes the described minimum");
+            assert_eq!(
+                convert::rules_from_wire(t.options.as_ref().expect("options")),
+                Ok(want),
+                "{} {}",
+                g.name,
+                o.key
+            );
+        }
+    }
+
+    let listed =
+        |c: &mut v1::table_service_client::TableServiceClient<tonic::transport::Channel>| {
+            let mut c = c.clone();
+            async move {
+                c.list_tables(v1::ListTablesRequest::default())
+                    .await
+                    .expect("list")
+                    .into_inner()
+                    .tables
+                    .len()
+            }
+        };
+    let before = listed(&mut c).await;
+    let tressette = |pairs: &[(&str, &str)], typed: bool| v1::GameOptions {
+        game: v1::Game::TressetteInDue as i32,
+        rules: typed.then(|| v1::game_options::Rules::Tressette(v1::TressetteOptions::default())),
+        settings: pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    };
+    for (bad, says) in [
+        (
+            tressette(&[("no_such_option", "1")], false),
+            "no_such_option",
+        ),
+        (tressette(&[("target", "0")], false), "target"),
+        (tressette(&[("accusi", "maybe")], false), "accusi"),
+        (tressette(&[("target", "11")], true), "not both"),
+    ] {
+        let e = c
+            .create_table(v1::CreateTableRequest {
+                options: Some(bad),
+                ..Default::default()
+            })
+            .await
+            .expect_err("refused");
+        assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+        assert_eq!(reason(&e), "BAD_OPTIONS", "{e:?}");
+        assert!(e.message().contains(says), "{says}: {e:?}");
+    }
+    assert_eq!(listed(&mut c).await, before, "nothing was created");
 }

@@ -5,7 +5,9 @@
 //! replayed ones. A new game gets all of them by registering.
 #![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
-use calabresella_engine::game::{AnyMatch, Rules, Viewer, every_option_set, game_names};
+use calabresella_engine::game::{
+    AnyMatch, OptionKind, Rules, RulesError, Viewer, every_option_set, game_names,
+};
 use calabresella_engine::record::{Record, replay};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, CardSet, NUM_ACTION_IDS, Seat};
@@ -478,5 +480,85 @@ fn play_out_takes_the_actions_the_per_action_loop_takes_in_every_game() {
         let before = m.clone();
         assert_eq!(m.play_out(false, |_, n| n), 0, "{rules}");
         assert_eq!(m, before, "{rules}: nothing changed");
+    }
+}
+
+/// What a game says of its options (what the server sends clients and forms) is what its parser
+/// takes: every described key and value is accepted, each number's bounds are its parser's,
+/// each value stated is the one in force, and the parser knows no key the description omits.
+#[test]
+fn every_game_describes_the_options_its_parser_takes() {
+    for name in game_names() {
+        let defaults = Rules::defaults(name).unwrap();
+        let described = defaults.describe_options();
+        assert!(!described.is_empty(), "{name} describes no option");
+        for d in &described {
+            let ok = |v: &str| Rules::parse(name, [(d.key, v)]);
+            let label = format!("{name} {}", d.key);
+            if let Some(value) = &d.value {
+                assert_eq!(
+                    ok(value).unwrap().describe_options(),
+                    described,
+                    "{label}: its stated value is the one in force"
+                );
+            }
+            match d.kind {
+                OptionKind::Flag => {
+                    for v in ["true", "false"] {
+                        assert!(ok(v).is_ok(), "{label}={v}");
+                    }
+                    assert!(ok("maybe").is_err(), "{label}=maybe");
+                }
+                OptionKind::Number { min, max } => {
+                    assert!(min <= max, "{label}");
+                    for v in [min, max] {
+                        assert!(ok(&v.to_string()).is_ok(), "{label}={v} (in range)");
+                    }
+                    assert!(
+                        ok(&(u64::from(max) + 1).to_string()).is_err(),
+                        "{label} above"
+                    );
+                    if min > 0 {
+                        assert!(ok(&(min - 1).to_string()).is_err(), "{label} below");
+                    }
+                    assert!(ok("many").is_err(), "{label}=many");
+                }
+                OptionKind::Choice(choices) => {
+                    for v in choices {
+                        assert!(ok(v).is_ok(), "{label}={v}");
+                    }
+                    assert!(ok("no-such-choice").is_err(), "{label}");
+                }
+            }
+        }
+        // The parser's own list of keys: every described key is in it, and each of its keys is
+        // described for this variant or, where the module plays several, for another one
+        // (there it only takes its default: `validate` refuses the rest).
+        let everywhere: Vec<&str> = game_names()
+            .into_iter()
+            .flat_map(|g| Rules::defaults(g).unwrap().describe_options())
+            .map(|d| d.key)
+            .collect();
+        match Rules::parse(name, [("no_such_option", "1")]) {
+            Err(RulesError::Option(e)) => {
+                let text = e.to_string();
+                let known = text.split("known: ").nth(1).unwrap();
+                let parser: Vec<&str> = known.split(',').map(str::trim).collect();
+                for d in &described {
+                    assert!(
+                        d.key == "players" || parser.contains(&d.key),
+                        "{name}: {} is described but not parsed",
+                        d.key
+                    );
+                }
+                for k in parser {
+                    assert!(
+                        everywhere.contains(&k),
+                        "{name}: {k} is parsed but not described"
+                    );
+                }
+            }
+            other => panic!("{name}: an unknown option is refused, not {other:?}"),
+        }
     }
 }

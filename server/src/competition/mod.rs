@@ -108,7 +108,7 @@ impl Drop for CompeteGuard {
 pub fn layout(registry: &Registry, options: &v1::GameOptions) -> Result<Layout, ServiceError> {
     let spec = crate::service::validate::table_spec(
         &v1::CreateTableRequest {
-            options: Some(*options),
+            options: Some(options.clone()),
             ..Default::default()
         },
         registry.config(),
@@ -171,7 +171,7 @@ pub fn describe(t: &TournamentRow, matches: &[MatchRow]) -> Result<v1::Tournamen
     Ok(v1::Tournament {
         tournament_id: t.id.clone(),
         name: t.name.clone(),
-        options: r.options,
+        options: r.options.clone(),
         clock: r.clock,
         format: format_of(&r) as i32,
         deals: r.deals,
@@ -459,7 +459,7 @@ impl Hub {
         let store = self.registry.store();
         let r = request_of(t)?;
         let format = format_of(&r);
-        let options = r.options.unwrap_or_default();
+        let options = r.options.clone().unwrap_or_default();
         let layout = layout(&self.registry, &options)?;
         let seed = r.seed.unwrap_or(0);
         let entrants: Vec<String> = t.entrants.iter().map(|(e, _)| e.clone()).collect();
@@ -594,7 +594,7 @@ impl Hub {
                 t.name.chars().take(MAX_NAME).collect::<String>(),
                 m.number
             ),
-            options: r.options,
+            options: r.options.clone(),
             seats: kinds,
             clock: r.clock,
             metadata: [

@@ -286,7 +286,7 @@ impl GameService {
                 ),
             ));
         }
-        let options = r.options.ok_or_else(|| {
+        let options = r.options.clone().ok_or_else(|| {
             ServiceError::Invalid(Reason::BadOptions, "options are required".into())
         })?;
         let seats = layout(&self.registry, &options)?;
@@ -315,7 +315,7 @@ impl GameService {
                 // The bot's parameters as a table would take them (the server's time cap).
                 validate::table_spec(
                     &v1::CreateTableRequest {
-                        options: r.options,
+                        options: r.options.clone(),
                         seats: (0..seats.seats)
                             .map(|i| {
                                 if i == seats.open[0] {

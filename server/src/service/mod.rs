@@ -366,6 +366,18 @@ impl TableService for GameService {
         }))
     }
 
+    async fn list_games(
+        &self,
+        _: Request<v1::ListGamesRequest>,
+    ) -> Result<Response<v1::ListGamesResponse>, Status> {
+        // The same for every call of the server's life: described once.
+        static GAMES: std::sync::OnceLock<Vec<v1::GameDescription>> = std::sync::OnceLock::new();
+        let games = GAMES
+            .get_or_init(calabresella_proto::convert::game_descriptions)
+            .clone();
+        Ok(Response::new(v1::ListGamesResponse { games }))
+    }
+
     async fn who_am_i(
         &self,
         request: Request<v1::WhoAmIRequest>,

@@ -9,8 +9,8 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, OptionError,
-    View, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules,
+    OptionDescription, OptionError, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -219,6 +219,9 @@ impl MatchRules for Calabresella {
     }
     fn validate(opts: &Options) -> Result<(), OptionError> {
         opts.validate()
+    }
+    fn describe_options(opts: &Options) -> Vec<OptionDescription> {
+        opts.describe()
     }
     fn non_default(opts: &Options) -> Map<String, Value> {
         opts.non_default()

@@ -1,6 +1,7 @@
 //! Rule options of Calabresella (decision IDs in `docs/RULES.md`), with parsing from `key=value`
 //! strings and JSON, validation, and the list of options that differ from the defaults.
 
+use crate::game::OptionDescription;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -101,6 +102,68 @@ impl Options {
 
     /// The seat of the dummy in Calabresella a due (C-D19).
     pub const DUMMY: crate::Seat = crate::Seat::ALL[2];
+
+    /// Every option [`Options::set`] takes, with its value here.
+    pub fn describe(&self) -> Vec<OptionDescription> {
+        type D = OptionDescription;
+        vec![
+            D::number(
+                "players",
+                "Seats: 3, or 4 with an idle dealer (C-D17).",
+                (3, 4),
+                u32::from(self.players),
+            ),
+            D::number(
+                "target",
+                "Match points that end the match (C-D16).",
+                (1, 1_000_000),
+                self.target,
+            ),
+            D::choice(
+                "match_end",
+                "Pooled: the soloist's total against the two defenders' together; individual: the unique highest total at the target (C-D16).",
+                &["pooled", "individual"],
+                Some(self.match_end.name()),
+            ),
+            D::flag(
+                "stramazzo",
+                "Stramazzo triples the award (C-D15, C-D20).",
+                self.stramazzo,
+            ),
+            D::flag(
+                "only_chiamo",
+                "Only Chiamo may be bid; the first bidder is the soloist (C-D21).",
+                self.only_chiamo,
+            ),
+            D::flag(
+                "chiamo_threes_only",
+                "Chiamo may only call a 3 (C-D5).",
+                self.chiamo_threes_only,
+            ),
+            D::flag(
+                "aperta",
+                "Defenders see each other's hands after trick 1; their award is halved (C-D18).",
+                self.aperta,
+            ),
+            D::flag(
+                "a_due",
+                "Two people: seat 2 is a dummy played by the defending person; sets match_end=individual (C-D19).",
+                self.a_due,
+            ),
+            D::number(
+                "max_deals",
+                "Safety cap: after this many deals a match with no winner is a draw.",
+                (1, 10_000_000),
+                self.max_deals,
+            ),
+            D::choice(
+                "preset",
+                "Sets the target: terziglio 31, calabresella 21 (C-D22).",
+                &["terziglio", "calabresella"],
+                None,
+            ),
+        ]
+    }
 
     /// Sets one option from its string value. `preset=terziglio` sets the target to 31.
     /// Setting `a_due=true` also selects the individual match end it requires.

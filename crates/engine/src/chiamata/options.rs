@@ -1,6 +1,7 @@
 //! Rule options of Tressette con la Chiamata and Briscola Chiamata (TC-D1 to TC-D16, BC-D1 to
 //! BC-D13, CH-D6).
 
+use crate::game::OptionDescription;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -44,6 +45,16 @@ pub enum Auction {
     Points,
 }
 
+impl Auction {
+    /// `ranks` or `points`, as the option is written.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Auction::Ranks => "ranks",
+            Auction::Points => "points",
+        }
+    }
+}
+
 /// Who leads the first trick of a Briscola Chiamata hand (BC-D9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FirstLead {
@@ -51,6 +62,16 @@ pub enum FirstLead {
     Eldest,
     /// The caller.
     Caller,
+}
+
+impl FirstLead {
+    /// `eldest` or `caller`, as the option is written.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FirstLead::Eldest => "eldest",
+            FirstLead::Caller => "caller",
+        }
+    }
 }
 
 /// Every rule option of the two games. The defaults are the spec's.
@@ -139,6 +160,79 @@ impl Options {
             Variant::Briscola => true,
             Variant::Tressette => self.call_own_card && !self.four_players(),
         }
+    }
+
+    /// Every option [`Options::set`] takes in this variant, with its value here.
+    pub fn describe(&self) -> Vec<OptionDescription> {
+        type D = OptionDescription;
+        let min_players = match self.variant {
+            Variant::Tressette => 4,
+            Variant::Briscola => 5,
+        };
+        let mut out = vec![
+            D::number(
+                "players",
+                "Seats: 5, or 4 in Tressette con la Chiamata (TC-D15).",
+                (min_players, 5),
+                u32::from(self.players),
+            ),
+            D::number(
+                "hands",
+                "Scored hands in a match; two per seat by default (TC-D14, BC-D13).",
+                (1, MAX_HANDS),
+                self.match_hands(),
+            ),
+        ];
+        match self.variant {
+            Variant::Tressette => {
+                out.push(D::flag(
+                    "solo_bid",
+                    "bid solo above bid chiamo (TC-D16).",
+                    self.solo_bid,
+                ));
+                out.push(D::flag(
+                    "call_threes_only",
+                    "Only a card of the highest rank the caller lacks (TC-D4).",
+                    self.call_threes_only,
+                ));
+                out.push(D::flag(
+                    "call_own_card",
+                    "The caller may call his own card and play alone (TC-D5).",
+                    self.call_own_card,
+                ));
+            }
+            Variant::Briscola => {
+                out.push(D::choice(
+                    "auction",
+                    "Ranks then points, or points only.",
+                    &["ranks", "points"],
+                    Some(self.auction.name()),
+                ));
+                out.push(D::flag(
+                    "two_closes",
+                    "A plain bid 2 closes the auction (BC-D6).",
+                    self.two_closes,
+                ));
+                out.push(D::choice(
+                    "first_lead",
+                    "Who leads first.",
+                    &["eldest", "caller"],
+                    Some(self.first_lead.name()),
+                ));
+                out.push(D::flag(
+                    "bid_multiplier",
+                    "A high target multiplies the payout (BC-D12).",
+                    self.bid_multiplier,
+                ));
+            }
+        }
+        out.push(D::number(
+            "max_deals",
+            "Safety cap: after this many void deals a match ends as a draw.",
+            (1, 10_000_000),
+            self.max_deals,
+        ));
+        out
     }
 
     /// Sets one option from its string value.

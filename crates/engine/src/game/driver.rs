@@ -19,6 +19,7 @@ use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::{EventSink, NoEvents};
 
+use super::option_spec::OptionDescription;
 use super::traits::{Game, GameHand, Rollout, View};
 use super::vocab::{ActionList, GameFacts, HandError, MatchResult, OptionError, Viewer};
 
@@ -154,6 +155,8 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     fn set_option(opts: &mut OptionsFor<Self>, key: &str, value: &str) -> Result<(), OptionError>;
     /// See [`Game::validate`].
     fn validate(opts: &OptionsFor<Self>) -> Result<(), OptionError>;
+    /// See [`Game::describe_options`].
+    fn describe_options(opts: &OptionsFor<Self>) -> Vec<OptionDescription>;
     /// See [`Game::non_default`].
     fn non_default(opts: &OptionsFor<Self>) -> Map<String, Value>;
     /// See [`Game::options_from_record`].
@@ -464,6 +467,9 @@ impl<R: MatchRules> Game for Match<R> {
     }
     fn validate(opts: &Self::Options) -> Result<(), OptionError> {
         R::validate(opts)
+    }
+    fn describe_options(opts: &Self::Options) -> Vec<OptionDescription> {
+        R::describe_options(opts)
     }
     fn non_default(opts: &Self::Options) -> Map<String, Value> {
         R::non_default(opts)

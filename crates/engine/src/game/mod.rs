@@ -21,12 +21,14 @@
 
 mod driver;
 mod features;
+mod option_spec;
 mod registry;
 mod traits;
 mod vocab;
 
 pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
 pub use features::{Features, HistoryFact};
+pub use option_spec::{OptionDescription, OptionKind};
 pub use registry::{
     AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,
 };

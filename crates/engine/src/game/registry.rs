@@ -11,6 +11,7 @@ use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
 use super::features::{Features, HistoryFact};
+use super::option_spec::OptionDescription;
 use super::traits::{Game, GameHand, Rollout, View};
 use super::vocab::{
     ActionList, CardPlaces, DealtCards, GameFacts, HandError, MatchResult, OptionError, Viewer,
@@ -240,6 +241,12 @@ impl Rules {
         each!(Rules, self, o => teams_of(o))
     }
 
+    /// Every option of this game's variant, with its value under these rules (see
+    /// [`Game::describe_options`]).
+    pub fn describe_options(&self) -> Vec<OptionDescription> {
+        each!(Rules, self, o => describe_options_of(o))
+    }
+
     /// What the game declares of itself under these rules (see [`Game::facts`]).
     pub fn facts(&self) -> GameFacts {
         each!(Rules, self, o => facts_of(o))
@@ -292,6 +299,9 @@ fn dummy_seats_of<O: OptionsOf>(o: &O) -> Vec<Seat> {
 }
 fn teams_of<O: OptionsOf>(o: &O) -> Vec<Vec<Seat>> {
     O::Game::teams(o)
+}
+fn describe_options_of<O: OptionsOf>(o: &O) -> Vec<OptionDescription> {
+    O::Game::describe_options(o)
 }
 fn facts_of<O: OptionsOf>(o: &O) -> GameFacts {
     O::Game::facts(o)

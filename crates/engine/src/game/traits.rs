@@ -16,6 +16,7 @@ use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
 use super::features::{Features, HistoryFact};
+use super::option_spec::OptionDescription;
 use super::vocab::{
     ActionList, CardPlaces, DealtCards, GameFacts, HandError, MatchResult, OptionError, Viewer,
 };
@@ -165,6 +166,9 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     fn set_option(opts: &mut Self::Options, key: &str, value: &str) -> Result<(), OptionError>;
     /// Checks that the options make a playable game.
     fn validate(opts: &Self::Options) -> Result<(), OptionError>;
+    /// Every option [`Game::set_option`] takes under these options' variant, with its value in
+    /// `opts` (for a variant's defaults, its default).
+    fn describe_options(opts: &Self::Options) -> Vec<OptionDescription>;
     /// The options that differ from the defaults, as a record's `options` object.
     fn non_default(opts: &Self::Options) -> Map<String, Value>;
     /// Options from a record's `game`, `players` and `options`, validated.

@@ -1,5 +1,6 @@
 //! Rule options of Tressette and Tressette in Due (decision IDs T-D1 to T-D7).
 
+use crate::game::OptionDescription;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -75,6 +76,42 @@ impl Options {
             follow_suit_always: false,
             max_deals: 1000,
         }
+    }
+
+    /// Every option [`Options::set`] (and the game's `players`) takes in this variant, with its
+    /// value here.
+    pub fn describe(&self) -> Vec<OptionDescription> {
+        type D = OptionDescription;
+        let players = u32::from(self.variant.players());
+        let mut out = vec![
+            D::number(
+                "players",
+                "Seats: the variant's own number.",
+                (players, players),
+                players,
+            ),
+            D::number(
+                "target",
+                "Points that end the match (T-D4).",
+                (1, 1_000_000),
+                self.target,
+            ),
+            D::flag("accusi", "Declarations score (T-D2).", self.accusi),
+        ];
+        if self.variant == Variant::Due {
+            out.push(D::flag(
+                "follow_suit_always",
+                "Follow suit while drawing from the stock too.",
+                self.follow_suit_always,
+            ));
+        }
+        out.push(D::number(
+            "max_deals",
+            "Safety cap: after this many deals a match with no winner is a draw.",
+            (1, 10_000_000),
+            self.max_deals,
+        ));
+        out
     }
 
     /// Sets one option from its string value.

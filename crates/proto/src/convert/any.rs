@@ -2,7 +2,9 @@
 //! implements, and the any-game conversions (rules, observations, events, game names) that
 //! dispatch over the registered games without naming one.
 
-use calabresella_engine::game::{AnyEvent, AnyObservation, Game, Rules};
+use calabresella_engine::game::{
+    AnyEvent, AnyObservation, Game, OptionDescription, OptionKind, Rules,
+};
 
 use super::WireError;
 use crate::v1;
@@ -56,6 +58,9 @@ macro_rules! wire_dispatch {
                 .map_err(|_| WireError::Options(format!("game {}", w.game)))?;
             if game == v1::Game::Unspecified {
                 return Err(WireError::Options("the game is not set".into()));
+            }
+            if !w.settings.is_empty() {
+                return rules_from_settings(game, w);
             }
             $(
                 if let Some(o) = <calabresella_engine::$m::Match as WireGame>::options_from_wire(
@@ -117,6 +122,76 @@ pub fn totals_of(signed: &[i32], unsigned: &[u32]) -> Vec<i32> {
     }
 }
 
+/// The rules of `GameOptions.settings`, read with the game's own grammar in the order of their
+/// keys (so `a_due` comes before the `match_end` it sets, and a `target` after a `preset`).
+fn rules_from_settings(game: v1::Game, w: &v1::GameOptions) -> Result<Rules, WireError> {
+    if w.rules.is_some() {
+        return Err(WireError::Options(
+            "give the options as settings or as the game's typed rules, not both".into(),
+        ));
+    }
+    let name =
+        game_name(game as i32).ok_or_else(|| WireError::Options(format!("game {game:?}")))?;
+    let mut pairs: Vec<(&str, &str)> = w
+        .settings
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    pairs.sort_unstable();
+    Rules::parse(name, pairs).map_err(|e| WireError::Options(e.to_string()))
+}
+
+/// Every game on the wire with its seats and the description of each of its options, in
+/// registration order (`ListGames`).
+pub fn game_descriptions() -> Vec<v1::GameDescription> {
+    wire_games()
+        .filter_map(|(game, name)| {
+            let rules = Rules::defaults(name)?;
+            let options = rules.describe_options();
+            let seats = u32::from(rules.seats());
+            let (min_players, max_players) = options
+                .iter()
+                .find(|d| d.key == "players")
+                .and_then(|d| match d.kind {
+                    OptionKind::Number { min, max } => Some((min, max)),
+                    _ => None,
+                })
+                .unwrap_or((seats, seats));
+            Some(v1::GameDescription {
+                game: game as i32,
+                name: name.to_owned(),
+                min_players,
+                max_players,
+                default_players: seats,
+                options: options.into_iter().map(option_description).collect(),
+            })
+        })
+        .collect()
+}
+
+/// One option's description on the wire.
+fn option_description(d: OptionDescription) -> v1::OptionDescription {
+    let (kind, min, max, choices) = match d.kind {
+        OptionKind::Flag => (v1::OptionKind::Flag, 0, 0, Vec::new()),
+        OptionKind::Number { min, max } => (v1::OptionKind::Number, min, max, Vec::new()),
+        OptionKind::Choice(c) => (
+            v1::OptionKind::Choice,
+            0,
+            0,
+            c.iter().map(|s| (*s).to_owned()).collect(),
+        ),
+    };
+    v1::OptionDescription {
+        key: d.key.to_owned(),
+        kind: kind as i32,
+        min,
+        max,
+        choices,
+        default_value: d.value.unwrap_or_default(),
+        doc: d.doc.to_owned(),
+    }
+}
+
 /// The wire game named `name` (a registered name: `calabresella`, `tressette`, ...).
 pub fn game_by_name(name: &str) -> Option<v1::Game> {
     wire_games().find(|(_, n)| *n == name).map(|(g, _)| g)
@@ -155,6 +230,7 @@ mod tests {
             assert_eq!(game_by_name(n), Some(g));
             assert_eq!(game_name(g as i32), Some(n));
             let r = rules_from_wire(&v1::GameOptions {
+                settings: Default::default(),
                 game: g as i32,
                 rules: None,
             })

@@ -15,8 +15,8 @@ use thiserror::Error;
 
 pub use actions::{action, action_from_wire};
 pub use any::{
-    WireGame, end_reason_by_name, end_reason_name, event, game_by_name, game_name, observation,
-    rules, rules_from_wire, totals_of, unsigned_totals,
+    WireGame, end_reason_by_name, end_reason_name, event, game_by_name, game_descriptions,
+    game_name, observation, rules, rules_from_wire, totals_of, unsigned_totals,
 };
 pub use cards::{
     card, card_from_wire, card_list, cards, contract, contract_from_wire, seat_from_wire, signal,

@@ -184,6 +184,7 @@ async fn one(round: usize, target: &Target, channel: Channel, tally: &Mutex<Tall
                 let r = client
                     .create_table(v1::CreateTableRequest {
                         options: Some(v1::GameOptions {
+                            settings: Default::default(),
                             game: v1::Game::Calabresella as i32,
                             rules: None,
                         }),

@@ -132,6 +132,7 @@ async fn one_match(
         .create_table(v1::CreateTableRequest {
             name: "load".into(),
             options: Some(v1::GameOptions {
+                settings: Default::default(),
                 game: g as i32,
                 rules: None,
             }),

@@ -922,7 +922,11 @@ type GameOptions struct {
 	//	*GameOptions_Calabresella
 	//	*GameOptions_Tressette
 	//	*GameOptions_Chiamata
-	Rules         isGameOptions_Rules `protobuf_oneof:"rules"`
+	Rules isGameOptions_Rules `protobuf_oneof:"rules"`
+	// The options as `key` to `value` text, read by the server with the game's own grammar (the
+	// CLI's `--option key=value`; `ListGames` describes every key). Clients that keep no copy of
+	// a game's options send these; set with `rules` too, the call is refused (BAD_OPTIONS).
+	Settings      map[string]string `protobuf:"bytes,5,rep,name=settings,proto3" json:"settings,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -994,6 +998,13 @@ func (x *GameOptions) GetChiamata() *ChiamataOptions {
 		if x, ok := x.Rules.(*GameOptions_Chiamata); ok {
 			return x.Chiamata
 		}
+	}
+	return nil
+}
+
+func (x *GameOptions) GetSettings() map[string]string {
+	if x != nil {
+		return x.Settings
 	}
 	return nil
 }
@@ -2104,12 +2115,16 @@ const file_calabresella_v1_game_proto_rawDesc = "" +
 	"\v_two_closesB\x11\n" +
 	"\x0f_bid_multiplierB\f\n" +
 	"\n" +
-	"_max_deals\"\x90\x02\n" +
+	"_max_deals\"\x95\x03\n" +
 	"\vGameOptions\x12)\n" +
 	"\x04game\x18\x01 \x01(\x0e2\x15.calabresella.v1.GameR\x04game\x12J\n" +
 	"\fcalabresella\x18\x02 \x01(\v2$.calabresella.v1.CalabresellaOptionsH\x00R\fcalabresella\x12A\n" +
 	"\ttressette\x18\x03 \x01(\v2!.calabresella.v1.TressetteOptionsH\x00R\ttressette\x12>\n" +
-	"\bchiamata\x18\x04 \x01(\v2 .calabresella.v1.ChiamataOptionsH\x00R\bchiamataB\a\n" +
+	"\bchiamata\x18\x04 \x01(\v2 .calabresella.v1.ChiamataOptionsH\x00R\bchiamata\x12F\n" +
+	"\bsettings\x18\x05 \x03(\v2*.calabresella.v1.GameOptions.SettingsEntryR\bsettings\x1a;\n" +
+	"\rSettingsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
 	"\x05rules\"\x99\x02\n" +
 	"\x06Accuso\x12/\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1b.calabresella.v1.AccusoKindR\x04kind\x12)\n" +
@@ -2325,7 +2340,7 @@ func file_calabresella_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_calabresella_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_calabresella_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_calabresella_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_calabresella_v1_game_proto_goTypes = []any{
 	(Game)(0),                   // 0: calabresella.v1.Game
 	(MatchEnd)(0),               // 1: calabresella.v1.MatchEnd
@@ -2345,14 +2360,15 @@ var file_calabresella_v1_game_proto_goTypes = []any{
 	(*Observation)(nil),         // 15: calabresella.v1.Observation
 	(*MatchResult)(nil),         // 16: calabresella.v1.MatchResult
 	(*BotFault)(nil),            // 17: calabresella.v1.BotFault
-	(Suit)(0),                   // 18: calabresella.v1.Suit
-	(Rank)(0),                   // 19: calabresella.v1.Rank
-	(*Card)(nil),                // 20: calabresella.v1.Card
-	(Contract)(0),               // 21: calabresella.v1.Contract
-	(*Action)(nil),              // 22: calabresella.v1.Action
-	(Signal)(0),                 // 23: calabresella.v1.Signal
-	(*SeatCards)(nil),           // 24: calabresella.v1.SeatCards
-	(*PlayedCard)(nil),          // 25: calabresella.v1.PlayedCard
+	nil,                         // 18: calabresella.v1.GameOptions.SettingsEntry
+	(Suit)(0),                   // 19: calabresella.v1.Suit
+	(Rank)(0),                   // 20: calabresella.v1.Rank
+	(*Card)(nil),                // 21: calabresella.v1.Card
+	(Contract)(0),               // 22: calabresella.v1.Contract
+	(*Action)(nil),              // 23: calabresella.v1.Action
+	(Signal)(0),                 // 24: calabresella.v1.Signal
+	(*SeatCards)(nil),           // 25: calabresella.v1.SeatCards
+	(*PlayedCard)(nil),          // 26: calabresella.v1.PlayedCard
 }
 var file_calabresella_v1_game_proto_depIdxs = []int32{
 	1,  // 0: calabresella.v1.CalabresellaOptions.match_end:type_name -> calabresella.v1.MatchEnd
@@ -2362,47 +2378,48 @@ var file_calabresella_v1_game_proto_depIdxs = []int32{
 	8,  // 4: calabresella.v1.GameOptions.calabresella:type_name -> calabresella.v1.CalabresellaOptions
 	9,  // 5: calabresella.v1.GameOptions.tressette:type_name -> calabresella.v1.TressetteOptions
 	10, // 6: calabresella.v1.GameOptions.chiamata:type_name -> calabresella.v1.ChiamataOptions
-	6,  // 7: calabresella.v1.Accuso.kind:type_name -> calabresella.v1.AccusoKind
-	18, // 8: calabresella.v1.Accuso.suit:type_name -> calabresella.v1.Suit
-	19, // 9: calabresella.v1.Accuso.rank:type_name -> calabresella.v1.Rank
-	18, // 10: calabresella.v1.Accuso.missing:type_name -> calabresella.v1.Suit
-	20, // 11: calabresella.v1.Accuso.cards:type_name -> calabresella.v1.Card
-	21, // 12: calabresella.v1.HandResult.contract:type_name -> calabresella.v1.Contract
-	20, // 13: calabresella.v1.HandResult.called:type_name -> calabresella.v1.Card
-	20, // 14: calabresella.v1.HandResult.monte:type_name -> calabresella.v1.Card
-	22, // 15: calabresella.v1.HandResult.bid:type_name -> calabresella.v1.Action
-	18, // 16: calabresella.v1.HandResult.trump:type_name -> calabresella.v1.Suit
-	7,  // 17: calabresella.v1.Event.kind:type_name -> calabresella.v1.EventKind
-	21, // 18: calabresella.v1.Event.contract:type_name -> calabresella.v1.Contract
-	20, // 19: calabresella.v1.Event.card:type_name -> calabresella.v1.Card
-	20, // 20: calabresella.v1.Event.cards:type_name -> calabresella.v1.Card
-	20, // 21: calabresella.v1.Event.other_cards:type_name -> calabresella.v1.Card
-	23, // 22: calabresella.v1.Event.signal:type_name -> calabresella.v1.Signal
-	12, // 23: calabresella.v1.Event.accuso:type_name -> calabresella.v1.Accuso
-	13, // 24: calabresella.v1.Event.result:type_name -> calabresella.v1.HandResult
-	22, // 25: calabresella.v1.Event.action:type_name -> calabresella.v1.Action
-	11, // 26: calabresella.v1.Observation.options:type_name -> calabresella.v1.GameOptions
-	5,  // 27: calabresella.v1.Observation.phase:type_name -> calabresella.v1.Phase
-	21, // 28: calabresella.v1.Observation.highest_bid:type_name -> calabresella.v1.Contract
-	21, // 29: calabresella.v1.Observation.contract:type_name -> calabresella.v1.Contract
-	20, // 30: calabresella.v1.Observation.called:type_name -> calabresella.v1.Card
-	20, // 31: calabresella.v1.Observation.hand:type_name -> calabresella.v1.Card
-	24, // 32: calabresella.v1.Observation.visible_hands:type_name -> calabresella.v1.SeatCards
-	25, // 33: calabresella.v1.Observation.trick:type_name -> calabresella.v1.PlayedCard
-	14, // 34: calabresella.v1.Observation.events:type_name -> calabresella.v1.Event
-	22, // 35: calabresella.v1.Observation.legal_actions:type_name -> calabresella.v1.Action
-	13, // 36: calabresella.v1.Observation.outcome:type_name -> calabresella.v1.HandResult
-	13, // 37: calabresella.v1.Observation.previous:type_name -> calabresella.v1.HandResult
-	22, // 38: calabresella.v1.Observation.bid:type_name -> calabresella.v1.Action
-	22, // 39: calabresella.v1.Observation.highest:type_name -> calabresella.v1.Action
-	18, // 40: calabresella.v1.Observation.trump:type_name -> calabresella.v1.Suit
-	4,  // 41: calabresella.v1.Observation.role:type_name -> calabresella.v1.Role
-	17, // 42: calabresella.v1.MatchResult.faults:type_name -> calabresella.v1.BotFault
-	43, // [43:43] is the sub-list for method output_type
-	43, // [43:43] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	18, // 7: calabresella.v1.GameOptions.settings:type_name -> calabresella.v1.GameOptions.SettingsEntry
+	6,  // 8: calabresella.v1.Accuso.kind:type_name -> calabresella.v1.AccusoKind
+	19, // 9: calabresella.v1.Accuso.suit:type_name -> calabresella.v1.Suit
+	20, // 10: calabresella.v1.Accuso.rank:type_name -> calabresella.v1.Rank
+	19, // 11: calabresella.v1.Accuso.missing:type_name -> calabresella.v1.Suit
+	21, // 12: calabresella.v1.Accuso.cards:type_name -> calabresella.v1.Card
+	22, // 13: calabresella.v1.HandResult.contract:type_name -> calabresella.v1.Contract
+	21, // 14: calabresella.v1.HandResult.called:type_name -> calabresella.v1.Card
+	21, // 15: calabresella.v1.HandResult.monte:type_name -> calabresella.v1.Card
+	23, // 16: calabresella.v1.HandResult.bid:type_name -> calabresella.v1.Action
+	19, // 17: calabresella.v1.HandResult.trump:type_name -> calabresella.v1.Suit
+	7,  // 18: calabresella.v1.Event.kind:type_name -> calabresella.v1.EventKind
+	22, // 19: calabresella.v1.Event.contract:type_name -> calabresella.v1.Contract
+	21, // 20: calabresella.v1.Event.card:type_name -> calabresella.v1.Card
+	21, // 21: calabresella.v1.Event.cards:type_name -> calabresella.v1.Card
+	21, // 22: calabresella.v1.Event.other_cards:type_name -> calabresella.v1.Card
+	24, // 23: calabresella.v1.Event.signal:type_name -> calabresella.v1.Signal
+	12, // 24: calabresella.v1.Event.accuso:type_name -> calabresella.v1.Accuso
+	13, // 25: calabresella.v1.Event.result:type_name -> calabresella.v1.HandResult
+	23, // 26: calabresella.v1.Event.action:type_name -> calabresella.v1.Action
+	11, // 27: calabresella.v1.Observation.options:type_name -> calabresella.v1.GameOptions
+	5,  // 28: calabresella.v1.Observation.phase:type_name -> calabresella.v1.Phase
+	22, // 29: calabresella.v1.Observation.highest_bid:type_name -> calabresella.v1.Contract
+	22, // 30: calabresella.v1.Observation.contract:type_name -> calabresella.v1.Contract
+	21, // 31: calabresella.v1.Observation.called:type_name -> calabresella.v1.Card
+	21, // 32: calabresella.v1.Observation.hand:type_name -> calabresella.v1.Card
+	25, // 33: calabresella.v1.Observation.visible_hands:type_name -> calabresella.v1.SeatCards
+	26, // 34: calabresella.v1.Observation.trick:type_name -> calabresella.v1.PlayedCard
+	14, // 35: calabresella.v1.Observation.events:type_name -> calabresella.v1.Event
+	23, // 36: calabresella.v1.Observation.legal_actions:type_name -> calabresella.v1.Action
+	13, // 37: calabresella.v1.Observation.outcome:type_name -> calabresella.v1.HandResult
+	13, // 38: calabresella.v1.Observation.previous:type_name -> calabresella.v1.HandResult
+	23, // 39: calabresella.v1.Observation.bid:type_name -> calabresella.v1.Action
+	23, // 40: calabresella.v1.Observation.highest:type_name -> calabresella.v1.Action
+	19, // 41: calabresella.v1.Observation.trump:type_name -> calabresella.v1.Suit
+	4,  // 42: calabresella.v1.Observation.role:type_name -> calabresella.v1.Role
+	17, // 43: calabresella.v1.MatchResult.faults:type_name -> calabresella.v1.BotFault
+	44, // [44:44] is the sub-list for method output_type
+	44, // [44:44] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_calabresella_v1_game_proto_init() }
@@ -2429,7 +2446,7 @@ func file_calabresella_v1_game_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_calabresella_v1_game_proto_rawDesc), len(file_calabresella_v1_game_proto_rawDesc)),
 			NumEnums:      8,
-			NumMessages:   10,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

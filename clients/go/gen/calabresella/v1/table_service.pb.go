@@ -453,6 +453,63 @@ func (TournamentState) EnumDescriptor() ([]byte, []int) {
 	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{6}
 }
 
+// What values an option takes.
+type OptionKind int32
+
+const (
+	// Not set.
+	OptionKind_OPTION_KIND_UNSPECIFIED OptionKind = 0
+	// `true` or `false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
+	OptionKind_OPTION_KIND_FLAG OptionKind = 1
+	// A whole number from `min` to `max`.
+	OptionKind_OPTION_KIND_NUMBER OptionKind = 2
+	// One of `choices` (case-insensitive).
+	OptionKind_OPTION_KIND_CHOICE OptionKind = 3
+)
+
+// Enum value maps for OptionKind.
+var (
+	OptionKind_name = map[int32]string{
+		0: "OPTION_KIND_UNSPECIFIED",
+		1: "OPTION_KIND_FLAG",
+		2: "OPTION_KIND_NUMBER",
+		3: "OPTION_KIND_CHOICE",
+	}
+	OptionKind_value = map[string]int32{
+		"OPTION_KIND_UNSPECIFIED": 0,
+		"OPTION_KIND_FLAG":        1,
+		"OPTION_KIND_NUMBER":      2,
+		"OPTION_KIND_CHOICE":      3,
+	}
+)
+
+func (x OptionKind) Enum() *OptionKind {
+	p := new(OptionKind)
+	*p = x
+	return p
+}
+
+func (x OptionKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (OptionKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_calabresella_v1_table_service_proto_enumTypes[7].Descriptor()
+}
+
+func (OptionKind) Type() protoreflect.EnumType {
+	return &file_calabresella_v1_table_service_proto_enumTypes[7]
+}
+
+func (x OptionKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use OptionKind.Descriptor instead.
+func (OptionKind) EnumDescriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{7}
+}
+
 // The clock of a table, measured on the server. Each decision has `move_ms`; time beyond it is
 // taken from the seat's bank, which starts at `bank_ms` and is never refilled. When both are
 // spent the timeout policy applies. Built-in bots have no clock.
@@ -5909,6 +5966,280 @@ func (x *OpponentResult) GetLosses() uint32 {
 	return 0
 }
 
+// Asks for the games the server plays.
+type ListGamesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListGamesRequest) Reset() {
+	*x = ListGamesRequest{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[69]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListGamesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListGamesRequest) ProtoMessage() {}
+
+func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[69]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
+func (*ListGamesRequest) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{69}
+}
+
+// The games, in the server's order.
+type ListGamesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Each game.
+	Games         []*GameDescription `protobuf:"bytes,1,rep,name=games,proto3" json:"games,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListGamesResponse) Reset() {
+	*x = ListGamesResponse{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[70]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListGamesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListGamesResponse) ProtoMessage() {}
+
+func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[70]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
+func (*ListGamesResponse) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{70}
+}
+
+func (x *ListGamesResponse) GetGames() []*GameDescription {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+// One game and its rule options.
+type GameDescription struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game.
+	Game Game `protobuf:"varint,1,opt,name=game,proto3,enum=calabresella.v1.Game" json:"game,omitempty"`
+	// Its name (`calabresella`, `tressette-in-due`...), as records and the CLI write it.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// The fewest seats it is played with.
+	MinPlayers uint32 `protobuf:"varint,3,opt,name=min_players,json=minPlayers,proto3" json:"min_players,omitempty"`
+	// The most seats it is played with.
+	MaxPlayers uint32 `protobuf:"varint,4,opt,name=max_players,json=maxPlayers,proto3" json:"max_players,omitempty"`
+	// Seats with the default options.
+	DefaultPlayers uint32 `protobuf:"varint,5,opt,name=default_players,json=defaultPlayers,proto3" json:"default_players,omitempty"`
+	// Every option `GameOptions.settings` takes for this game, in the game's order.
+	Options       []*OptionDescription `protobuf:"bytes,6,rep,name=options,proto3" json:"options,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GameDescription) Reset() {
+	*x = GameDescription{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GameDescription) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GameDescription) ProtoMessage() {}
+
+func (x *GameDescription) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GameDescription.ProtoReflect.Descriptor instead.
+func (*GameDescription) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *GameDescription) GetGame() Game {
+	if x != nil {
+		return x.Game
+	}
+	return Game_GAME_UNSPECIFIED
+}
+
+func (x *GameDescription) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GameDescription) GetMinPlayers() uint32 {
+	if x != nil {
+		return x.MinPlayers
+	}
+	return 0
+}
+
+func (x *GameDescription) GetMaxPlayers() uint32 {
+	if x != nil {
+		return x.MaxPlayers
+	}
+	return 0
+}
+
+func (x *GameDescription) GetDefaultPlayers() uint32 {
+	if x != nil {
+		return x.DefaultPlayers
+	}
+	return 0
+}
+
+func (x *GameDescription) GetOptions() []*OptionDescription {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+// One rule option of a game.
+type OptionDescription struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The key, as `GameOptions.settings` and `key=value` take it.
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// The values it takes.
+	Kind OptionKind `protobuf:"varint,2,opt,name=kind,proto3,enum=calabresella.v1.OptionKind" json:"kind,omitempty"`
+	// `OPTION_KIND_NUMBER`: the least value.
+	Min uint32 `protobuf:"varint,3,opt,name=min,proto3" json:"min,omitempty"`
+	// `OPTION_KIND_NUMBER`: the greatest value.
+	Max uint32 `protobuf:"varint,4,opt,name=max,proto3" json:"max,omitempty"`
+	// `OPTION_KIND_CHOICE`: the values.
+	Choices []string `protobuf:"bytes,5,rep,name=choices,proto3" json:"choices,omitempty"`
+	// The default, as text; empty for an option that only sets others (a preset).
+	DefaultValue string `protobuf:"bytes,6,opt,name=default_value,json=defaultValue,proto3" json:"default_value,omitempty"`
+	// What it does, with the rule decision's ID (docs/RULES.md).
+	Doc           string `protobuf:"bytes,7,opt,name=doc,proto3" json:"doc,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OptionDescription) Reset() {
+	*x = OptionDescription{}
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OptionDescription) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OptionDescription) ProtoMessage() {}
+
+func (x *OptionDescription) ProtoReflect() protoreflect.Message {
+	mi := &file_calabresella_v1_table_service_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OptionDescription.ProtoReflect.Descriptor instead.
+func (*OptionDescription) Descriptor() ([]byte, []int) {
+	return file_calabresella_v1_table_service_proto_rawDescGZIP(), []int{72}
+}
+
+func (x *OptionDescription) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *OptionDescription) GetKind() OptionKind {
+	if x != nil {
+		return x.Kind
+	}
+	return OptionKind_OPTION_KIND_UNSPECIFIED
+}
+
+func (x *OptionDescription) GetMin() uint32 {
+	if x != nil {
+		return x.Min
+	}
+	return 0
+}
+
+func (x *OptionDescription) GetMax() uint32 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+func (x *OptionDescription) GetChoices() []string {
+	if x != nil {
+		return x.Choices
+	}
+	return nil
+}
+
+func (x *OptionDescription) GetDefaultValue() string {
+	if x != nil {
+		return x.DefaultValue
+	}
+	return ""
+}
+
+func (x *OptionDescription) GetDoc() string {
+	if x != nil {
+		return x.Doc
+	}
+	return ""
+}
+
 var File_calabresella_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_calabresella_v1_table_service_proto_rawDesc = "" +
@@ -6369,7 +6700,27 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\amatches\x18\x04 \x01(\rR\amatches\x12\x12\n" +
 	"\x04wins\x18\x05 \x01(\rR\x04wins\x12\x14\n" +
 	"\x05draws\x18\x06 \x01(\rR\x05draws\x12\x16\n" +
-	"\x06losses\x18\a \x01(\rR\x06losses*\x89\x01\n" +
+	"\x06losses\x18\a \x01(\rR\x06losses\"\x12\n" +
+	"\x10ListGamesRequest\"K\n" +
+	"\x11ListGamesResponse\x126\n" +
+	"\x05games\x18\x01 \x03(\v2 .calabresella.v1.GameDescriptionR\x05games\"\xf9\x01\n" +
+	"\x0fGameDescription\x12)\n" +
+	"\x04game\x18\x01 \x01(\x0e2\x15.calabresella.v1.GameR\x04game\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
+	"\vmin_players\x18\x03 \x01(\rR\n" +
+	"minPlayers\x12\x1f\n" +
+	"\vmax_players\x18\x04 \x01(\rR\n" +
+	"maxPlayers\x12'\n" +
+	"\x0fdefault_players\x18\x05 \x01(\rR\x0edefaultPlayers\x12<\n" +
+	"\aoptions\x18\x06 \x03(\v2\".calabresella.v1.OptionDescriptionR\aoptions\"\xcb\x01\n" +
+	"\x11OptionDescription\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
+	"\x04kind\x18\x02 \x01(\x0e2\x1b.calabresella.v1.OptionKindR\x04kind\x12\x10\n" +
+	"\x03min\x18\x03 \x01(\rR\x03min\x12\x10\n" +
+	"\x03max\x18\x04 \x01(\rR\x03max\x12\x18\n" +
+	"\achoices\x18\x05 \x03(\tR\achoices\x12#\n" +
+	"\rdefault_value\x18\x06 \x01(\tR\fdefaultValue\x12\x10\n" +
+	"\x03doc\x18\a \x01(\tR\x03doc*\x89\x01\n" +
 	"\bSeatKind\x12\x19\n" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x18\n" +
@@ -6407,7 +6758,13 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x1cTOURNAMENT_STATE_UNSPECIFIED\x10\x00\x12 \n" +
 	"\x1cTOURNAMENT_STATE_REGISTERING\x10\x01\x12\x1c\n" +
 	"\x18TOURNAMENT_STATE_RUNNING\x10\x02\x12\x1d\n" +
-	"\x19TOURNAMENT_STATE_FINISHED\x10\x032\xb0\x0e\n" +
+	"\x19TOURNAMENT_STATE_FINISHED\x10\x03*o\n" +
+	"\n" +
+	"OptionKind\x12\x1b\n" +
+	"\x17OPTION_KIND_UNSPECIFIED\x10\x00\x12\x14\n" +
+	"\x10OPTION_KIND_FLAG\x10\x01\x12\x16\n" +
+	"\x12OPTION_KIND_NUMBER\x10\x02\x12\x16\n" +
+	"\x12OPTION_KIND_CHOICE\x10\x032\x84\x0f\n" +
 	"\fTableService\x12X\n" +
 	"\vCreateTable\x12#.calabresella.v1.CreateTableRequest\x1a$.calabresella.v1.CreateTableResponse\x12U\n" +
 	"\n" +
@@ -6431,7 +6788,8 @@ const file_calabresella_v1_table_service_proto_rawDesc = "" +
 	"\x0fListTournaments\x12'.calabresella.v1.ListTournamentsRequest\x1a(.calabresella.v1.ListTournamentsResponse\x12d\n" +
 	"\x0fEnterTournament\x12'.calabresella.v1.EnterTournamentRequest\x1a(.calabresella.v1.EnterTournamentResponse\x12I\n" +
 	"\x06WhoAmI\x12\x1e.calabresella.v1.WhoAmIRequest\x1a\x1f.calabresella.v1.WhoAmIResponse\x12R\n" +
-	"\tGetPlayer\x12!.calabresella.v1.GetPlayerRequest\x1a\".calabresella.v1.GetPlayerResponseB\xd9\x01\n" +
+	"\tGetPlayer\x12!.calabresella.v1.GetPlayerRequest\x1a\".calabresella.v1.GetPlayerResponse\x12R\n" +
+	"\tListGames\x12!.calabresella.v1.ListGamesRequest\x1a\".calabresella.v1.ListGamesResponseB\xd9\x01\n" +
 	"\x13com.calabresella.v1B\x11TableServiceProtoP\x01ZRgithub.com/calabresella/calabresella/clients/go/gen/calabresella/v1;calabresellav1\xa2\x02\x03CXX\xaa\x02\x0fCalabresella.V1\xca\x02\x0fCalabresella\\V1\xe2\x02\x1bCalabresella\\V1\\GPBMetadata\xea\x02\x10Calabresella::V1b\x06proto3"
 
 var (
@@ -6446,8 +6804,8 @@ func file_calabresella_v1_table_service_proto_rawDescGZIP() []byte {
 	return file_calabresella_v1_table_service_proto_rawDescData
 }
 
-var file_calabresella_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
+var file_calabresella_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
+var file_calabresella_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 75)
 var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(SeatKind)(0),                    // 0: calabresella.v1.SeatKind
 	(TimeoutPolicy)(0),               // 1: calabresella.v1.TimeoutPolicy
@@ -6456,221 +6814,232 @@ var file_calabresella_v1_table_service_proto_goTypes = []any{
 	(EndReason)(0),                   // 4: calabresella.v1.EndReason
 	(TournamentFormat)(0),            // 5: calabresella.v1.TournamentFormat
 	(TournamentState)(0),             // 6: calabresella.v1.TournamentState
-	(*Clock)(nil),                    // 7: calabresella.v1.Clock
-	(*SeatInfo)(nil),                 // 8: calabresella.v1.SeatInfo
-	(*Table)(nil),                    // 9: calabresella.v1.Table
-	(*CreateTableRequest)(nil),       // 10: calabresella.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),      // 11: calabresella.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),        // 12: calabresella.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),       // 13: calabresella.v1.ListTablesResponse
-	(*GetTableRequest)(nil),          // 14: calabresella.v1.GetTableRequest
-	(*GetTableResponse)(nil),         // 15: calabresella.v1.GetTableResponse
-	(*JoinTableRequest)(nil),         // 16: calabresella.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),        // 17: calabresella.v1.JoinTableResponse
-	(*ObserveRequest)(nil),           // 18: calabresella.v1.ObserveRequest
-	(*ObserveResponse)(nil),          // 19: calabresella.v1.ObserveResponse
-	(*SpectateRequest)(nil),          // 20: calabresella.v1.SpectateRequest
-	(*SpectateResponse)(nil),         // 21: calabresella.v1.SpectateResponse
-	(*ActRequest)(nil),               // 22: calabresella.v1.ActRequest
-	(*ActResponse)(nil),              // 23: calabresella.v1.ActResponse
-	(*GetRecordRequest)(nil),         // 24: calabresella.v1.GetRecordRequest
-	(*GetRecordResponse)(nil),        // 25: calabresella.v1.GetRecordResponse
-	(*Update)(nil),                   // 26: calabresella.v1.Update
-	(*Snapshot)(nil),                 // 27: calabresella.v1.Snapshot
-	(*HandStarted)(nil),              // 28: calabresella.v1.HandStarted
-	(*Turn)(nil),                     // 29: calabresella.v1.Turn
-	(*TimedOut)(nil),                 // 30: calabresella.v1.TimedOut
-	(*HandRevealed)(nil),             // 31: calabresella.v1.HandRevealed
-	(*SeatChanged)(nil),              // 32: calabresella.v1.SeatChanged
-	(*MatchEnded)(nil),               // 33: calabresella.v1.MatchEnded
-	(*GetObservationRequest)(nil),    // 34: calabresella.v1.GetObservationRequest
-	(*GetObservationResponse)(nil),   // 35: calabresella.v1.GetObservationResponse
-	(*ListRecordsRequest)(nil),       // 36: calabresella.v1.ListRecordsRequest
-	(*RecordSummary)(nil),            // 37: calabresella.v1.RecordSummary
-	(*ListRecordsResponse)(nil),      // 38: calabresella.v1.ListRecordsResponse
-	(*GetResultsRequest)(nil),        // 39: calabresella.v1.GetResultsRequest
-	(*PlayerResult)(nil),             // 40: calabresella.v1.PlayerResult
-	(*GetResultsResponse)(nil),       // 41: calabresella.v1.GetResultsResponse
-	(*GetReplayRequest)(nil),         // 42: calabresella.v1.GetReplayRequest
-	(*GetReplayResponse)(nil),        // 43: calabresella.v1.GetReplayResponse
-	(*AnalyseRecordRequest)(nil),     // 44: calabresella.v1.AnalyseRecordRequest
-	(*AnalyseRecordResponse)(nil),    // 45: calabresella.v1.AnalyseRecordResponse
-	(*Analysis)(nil),                 // 46: calabresella.v1.Analysis
-	(*AnalysedDecision)(nil),         // 47: calabresella.v1.AnalysedDecision
-	(*ActionValue)(nil),              // 48: calabresella.v1.ActionValue
-	(*SeatAnalysis)(nil),             // 49: calabresella.v1.SeatAnalysis
-	(*SeekRequest)(nil),              // 50: calabresella.v1.SeekRequest
-	(*Assignment)(nil),               // 51: calabresella.v1.Assignment
-	(*SeekResponse)(nil),             // 52: calabresella.v1.SeekResponse
-	(*SeekWaiting)(nil),              // 53: calabresella.v1.SeekWaiting
-	(*CompeteRequest)(nil),           // 54: calabresella.v1.CompeteRequest
-	(*CompeteResponse)(nil),          // 55: calabresella.v1.CompeteResponse
-	(*CreateTournamentRequest)(nil),  // 56: calabresella.v1.CreateTournamentRequest
-	(*CreateTournamentResponse)(nil), // 57: calabresella.v1.CreateTournamentResponse
-	(*Tournament)(nil),               // 58: calabresella.v1.Tournament
-	(*TournamentMatch)(nil),          // 59: calabresella.v1.TournamentMatch
-	(*Standing)(nil),                 // 60: calabresella.v1.Standing
-	(*GetTournamentRequest)(nil),     // 61: calabresella.v1.GetTournamentRequest
-	(*GetTournamentResponse)(nil),    // 62: calabresella.v1.GetTournamentResponse
-	(*CrossResult)(nil),              // 63: calabresella.v1.CrossResult
-	(*ListTournamentsRequest)(nil),   // 64: calabresella.v1.ListTournamentsRequest
-	(*ListTournamentsResponse)(nil),  // 65: calabresella.v1.ListTournamentsResponse
-	(*EnterTournamentRequest)(nil),   // 66: calabresella.v1.EnterTournamentRequest
-	(*EnterTournamentResponse)(nil),  // 67: calabresella.v1.EnterTournamentResponse
-	(*WhoAmIRequest)(nil),            // 68: calabresella.v1.WhoAmIRequest
-	(*WhoAmIResponse)(nil),           // 69: calabresella.v1.WhoAmIResponse
-	(*GetPlayerRequest)(nil),         // 70: calabresella.v1.GetPlayerRequest
-	(*GetPlayerResponse)(nil),        // 71: calabresella.v1.GetPlayerResponse
-	(*PlayerGame)(nil),               // 72: calabresella.v1.PlayerGame
-	(*RatingPoint)(nil),              // 73: calabresella.v1.RatingPoint
-	(*PlayerMatch)(nil),              // 74: calabresella.v1.PlayerMatch
-	(*OpponentResult)(nil),           // 75: calabresella.v1.OpponentResult
-	nil,                              // 76: calabresella.v1.Table.MetadataEntry
-	nil,                              // 77: calabresella.v1.CreateTableRequest.MetadataEntry
-	(*GameOptions)(nil),              // 78: calabresella.v1.GameOptions
-	(*MatchResult)(nil),              // 79: calabresella.v1.MatchResult
-	(*Action)(nil),                   // 80: calabresella.v1.Action
-	(*Event)(nil),                    // 81: calabresella.v1.Event
-	(*Observation)(nil),              // 82: calabresella.v1.Observation
-	(*SeatCards)(nil),                // 83: calabresella.v1.SeatCards
-	(*Card)(nil),                     // 84: calabresella.v1.Card
-	(Game)(0),                        // 85: calabresella.v1.Game
+	(OptionKind)(0),                  // 7: calabresella.v1.OptionKind
+	(*Clock)(nil),                    // 8: calabresella.v1.Clock
+	(*SeatInfo)(nil),                 // 9: calabresella.v1.SeatInfo
+	(*Table)(nil),                    // 10: calabresella.v1.Table
+	(*CreateTableRequest)(nil),       // 11: calabresella.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),      // 12: calabresella.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),        // 13: calabresella.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),       // 14: calabresella.v1.ListTablesResponse
+	(*GetTableRequest)(nil),          // 15: calabresella.v1.GetTableRequest
+	(*GetTableResponse)(nil),         // 16: calabresella.v1.GetTableResponse
+	(*JoinTableRequest)(nil),         // 17: calabresella.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),        // 18: calabresella.v1.JoinTableResponse
+	(*ObserveRequest)(nil),           // 19: calabresella.v1.ObserveRequest
+	(*ObserveResponse)(nil),          // 20: calabresella.v1.ObserveResponse
+	(*SpectateRequest)(nil),          // 21: calabresella.v1.SpectateRequest
+	(*SpectateResponse)(nil),         // 22: calabresella.v1.SpectateResponse
+	(*ActRequest)(nil),               // 23: calabresella.v1.ActRequest
+	(*ActResponse)(nil),              // 24: calabresella.v1.ActResponse
+	(*GetRecordRequest)(nil),         // 25: calabresella.v1.GetRecordRequest
+	(*GetRecordResponse)(nil),        // 26: calabresella.v1.GetRecordResponse
+	(*Update)(nil),                   // 27: calabresella.v1.Update
+	(*Snapshot)(nil),                 // 28: calabresella.v1.Snapshot
+	(*HandStarted)(nil),              // 29: calabresella.v1.HandStarted
+	(*Turn)(nil),                     // 30: calabresella.v1.Turn
+	(*TimedOut)(nil),                 // 31: calabresella.v1.TimedOut
+	(*HandRevealed)(nil),             // 32: calabresella.v1.HandRevealed
+	(*SeatChanged)(nil),              // 33: calabresella.v1.SeatChanged
+	(*MatchEnded)(nil),               // 34: calabresella.v1.MatchEnded
+	(*GetObservationRequest)(nil),    // 35: calabresella.v1.GetObservationRequest
+	(*GetObservationResponse)(nil),   // 36: calabresella.v1.GetObservationResponse
+	(*ListRecordsRequest)(nil),       // 37: calabresella.v1.ListRecordsRequest
+	(*RecordSummary)(nil),            // 38: calabresella.v1.RecordSummary
+	(*ListRecordsResponse)(nil),      // 39: calabresella.v1.ListRecordsResponse
+	(*GetResultsRequest)(nil),        // 40: calabresella.v1.GetResultsRequest
+	(*PlayerResult)(nil),             // 41: calabresella.v1.PlayerResult
+	(*GetResultsResponse)(nil),       // 42: calabresella.v1.GetResultsResponse
+	(*GetReplayRequest)(nil),         // 43: calabresella.v1.GetReplayRequest
+	(*GetReplayResponse)(nil),        // 44: calabresella.v1.GetReplayResponse
+	(*AnalyseRecordRequest)(nil),     // 45: calabresella.v1.AnalyseRecordRequest
+	(*AnalyseRecordResponse)(nil),    // 46: calabresella.v1.AnalyseRecordResponse
+	(*Analysis)(nil),                 // 47: calabresella.v1.Analysis
+	(*AnalysedDecision)(nil),         // 48: calabresella.v1.AnalysedDecision
+	(*ActionValue)(nil),              // 49: calabresella.v1.ActionValue
+	(*SeatAnalysis)(nil),             // 50: calabresella.v1.SeatAnalysis
+	(*SeekRequest)(nil),              // 51: calabresella.v1.SeekRequest
+	(*Assignment)(nil),               // 52: calabresella.v1.Assignment
+	(*SeekResponse)(nil),             // 53: calabresella.v1.SeekResponse
+	(*SeekWaiting)(nil),              // 54: calabresella.v1.SeekWaiting
+	(*CompeteRequest)(nil),           // 55: calabresella.v1.CompeteRequest
+	(*CompeteResponse)(nil),          // 56: calabresella.v1.CompeteResponse
+	(*CreateTournamentRequest)(nil),  // 57: calabresella.v1.CreateTournamentRequest
+	(*CreateTournamentResponse)(nil), // 58: calabresella.v1.CreateTournamentResponse
+	(*Tournament)(nil),               // 59: calabresella.v1.Tournament
+	(*TournamentMatch)(nil),          // 60: calabresella.v1.TournamentMatch
+	(*Standing)(nil),                 // 61: calabresella.v1.Standing
+	(*GetTournamentRequest)(nil),     // 62: calabresella.v1.GetTournamentRequest
+	(*GetTournamentResponse)(nil),    // 63: calabresella.v1.GetTournamentResponse
+	(*CrossResult)(nil),              // 64: calabresella.v1.CrossResult
+	(*ListTournamentsRequest)(nil),   // 65: calabresella.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),  // 66: calabresella.v1.ListTournamentsResponse
+	(*EnterTournamentRequest)(nil),   // 67: calabresella.v1.EnterTournamentRequest
+	(*EnterTournamentResponse)(nil),  // 68: calabresella.v1.EnterTournamentResponse
+	(*WhoAmIRequest)(nil),            // 69: calabresella.v1.WhoAmIRequest
+	(*WhoAmIResponse)(nil),           // 70: calabresella.v1.WhoAmIResponse
+	(*GetPlayerRequest)(nil),         // 71: calabresella.v1.GetPlayerRequest
+	(*GetPlayerResponse)(nil),        // 72: calabresella.v1.GetPlayerResponse
+	(*PlayerGame)(nil),               // 73: calabresella.v1.PlayerGame
+	(*RatingPoint)(nil),              // 74: calabresella.v1.RatingPoint
+	(*PlayerMatch)(nil),              // 75: calabresella.v1.PlayerMatch
+	(*OpponentResult)(nil),           // 76: calabresella.v1.OpponentResult
+	(*ListGamesRequest)(nil),         // 77: calabresella.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),        // 78: calabresella.v1.ListGamesResponse
+	(*GameDescription)(nil),          // 79: calabresella.v1.GameDescription
+	(*OptionDescription)(nil),        // 80: calabresella.v1.OptionDescription
+	nil,                              // 81: calabresella.v1.Table.MetadataEntry
+	nil,                              // 82: calabresella.v1.CreateTableRequest.MetadataEntry
+	(*GameOptions)(nil),              // 83: calabresella.v1.GameOptions
+	(*MatchResult)(nil),              // 84: calabresella.v1.MatchResult
+	(*Action)(nil),                   // 85: calabresella.v1.Action
+	(*Event)(nil),                    // 86: calabresella.v1.Event
+	(*Observation)(nil),              // 87: calabresella.v1.Observation
+	(*SeatCards)(nil),                // 88: calabresella.v1.SeatCards
+	(*Card)(nil),                     // 89: calabresella.v1.Card
+	(Game)(0),                        // 90: calabresella.v1.Game
 }
 var file_calabresella_v1_table_service_proto_depIdxs = []int32{
 	1,   // 0: calabresella.v1.Clock.on_timeout:type_name -> calabresella.v1.TimeoutPolicy
 	0,   // 1: calabresella.v1.SeatInfo.kind:type_name -> calabresella.v1.SeatKind
-	76,  // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
-	78,  // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
-	7,   // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
+	81,  // 2: calabresella.v1.Table.metadata:type_name -> calabresella.v1.Table.MetadataEntry
+	83,  // 3: calabresella.v1.Table.options:type_name -> calabresella.v1.GameOptions
+	8,   // 4: calabresella.v1.Table.clock:type_name -> calabresella.v1.Clock
 	2,   // 5: calabresella.v1.Table.state:type_name -> calabresella.v1.TableState
-	8,   // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
-	79,  // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
-	78,  // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
+	9,   // 6: calabresella.v1.Table.seats:type_name -> calabresella.v1.SeatInfo
+	84,  // 7: calabresella.v1.Table.result:type_name -> calabresella.v1.MatchResult
+	83,  // 8: calabresella.v1.CreateTableRequest.options:type_name -> calabresella.v1.GameOptions
 	0,   // 9: calabresella.v1.CreateTableRequest.seats:type_name -> calabresella.v1.SeatKind
-	7,   // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
-	77,  // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
-	9,   // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
+	8,   // 10: calabresella.v1.CreateTableRequest.clock:type_name -> calabresella.v1.Clock
+	82,  // 11: calabresella.v1.CreateTableRequest.metadata:type_name -> calabresella.v1.CreateTableRequest.MetadataEntry
+	10,  // 12: calabresella.v1.CreateTableResponse.table:type_name -> calabresella.v1.Table
 	2,   // 13: calabresella.v1.ListTablesRequest.state:type_name -> calabresella.v1.TableState
-	9,   // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
-	9,   // 15: calabresella.v1.GetTableResponse.table:type_name -> calabresella.v1.Table
-	9,   // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
-	26,  // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
-	26,  // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
-	80,  // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
-	80,  // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
-	27,  // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
-	28,  // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
-	81,  // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
-	29,  // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
-	30,  // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
-	31,  // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
-	32,  // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
-	33,  // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
-	29,  // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
-	82,  // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
-	9,   // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
-	29,  // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
+	10,  // 14: calabresella.v1.ListTablesResponse.tables:type_name -> calabresella.v1.Table
+	10,  // 15: calabresella.v1.GetTableResponse.table:type_name -> calabresella.v1.Table
+	10,  // 16: calabresella.v1.JoinTableResponse.table:type_name -> calabresella.v1.Table
+	27,  // 17: calabresella.v1.ObserveResponse.update:type_name -> calabresella.v1.Update
+	27,  // 18: calabresella.v1.SpectateResponse.update:type_name -> calabresella.v1.Update
+	85,  // 19: calabresella.v1.ActRequest.action:type_name -> calabresella.v1.Action
+	85,  // 20: calabresella.v1.ActResponse.action:type_name -> calabresella.v1.Action
+	28,  // 21: calabresella.v1.Update.snapshot:type_name -> calabresella.v1.Snapshot
+	29,  // 22: calabresella.v1.Update.hand_started:type_name -> calabresella.v1.HandStarted
+	86,  // 23: calabresella.v1.Update.event:type_name -> calabresella.v1.Event
+	30,  // 24: calabresella.v1.Update.turn:type_name -> calabresella.v1.Turn
+	31,  // 25: calabresella.v1.Update.timed_out:type_name -> calabresella.v1.TimedOut
+	32,  // 26: calabresella.v1.Update.hand_revealed:type_name -> calabresella.v1.HandRevealed
+	33,  // 27: calabresella.v1.Update.seat_changed:type_name -> calabresella.v1.SeatChanged
+	34,  // 28: calabresella.v1.Update.match_ended:type_name -> calabresella.v1.MatchEnded
+	30,  // 29: calabresella.v1.Update.next_turn:type_name -> calabresella.v1.Turn
+	87,  // 30: calabresella.v1.Snapshot.observation:type_name -> calabresella.v1.Observation
+	10,  // 31: calabresella.v1.Snapshot.table:type_name -> calabresella.v1.Table
+	30,  // 32: calabresella.v1.Snapshot.turn:type_name -> calabresella.v1.Turn
 	3,   // 33: calabresella.v1.Snapshot.reason:type_name -> calabresella.v1.SnapshotReason
-	80,  // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
+	85,  // 34: calabresella.v1.Turn.legal_actions:type_name -> calabresella.v1.Action
 	1,   // 35: calabresella.v1.TimedOut.policy:type_name -> calabresella.v1.TimeoutPolicy
-	83,  // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
-	84,  // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
-	84,  // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
-	8,   // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
-	79,  // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
+	88,  // 36: calabresella.v1.HandRevealed.hands:type_name -> calabresella.v1.SeatCards
+	89,  // 37: calabresella.v1.HandRevealed.monte:type_name -> calabresella.v1.Card
+	89,  // 38: calabresella.v1.HandRevealed.stock:type_name -> calabresella.v1.Card
+	9,   // 39: calabresella.v1.SeatChanged.seat:type_name -> calabresella.v1.SeatInfo
+	84,  // 40: calabresella.v1.MatchEnded.result:type_name -> calabresella.v1.MatchResult
 	4,   // 41: calabresella.v1.MatchEnded.reason:type_name -> calabresella.v1.EndReason
-	82,  // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
+	87,  // 42: calabresella.v1.GetObservationResponse.observation:type_name -> calabresella.v1.Observation
 	2,   // 43: calabresella.v1.GetObservationResponse.state:type_name -> calabresella.v1.TableState
-	85,  // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
+	90,  // 44: calabresella.v1.ListRecordsRequest.game:type_name -> calabresella.v1.Game
 	4,   // 45: calabresella.v1.ListRecordsRequest.end_reason:type_name -> calabresella.v1.EndReason
-	85,  // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
+	90,  // 46: calabresella.v1.RecordSummary.game:type_name -> calabresella.v1.Game
 	4,   // 47: calabresella.v1.RecordSummary.end_reason:type_name -> calabresella.v1.EndReason
-	79,  // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
-	37,  // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
-	85,  // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
-	40,  // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
-	82,  // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
-	83,  // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
-	84,  // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
-	46,  // 55: calabresella.v1.AnalyseRecordResponse.analysis:type_name -> calabresella.v1.Analysis
-	47,  // 56: calabresella.v1.Analysis.decisions:type_name -> calabresella.v1.AnalysedDecision
-	49,  // 57: calabresella.v1.Analysis.seats:type_name -> calabresella.v1.SeatAnalysis
-	48,  // 58: calabresella.v1.AnalysedDecision.actions:type_name -> calabresella.v1.ActionValue
-	78,  // 59: calabresella.v1.SeekRequest.options:type_name -> calabresella.v1.GameOptions
-	7,   // 60: calabresella.v1.SeekRequest.clock:type_name -> calabresella.v1.Clock
-	9,   // 61: calabresella.v1.Assignment.table:type_name -> calabresella.v1.Table
-	53,  // 62: calabresella.v1.SeekResponse.waiting:type_name -> calabresella.v1.SeekWaiting
-	51,  // 63: calabresella.v1.SeekResponse.seated:type_name -> calabresella.v1.Assignment
-	51,  // 64: calabresella.v1.CompeteResponse.assignment:type_name -> calabresella.v1.Assignment
-	78,  // 65: calabresella.v1.CreateTournamentRequest.options:type_name -> calabresella.v1.GameOptions
-	7,   // 66: calabresella.v1.CreateTournamentRequest.clock:type_name -> calabresella.v1.Clock
+	84,  // 48: calabresella.v1.RecordSummary.result:type_name -> calabresella.v1.MatchResult
+	38,  // 49: calabresella.v1.ListRecordsResponse.records:type_name -> calabresella.v1.RecordSummary
+	90,  // 50: calabresella.v1.GetResultsRequest.game:type_name -> calabresella.v1.Game
+	41,  // 51: calabresella.v1.GetResultsResponse.players:type_name -> calabresella.v1.PlayerResult
+	87,  // 52: calabresella.v1.GetReplayResponse.observation:type_name -> calabresella.v1.Observation
+	88,  // 53: calabresella.v1.GetReplayResponse.deal:type_name -> calabresella.v1.SeatCards
+	89,  // 54: calabresella.v1.GetReplayResponse.rest:type_name -> calabresella.v1.Card
+	47,  // 55: calabresella.v1.AnalyseRecordResponse.analysis:type_name -> calabresella.v1.Analysis
+	48,  // 56: calabresella.v1.Analysis.decisions:type_name -> calabresella.v1.AnalysedDecision
+	50,  // 57: calabresella.v1.Analysis.seats:type_name -> calabresella.v1.SeatAnalysis
+	49,  // 58: calabresella.v1.AnalysedDecision.actions:type_name -> calabresella.v1.ActionValue
+	83,  // 59: calabresella.v1.SeekRequest.options:type_name -> calabresella.v1.GameOptions
+	8,   // 60: calabresella.v1.SeekRequest.clock:type_name -> calabresella.v1.Clock
+	10,  // 61: calabresella.v1.Assignment.table:type_name -> calabresella.v1.Table
+	54,  // 62: calabresella.v1.SeekResponse.waiting:type_name -> calabresella.v1.SeekWaiting
+	52,  // 63: calabresella.v1.SeekResponse.seated:type_name -> calabresella.v1.Assignment
+	52,  // 64: calabresella.v1.CompeteResponse.assignment:type_name -> calabresella.v1.Assignment
+	83,  // 65: calabresella.v1.CreateTournamentRequest.options:type_name -> calabresella.v1.GameOptions
+	8,   // 66: calabresella.v1.CreateTournamentRequest.clock:type_name -> calabresella.v1.Clock
 	5,   // 67: calabresella.v1.CreateTournamentRequest.format:type_name -> calabresella.v1.TournamentFormat
-	58,  // 68: calabresella.v1.CreateTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	78,  // 69: calabresella.v1.Tournament.options:type_name -> calabresella.v1.GameOptions
-	7,   // 70: calabresella.v1.Tournament.clock:type_name -> calabresella.v1.Clock
+	59,  // 68: calabresella.v1.CreateTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	83,  // 69: calabresella.v1.Tournament.options:type_name -> calabresella.v1.GameOptions
+	8,   // 70: calabresella.v1.Tournament.clock:type_name -> calabresella.v1.Clock
 	5,   // 71: calabresella.v1.Tournament.format:type_name -> calabresella.v1.TournamentFormat
 	6,   // 72: calabresella.v1.Tournament.state:type_name -> calabresella.v1.TournamentState
 	2,   // 73: calabresella.v1.TournamentMatch.state:type_name -> calabresella.v1.TableState
-	58,  // 74: calabresella.v1.GetTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	60,  // 75: calabresella.v1.GetTournamentResponse.standings:type_name -> calabresella.v1.Standing
-	59,  // 76: calabresella.v1.GetTournamentResponse.matches:type_name -> calabresella.v1.TournamentMatch
-	63,  // 77: calabresella.v1.GetTournamentResponse.cross_table:type_name -> calabresella.v1.CrossResult
-	58,  // 78: calabresella.v1.ListTournamentsResponse.tournaments:type_name -> calabresella.v1.Tournament
-	58,  // 79: calabresella.v1.EnterTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
-	72,  // 80: calabresella.v1.GetPlayerResponse.games:type_name -> calabresella.v1.PlayerGame
-	74,  // 81: calabresella.v1.GetPlayerResponse.recent:type_name -> calabresella.v1.PlayerMatch
-	75,  // 82: calabresella.v1.GetPlayerResponse.opponents:type_name -> calabresella.v1.OpponentResult
-	85,  // 83: calabresella.v1.PlayerGame.game:type_name -> calabresella.v1.Game
-	40,  // 84: calabresella.v1.PlayerGame.result:type_name -> calabresella.v1.PlayerResult
-	73,  // 85: calabresella.v1.PlayerGame.history:type_name -> calabresella.v1.RatingPoint
-	85,  // 86: calabresella.v1.PlayerMatch.game:type_name -> calabresella.v1.Game
-	10,  // 87: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
-	12,  // 88: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
-	14,  // 89: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
-	16,  // 90: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
-	18,  // 91: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
-	22,  // 92: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
-	20,  // 93: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
-	24,  // 94: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
-	34,  // 95: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
-	36,  // 96: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
-	39,  // 97: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
-	42,  // 98: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
-	44,  // 99: calabresella.v1.TableService.AnalyseRecord:input_type -> calabresella.v1.AnalyseRecordRequest
-	50,  // 100: calabresella.v1.TableService.Seek:input_type -> calabresella.v1.SeekRequest
-	54,  // 101: calabresella.v1.TableService.Compete:input_type -> calabresella.v1.CompeteRequest
-	56,  // 102: calabresella.v1.TableService.CreateTournament:input_type -> calabresella.v1.CreateTournamentRequest
-	61,  // 103: calabresella.v1.TableService.GetTournament:input_type -> calabresella.v1.GetTournamentRequest
-	64,  // 104: calabresella.v1.TableService.ListTournaments:input_type -> calabresella.v1.ListTournamentsRequest
-	66,  // 105: calabresella.v1.TableService.EnterTournament:input_type -> calabresella.v1.EnterTournamentRequest
-	68,  // 106: calabresella.v1.TableService.WhoAmI:input_type -> calabresella.v1.WhoAmIRequest
-	70,  // 107: calabresella.v1.TableService.GetPlayer:input_type -> calabresella.v1.GetPlayerRequest
-	11,  // 108: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
-	13,  // 109: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
-	15,  // 110: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
-	17,  // 111: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
-	19,  // 112: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
-	23,  // 113: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
-	21,  // 114: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
-	25,  // 115: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
-	35,  // 116: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
-	38,  // 117: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
-	41,  // 118: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
-	43,  // 119: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
-	45,  // 120: calabresella.v1.TableService.AnalyseRecord:output_type -> calabresella.v1.AnalyseRecordResponse
-	52,  // 121: calabresella.v1.TableService.Seek:output_type -> calabresella.v1.SeekResponse
-	55,  // 122: calabresella.v1.TableService.Compete:output_type -> calabresella.v1.CompeteResponse
-	57,  // 123: calabresella.v1.TableService.CreateTournament:output_type -> calabresella.v1.CreateTournamentResponse
-	62,  // 124: calabresella.v1.TableService.GetTournament:output_type -> calabresella.v1.GetTournamentResponse
-	65,  // 125: calabresella.v1.TableService.ListTournaments:output_type -> calabresella.v1.ListTournamentsResponse
-	67,  // 126: calabresella.v1.TableService.EnterTournament:output_type -> calabresella.v1.EnterTournamentResponse
-	69,  // 127: calabresella.v1.TableService.WhoAmI:output_type -> calabresella.v1.WhoAmIResponse
-	71,  // 128: calabresella.v1.TableService.GetPlayer:output_type -> calabresella.v1.GetPlayerResponse
-	108, // [108:129] is the sub-list for method output_type
-	87,  // [87:108] is the sub-list for method input_type
-	87,  // [87:87] is the sub-list for extension type_name
-	87,  // [87:87] is the sub-list for extension extendee
-	0,   // [0:87] is the sub-list for field type_name
+	59,  // 74: calabresella.v1.GetTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	61,  // 75: calabresella.v1.GetTournamentResponse.standings:type_name -> calabresella.v1.Standing
+	60,  // 76: calabresella.v1.GetTournamentResponse.matches:type_name -> calabresella.v1.TournamentMatch
+	64,  // 77: calabresella.v1.GetTournamentResponse.cross_table:type_name -> calabresella.v1.CrossResult
+	59,  // 78: calabresella.v1.ListTournamentsResponse.tournaments:type_name -> calabresella.v1.Tournament
+	59,  // 79: calabresella.v1.EnterTournamentResponse.tournament:type_name -> calabresella.v1.Tournament
+	73,  // 80: calabresella.v1.GetPlayerResponse.games:type_name -> calabresella.v1.PlayerGame
+	75,  // 81: calabresella.v1.GetPlayerResponse.recent:type_name -> calabresella.v1.PlayerMatch
+	76,  // 82: calabresella.v1.GetPlayerResponse.opponents:type_name -> calabresella.v1.OpponentResult
+	90,  // 83: calabresella.v1.PlayerGame.game:type_name -> calabresella.v1.Game
+	41,  // 84: calabresella.v1.PlayerGame.result:type_name -> calabresella.v1.PlayerResult
+	74,  // 85: calabresella.v1.PlayerGame.history:type_name -> calabresella.v1.RatingPoint
+	90,  // 86: calabresella.v1.PlayerMatch.game:type_name -> calabresella.v1.Game
+	79,  // 87: calabresella.v1.ListGamesResponse.games:type_name -> calabresella.v1.GameDescription
+	90,  // 88: calabresella.v1.GameDescription.game:type_name -> calabresella.v1.Game
+	80,  // 89: calabresella.v1.GameDescription.options:type_name -> calabresella.v1.OptionDescription
+	7,   // 90: calabresella.v1.OptionDescription.kind:type_name -> calabresella.v1.OptionKind
+	11,  // 91: calabresella.v1.TableService.CreateTable:input_type -> calabresella.v1.CreateTableRequest
+	13,  // 92: calabresella.v1.TableService.ListTables:input_type -> calabresella.v1.ListTablesRequest
+	15,  // 93: calabresella.v1.TableService.GetTable:input_type -> calabresella.v1.GetTableRequest
+	17,  // 94: calabresella.v1.TableService.JoinTable:input_type -> calabresella.v1.JoinTableRequest
+	19,  // 95: calabresella.v1.TableService.Observe:input_type -> calabresella.v1.ObserveRequest
+	23,  // 96: calabresella.v1.TableService.Act:input_type -> calabresella.v1.ActRequest
+	21,  // 97: calabresella.v1.TableService.Spectate:input_type -> calabresella.v1.SpectateRequest
+	25,  // 98: calabresella.v1.TableService.GetRecord:input_type -> calabresella.v1.GetRecordRequest
+	35,  // 99: calabresella.v1.TableService.GetObservation:input_type -> calabresella.v1.GetObservationRequest
+	37,  // 100: calabresella.v1.TableService.ListRecords:input_type -> calabresella.v1.ListRecordsRequest
+	40,  // 101: calabresella.v1.TableService.GetResults:input_type -> calabresella.v1.GetResultsRequest
+	43,  // 102: calabresella.v1.TableService.GetReplay:input_type -> calabresella.v1.GetReplayRequest
+	45,  // 103: calabresella.v1.TableService.AnalyseRecord:input_type -> calabresella.v1.AnalyseRecordRequest
+	51,  // 104: calabresella.v1.TableService.Seek:input_type -> calabresella.v1.SeekRequest
+	55,  // 105: calabresella.v1.TableService.Compete:input_type -> calabresella.v1.CompeteRequest
+	57,  // 106: calabresella.v1.TableService.CreateTournament:input_type -> calabresella.v1.CreateTournamentRequest
+	62,  // 107: calabresella.v1.TableService.GetTournament:input_type -> calabresella.v1.GetTournamentRequest
+	65,  // 108: calabresella.v1.TableService.ListTournaments:input_type -> calabresella.v1.ListTournamentsRequest
+	67,  // 109: calabresella.v1.TableService.EnterTournament:input_type -> calabresella.v1.EnterTournamentRequest
+	69,  // 110: calabresella.v1.TableService.WhoAmI:input_type -> calabresella.v1.WhoAmIRequest
+	71,  // 111: calabresella.v1.TableService.GetPlayer:input_type -> calabresella.v1.GetPlayerRequest
+	77,  // 112: calabresella.v1.TableService.ListGames:input_type -> calabresella.v1.ListGamesRequest
+	12,  // 113: calabresella.v1.TableService.CreateTable:output_type -> calabresella.v1.CreateTableResponse
+	14,  // 114: calabresella.v1.TableService.ListTables:output_type -> calabresella.v1.ListTablesResponse
+	16,  // 115: calabresella.v1.TableService.GetTable:output_type -> calabresella.v1.GetTableResponse
+	18,  // 116: calabresella.v1.TableService.JoinTable:output_type -> calabresella.v1.JoinTableResponse
+	20,  // 117: calabresella.v1.TableService.Observe:output_type -> calabresella.v1.ObserveResponse
+	24,  // 118: calabresella.v1.TableService.Act:output_type -> calabresella.v1.ActResponse
+	22,  // 119: calabresella.v1.TableService.Spectate:output_type -> calabresella.v1.SpectateResponse
+	26,  // 120: calabresella.v1.TableService.GetRecord:output_type -> calabresella.v1.GetRecordResponse
+	36,  // 121: calabresella.v1.TableService.GetObservation:output_type -> calabresella.v1.GetObservationResponse
+	39,  // 122: calabresella.v1.TableService.ListRecords:output_type -> calabresella.v1.ListRecordsResponse
+	42,  // 123: calabresella.v1.TableService.GetResults:output_type -> calabresella.v1.GetResultsResponse
+	44,  // 124: calabresella.v1.TableService.GetReplay:output_type -> calabresella.v1.GetReplayResponse
+	46,  // 125: calabresella.v1.TableService.AnalyseRecord:output_type -> calabresella.v1.AnalyseRecordResponse
+	53,  // 126: calabresella.v1.TableService.Seek:output_type -> calabresella.v1.SeekResponse
+	56,  // 127: calabresella.v1.TableService.Compete:output_type -> calabresella.v1.CompeteResponse
+	58,  // 128: calabresella.v1.TableService.CreateTournament:output_type -> calabresella.v1.CreateTournamentResponse
+	63,  // 129: calabresella.v1.TableService.GetTournament:output_type -> calabresella.v1.GetTournamentResponse
+	66,  // 130: calabresella.v1.TableService.ListTournaments:output_type -> calabresella.v1.ListTournamentsResponse
+	68,  // 131: calabresella.v1.TableService.EnterTournament:output_type -> calabresella.v1.EnterTournamentResponse
+	70,  // 132: calabresella.v1.TableService.WhoAmI:output_type -> calabresella.v1.WhoAmIResponse
+	72,  // 133: calabresella.v1.TableService.GetPlayer:output_type -> calabresella.v1.GetPlayerResponse
+	78,  // 134: calabresella.v1.TableService.ListGames:output_type -> calabresella.v1.ListGamesResponse
+	113, // [113:135] is the sub-list for method output_type
+	91,  // [91:113] is the sub-list for method input_type
+	91,  // [91:91] is the sub-list for extension type_name
+	91,  // [91:91] is the sub-list for extension extendee
+	0,   // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_calabresella_v1_table_service_proto_init() }
@@ -6708,8 +7077,8 @@ func file_calabresella_v1_table_service_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_calabresella_v1_table_service_proto_rawDesc), len(file_calabresella_v1_table_service_proto_rawDesc)),
-			NumEnums:      7,
-			NumMessages:   71,
+			NumEnums:      8,
+			NumMessages:   75,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

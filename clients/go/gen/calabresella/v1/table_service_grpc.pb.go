@@ -58,6 +58,7 @@ const (
 	TableService_EnterTournament_FullMethodName  = "/calabresella.v1.TableService/EnterTournament"
 	TableService_WhoAmI_FullMethodName           = "/calabresella.v1.TableService/WhoAmI"
 	TableService_GetPlayer_FullMethodName        = "/calabresella.v1.TableService/GetPlayer"
+	TableService_ListGames_FullMethodName        = "/calabresella.v1.TableService/ListGames"
 )
 
 // TableServiceClient is the client API for TableService service.
@@ -199,6 +200,10 @@ type TableServiceClient interface {
 	// Errors: INVALID_ARGUMENT (BAD_NAME); NOT_FOUND (PLAYER_NOT_FOUND); UNAVAILABLE
 	// (STORE_FAILED).
 	GetPlayer(ctx context.Context, in *GetPlayerRequest, opts ...grpc.CallOption) (*GetPlayerResponse, error)
+	// Every game the server plays, with its seats and the description of each of its rule
+	// options (key, values, default, what it does), so that clients and forms keep no copy of
+	// them: `GameOptions.settings` takes the keys and values as described.
+	ListGames(ctx context.Context, in *ListGamesRequest, opts ...grpc.CallOption) (*ListGamesResponse, error)
 }
 
 type tableServiceClient struct {
@@ -455,6 +460,16 @@ func (c *tableServiceClient) GetPlayer(ctx context.Context, in *GetPlayerRequest
 	return out, nil
 }
 
+func (c *tableServiceClient) ListGames(ctx context.Context, in *ListGamesRequest, opts ...grpc.CallOption) (*ListGamesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListGamesResponse)
+	err := c.cc.Invoke(ctx, TableService_ListGames_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TableServiceServer is the server API for TableService service.
 // All implementations must embed UnimplementedTableServiceServer
 // for forward compatibility.
@@ -594,6 +609,10 @@ type TableServiceServer interface {
 	// Errors: INVALID_ARGUMENT (BAD_NAME); NOT_FOUND (PLAYER_NOT_FOUND); UNAVAILABLE
 	// (STORE_FAILED).
 	GetPlayer(context.Context, *GetPlayerRequest) (*GetPlayerResponse, error)
+	// Every game the server plays, with its seats and the description of each of its rule
+	// options (key, values, default, what it does), so that clients and forms keep no copy of
+	// them: `GameOptions.settings` takes the keys and values as described.
+	ListGames(context.Context, *ListGamesRequest) (*ListGamesResponse, error)
 	mustEmbedUnimplementedTableServiceServer()
 }
 
@@ -666,6 +685,9 @@ func (UnimplementedTableServiceServer) WhoAmI(context.Context, *WhoAmIRequest) (
 }
 func (UnimplementedTableServiceServer) GetPlayer(context.Context, *GetPlayerRequest) (*GetPlayerResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetPlayer not implemented")
+}
+func (UnimplementedTableServiceServer) ListGames(context.Context, *ListGamesRequest) (*ListGamesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListGames not implemented")
 }
 func (UnimplementedTableServiceServer) mustEmbedUnimplementedTableServiceServer() {}
 func (UnimplementedTableServiceServer) testEmbeddedByValue()                      {}
@@ -1038,6 +1060,24 @@ func _TableService_GetPlayer_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TableService_ListGames_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListGamesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).ListGames(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_ListGames_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).ListGames(ctx, req.(*ListGamesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TableService_ServiceDesc is the grpc.ServiceDesc for TableService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1112,6 +1152,10 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetPlayer",
 			Handler:    _TableService_GetPlayer_Handler,
+		},
+		{
+			MethodName: "ListGames",
+			Handler:    _TableService_ListGames_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -17,6 +17,8 @@ impl WireGame for Match {
     fn options_to_wire(o: &Options) -> v1::GameOptions {
         v1::GameOptions {
             game: v1::Game::Calabresella as i32,
+            // Read from the typed rules, which name every option: `settings` is for input.
+            settings: Default::default(),
             rules: Some(v1::game_options::Rules::Calabresella(
                 v1::CalabresellaOptions {
                     players: Some(u32::from(o.players)),

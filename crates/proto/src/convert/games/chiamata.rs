@@ -24,6 +24,8 @@ impl WireGame for Match {
                 Variant::Tressette => v1::Game::TressetteChiamata,
                 Variant::Briscola => v1::Game::BriscolaChiamata,
             } as i32,
+            // Read from the typed rules, which name every option: `settings` is for input.
+            settings: Default::default(),
             rules: Some(v1::game_options::Rules::Chiamata(v1::ChiamataOptions {
                 players: Some(u32::from(o.players)),
                 hands: Some(o.match_hands()),

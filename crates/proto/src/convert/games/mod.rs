@@ -16,10 +16,12 @@ mod tests {
         for bad in [
             v1::GameOptions::default(),
             v1::GameOptions {
+                settings: Default::default(),
                 game: 42,
                 rules: None,
             },
             v1::GameOptions {
+                settings: Default::default(),
                 game: v1::Game::Calabresella as i32,
                 rules: Some(v1::game_options::Rules::Calabresella(
                     v1::CalabresellaOptions {
@@ -29,6 +31,7 @@ mod tests {
                 )),
             },
             v1::GameOptions {
+                settings: Default::default(),
                 game: v1::Game::Calabresella as i32,
                 rules: Some(v1::game_options::Rules::Calabresella(
                     v1::CalabresellaOptions {
@@ -39,6 +42,7 @@ mod tests {
                 )),
             },
             v1::GameOptions {
+                settings: Default::default(),
                 game: v1::Game::Tressette as i32,
                 rules: Some(v1::game_options::Rules::Tressette(v1::TressetteOptions {
                     follow_suit_always: Some(true),
@@ -46,10 +50,12 @@ mod tests {
                 })),
             },
             v1::GameOptions {
+                settings: Default::default(),
                 game: v1::Game::Tressette as i32,
                 rules: Some(v1::game_options::Rules::Calabresella(Default::default())),
             },
             v1::GameOptions {
+                settings: Default::default(),
                 game: v1::Game::Calabresella as i32,
                 rules: Some(v1::game_options::Rules::Tressette(Default::default())),
             },

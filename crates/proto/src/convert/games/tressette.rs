@@ -23,6 +23,8 @@ impl WireGame for Match {
                 Variant::Partnership => v1::Game::Tressette,
                 Variant::Due => v1::Game::TressetteInDue,
             } as i32,
+            // Read from the typed rules, which name every option: `settings` is for input.
+            settings: Default::default(),
             rules: Some(v1::game_options::Rules::Tressette(v1::TressetteOptions {
                 target: Some(o.target),
                 accusi: Some(o.accusi),
