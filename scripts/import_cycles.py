@@ -30,8 +30,10 @@ TEST_TAIL = re.compile(
 )
 COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
-USE = re.compile(r"\buse\s+((?:crate|super|self)\b[^;]*);")
-PATH = re.compile(r"\b((?:crate|super|self)(?:::\w+)+)")
+USE = re.compile(r"\buse\s+(\w[^;]*);")
+PUB_USE = re.compile(r"\bpub(?:\([^)]*\))?\s+use\s+(\w[^;]*);")
+PATH = re.compile(r"(?<![\w:])((?:crate|super|self|[a-z_][a-z0-9_]*)(?:::\w+)+)")
+CHAR = re.compile(r"'(?:\\.|[^'\\\n])'")
 TS_IMPORT = re.compile(
     r"""(?:import|export)\s[^;]*?\sfrom\s*["'](\.{1,2}/[^"']+)["']""", re.DOTALL
 )
@@ -43,14 +45,16 @@ def rust_module(src: Path, file: Path) -> list[str]:
     return parts[:-1] if parts[-1] in ("mod", "lib") else parts
 
 
-def expand(tree: str) -> list[str]:
-    """The paths of a `use` tree: `a::{b, c::{d, e}}` is `a::b`, `a::c::d`, `a::c::e`."""
-    tree = re.sub(r"\s+as\s+\w+", "", tree)
-    tree = re.sub(r"\s+", "", tree)
+def expand(tree: str) -> list[tuple[str, str]]:
+    """The paths of a `use` tree with the name each brings in: `a::{b, c::{d as e}}` is `a::b`
+    (named `b`) and `a::c::d` (named `e`)."""
+    tree = re.sub(r"\s+", " ", tree).strip()
     start = tree.find("{")
     if start < 0:
-        return [tree]
-    head, body = tree[:start], tree[start + 1 : -1]
+        m = re.fullmatch(r"(.*?)(?: as (\w+))?", tree)
+        path = re.sub(r"\s+", "", m.group(1))
+        return [(path, m.group(2) or path.split("::")[-1])]
+    head, body = tree[:start].replace(" ", ""), tree[start + 1 : tree.rfind("}")]
     items, depth, last = [], 0, 0
     for i, c in enumerate(body):
         depth += c == "{"
@@ -59,7 +63,7 @@ def expand(tree: str) -> list[str]:
             items.append(body[last:i])
             last = i + 1
     items.append(body[last:])
-    return [p for item in items if item for p in expand(head + item)]
+    return [p for item in items if item.strip() for p in expand(head + item.strip())]
 
 
 def rust_graph(crate: Path, edges: dict) -> None:
@@ -72,38 +76,65 @@ def rust_graph(crate: Path, edges: dict) -> None:
         ):
             continue
         modules[tuple(rust_module(src, file))] = file
+    texts = {}
     for module, file in modules.items():
         text = TEST_TAIL.sub("", file.read_text())
-        text = STRING.sub('""', COMMENT.sub("", text))
-        paths = [p for tree in USE.findall(text) for p in expand(tree)]
+        text = CHAR.sub("' '", COMMENT.sub("", text))
+        texts[module] = STRING.sub('""', text)
+
+    def start(module: tuple, parts: list[str]) -> tuple[list[str], list[str]] | None:
+        """Where a path begins: the crate root, an ancestor, or a child of `module`; `None`
+        for another crate's path."""
+        if parts[0] == "crate":
+            return [], parts[1:]
+        if parts[0] in ("super", "self"):
+            at = list(module)
+            while parts and parts[0] in ("super", "self"):
+                if parts.pop(0) == "super":
+                    at = at[:-1]
+            return at, parts
+        if (*module, parts[0]) in modules:
+            return list(module), parts
+        return None
+
+    # What each module re-exports (`pub use`), by the name it exports, as where it starts.
+    reexports = {}
+    for module, text in texts.items():
+        for tree in PUB_USE.findall(text):
+            for path, name in expand(tree):
+                begun = start(module, path.split("::"))
+                if begun is not None and name != "*":
+                    reexports[(module, name)] = begun
+
+    def resolve(at: list[str], parts: list[str], hops: int = 0) -> tuple | None:
+        """The module that defines what the path names, through re-exports."""
+        k = len(parts)
+        while k >= 0 and tuple(at + parts[:k]) not in modules:
+            k -= 1
+        if k < 0:
+            return None
+        found, rest = tuple(at + parts[:k]), parts[k:]
+        if rest and (found, rest[0]) in reexports and hops < 8:
+            src_at, src_parts = reexports[(found, rest[0])]
+            return resolve(src_at, src_parts + rest[1:], hops + 1) or found
+        return found
+
+    for module, file in modules.items():
+        text = texts[module]
+        paths = [p for tree in USE.findall(text) for p, _ in expand(tree)]
         paths += PATH.findall(USE.sub("", text))
         for path in paths:
-            parts = path.split("::")
-            if parts[0] == "crate":
-                at, parts = [], parts[1:]
-            else:
-                at = list(module)
-                while parts and parts[0] in ("super", "self"):
-                    if parts.pop(0) == "super":
-                        at = at[:-1]
-            names = parts[:]
-            target = None
-            while parts:
-                key = tuple(at + parts)
-                if key in modules:
-                    target = modules[key]
-                    break
-                parts = parts[:-1]
-            if target is None and tuple(at) in modules:
-                target = modules[tuple(at)]
-            if target is None or target == file:
+            begun = start(module, path.split("::"))
+            if begun is None:
+                continue
+            target_module = resolve(*begun)
+            if target_module is None or modules[target_module] == file:
                 continue
             # A module sees its ancestors' items by Rust's scoping (`super::`): a child reading
             # its parent's types is the parent's room, not an arrow back up.
-            target_module = next(m for m, f in modules.items() if f == target)
             if module[: len(target_module)] == target_module:
                 continue
-            edges[file][target].add(names[-1] if names else "*")
+            edges[file][modules[target_module]].add(path.split("::")[-1])
 
 
 def ts_graph(package: Path, edges: dict) -> None:

@@ -1929,7 +1929,13 @@ async fn tables_are_made_from_the_described_options_alone() {
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect(),
     };
+    let long = "9".repeat(300);
     for (bad, says) in [
+        (
+            tressette(&[("target", "11"), (" TARGET", "12")], false),
+            "twice",
+        ),
+        (tressette(&[("target", &long)], false), "at most"),
         (
             tressette(&[("no_such_option", "1")], false),
             "no_such_option",

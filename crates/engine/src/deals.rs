@@ -1,41 +1,13 @@
 //! Dealing, as every game does it: the seeded deal by blocks, and the checks on an explicit
 //! deal (and why a match refuses one).
 
-use thiserror::Error;
-
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 
-/// An explicit deal that is not a deal of the game.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum DealError {
-    /// A card appears twice.
-    #[error("card {0} dealt twice")]
-    Duplicate(Card),
-    /// A seat has the wrong number of cards.
-    #[error("seat {seat} holds {got} cards, expected {expected}")]
-    WrongSize {
-        /// The seat.
-        seat: Seat,
-        /// Cards found.
-        got: usize,
-        /// Cards expected.
-        expected: usize,
-    },
-    /// The monte is missing or of the wrong size.
-    #[error("the monte holds {0} cards, expected 4")]
-    WrongMonte(usize),
-    /// The stock is missing or of the wrong size (a game without one was given one).
-    #[error("the stock holds {got} cards, expected {expected}")]
-    WrongStock {
-        /// Cards found.
-        got: usize,
-        /// Cards expected.
-        expected: usize,
-    },
-}
+// Where they were first published: the words are the game vocabulary's.
+pub use crate::game::{DealError, DealRefused};
 
 /// Checks that each seat holds `expected(seat)` cards and no card is dealt twice; returns every
 /// card dealt to the seats.
@@ -107,26 +79,4 @@ pub(crate) fn check_more(seen: &mut CardSet, cards: &[Card]) -> Result<(), DealE
         seen.insert(c);
     }
     Ok(())
-}
-
-/// Why a match cannot take a new hand.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum DealRefused {
-    /// A hand is still being played.
-    #[error("the current hand is not over")]
-    HandInProgress,
-    /// The match is over.
-    #[error("the match is over")]
-    MatchOver,
-    /// The hand's dealer is not the one whose turn it is to deal.
-    #[error("dealer should be seat {expected}, not {got}")]
-    WrongDealer {
-        /// Whose deal it is.
-        expected: Seat,
-        /// The dealer given.
-        got: Seat,
-    },
-    /// The hand cannot be set up.
-    #[error(transparent)]
-    Hand(#[from] crate::game::HandError),
 }

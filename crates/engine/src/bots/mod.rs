@@ -2,27 +2,18 @@
 //! of its legal actions. Both bots play every registered game: [`RandomBot`] through [`View`]
 //! alone, [`HeuristicBot`] through each game's own lessons (its module's `bot.rs`).
 
+mod bot;
 pub(crate) mod cardplay;
 mod heuristic;
 mod random;
 
+pub use bot::Bot;
 pub use heuristic::HeuristicBot;
 pub(crate) use heuristic::play_card;
 pub use random::{Driver, RandomBot, RandomRun, random_hands};
 
-use crate::action::Action;
+use crate::game::AnyMatch;
 pub use crate::game::View;
-use crate::game::{AnyMatch, AnyObservation};
-
-/// A player program for the game whose observations are `O` (by default any registered game).
-/// `act` is called only when the observation's legal actions are non-empty, and must return one
-/// of them.
-pub trait Bot<O = AnyObservation> {
-    /// A short name for summaries.
-    fn name(&self) -> &str;
-    /// Chooses one of the observation's legal actions.
-    fn act(&mut self, obs: &O) -> Action;
-}
 
 /// The names [`by_name`] knows.
 pub const BOT_NAMES: [&str; 3] = ["random", "heuristic", "pimc"];

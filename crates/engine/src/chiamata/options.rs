@@ -176,12 +176,16 @@ impl Options {
                 (min_players, 5),
                 u32::from(self.players),
             ),
-            D::number(
-                "hands",
-                "Scored hands in a match; two per seat by default (TC-D14, BC-D13).",
-                (1, MAX_HANDS),
-                self.match_hands(),
-            ),
+            OptionDescription {
+                // Unset by default: two hands per seat, however many seats there are.
+                value: self.hands.map(|h| h.to_string()),
+                ..D::number(
+                    "hands",
+                    "Scored hands in a match; by default two per seat (TC-D14, BC-D13).",
+                    (1, MAX_HANDS),
+                    0,
+                )
+            },
         ];
         match self.variant {
             Variant::Tressette => {

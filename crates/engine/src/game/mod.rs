@@ -36,6 +36,6 @@ pub(crate) use traits::rollout_via_inherent;
 pub use traits::{Game, GameHand, Rollout, View};
 pub(crate) use vocab::json_option_text;
 pub use vocab::{
-    ActionList, CardPlaces, DealtCards, GameFacts, HandError, MAX_LEGAL, MatchResult, OptionError,
-    Phase, Viewer,
+    ActionList, CardPlaces, DealError, DealRefused, DealtCards, GameFacts, HandError, MAX_LEGAL,
+    MatchResult, OptionError, Phase, Viewer,
 };

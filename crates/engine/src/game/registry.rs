@@ -719,11 +719,6 @@ impl AnyMatch {
     pub(crate) fn replay_winners(&self) -> Vec<usize> {
         each!(AnyMatch, self, m => Game::replay_winners(m))
     }
-
-    /// The record of the match so far.
-    pub fn record(&self, meta: Option<serde_json::Value>) -> crate::record::Record {
-        each!(AnyMatch, self, m => crate::record::Record::of_game(m, meta))
-    }
 }
 
 impl View for AnyObservation {

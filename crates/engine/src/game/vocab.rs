@@ -9,7 +9,6 @@ use thiserror::Error;
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::deals::DealError;
 use crate::seat::{PerSeat, Seat};
 
 /// The most legal actions any state of any game has: Briscola Chiamata's first bid, `pass`
@@ -216,4 +215,55 @@ pub(crate) fn json_option_text(key: &str, value: &Value) -> Result<String, Optio
             expected: "a string, number or boolean",
         }),
     }
+}
+
+/// An explicit deal that is not a deal of the game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DealError {
+    /// A card appears twice.
+    #[error("card {0} dealt twice")]
+    Duplicate(Card),
+    /// A seat has the wrong number of cards.
+    #[error("seat {seat} holds {got} cards, expected {expected}")]
+    WrongSize {
+        /// The seat.
+        seat: Seat,
+        /// Cards found.
+        got: usize,
+        /// Cards expected.
+        expected: usize,
+    },
+    /// The monte is missing or of the wrong size.
+    #[error("the monte holds {0} cards, expected 4")]
+    WrongMonte(usize),
+    /// The stock is missing or of the wrong size (a game without one was given one).
+    #[error("the stock holds {got} cards, expected {expected}")]
+    WrongStock {
+        /// Cards found.
+        got: usize,
+        /// Cards expected.
+        expected: usize,
+    },
+}
+
+/// Why a match cannot take a new hand.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DealRefused {
+    /// A hand is still being played.
+    #[error("the current hand is not over")]
+    HandInProgress,
+    /// The match is over.
+    #[error("the match is over")]
+    MatchOver,
+    /// The hand's dealer is not the one whose turn it is to deal.
+    #[error("dealer should be seat {expected}, not {got}")]
+    WrongDealer {
+        /// Whose deal it is.
+        expected: Seat,
+        /// The dealer given.
+        got: Seat,
+    },
+    /// The hand cannot be set up.
+    #[error(transparent)]
+    Hand(#[from] HandError),
 }

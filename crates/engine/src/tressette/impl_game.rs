@@ -166,8 +166,8 @@ impl MatchRules for Tressette {
     fn max_actions(opts: &Options) -> u64 {
         u64::from(opts.max_deals) * MAX_HISTORY as u64
     }
-    /// 11 card points, and accusi: a side can hold every ace, 2 and 3 (four napoletane, 12
-    /// points, and three "all four" accusi, 12) (T-D2).
+    /// 11 card points, and accusi (T-D2): a bound rather than the greatest award, 24 for every
+    /// napoletana and "all four" accuso at once, though a side's cards hold fewer.
     fn award_bounds(opts: &Options) -> (bool, i32, i32) {
         (false, 0, 11 + if opts.accusi { 24 } else { 0 })
     }

@@ -122,23 +122,48 @@ pub fn totals_of(signed: &[i32], unsigned: &[u32]) -> Vec<i32> {
     }
 }
 
+/// The most settings one `GameOptions` may carry, and the longest key and value: a game has a
+/// dozen options, and an error message echoes what it refuses.
+pub const MAX_SETTINGS: usize = 64;
+/// The longest setting key or value, in bytes.
+pub const MAX_SETTING_LEN: usize = 256;
+
 /// The rules of `GameOptions.settings`, read with the game's own grammar in the order of their
 /// keys (so `a_due` comes before the `match_end` it sets, and a `target` after a `preset`).
+/// Keys are compared as the grammar reads them (trimmed, any case): the same key twice is
+/// refused rather than one of them silently winning.
 fn rules_from_settings(game: v1::Game, w: &v1::GameOptions) -> Result<Rules, WireError> {
     if w.rules.is_some() {
         return Err(WireError::Options(
             "give the options as settings or as the game's typed rules, not both".into(),
         ));
     }
+    if w.settings.len() > MAX_SETTINGS {
+        return Err(WireError::Options(format!(
+            "at most {MAX_SETTINGS} settings, not {}",
+            w.settings.len()
+        )));
+    }
     let name =
         game_name(game as i32).ok_or_else(|| WireError::Options(format!("game {game:?}")))?;
-    let mut pairs: Vec<(&str, &str)> = w
-        .settings
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+    let mut pairs: Vec<(String, &str)> = Vec::with_capacity(w.settings.len());
+    for (k, v) in &w.settings {
+        if k.len() > MAX_SETTING_LEN || v.len() > MAX_SETTING_LEN {
+            return Err(WireError::Options(format!(
+                "a setting's key and value are at most {MAX_SETTING_LEN} bytes each"
+            )));
+        }
+        pairs.push((k.trim().to_ascii_lowercase(), v.as_str()));
+    }
     pairs.sort_unstable();
-    Rules::parse(name, pairs).map_err(|e| WireError::Options(e.to_string()))
+    if let Some(w) = pairs.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(WireError::Options(format!(
+            "option {} is set twice",
+            w[0].0
+        )));
+    }
+    Rules::parse(name, pairs.iter().map(|(k, v)| (k.as_str(), *v)))
+        .map_err(|e| WireError::Options(e.to_string()))
 }
 
 /// Every game on the wire with its seats and the description of each of its options, in
