@@ -337,4 +337,3 @@ def test_each_game_declares_its_own_facts() -> None:
         cb.game_facts("no-such-game")
     with pytest.raises(cb.NotationError):
         cb.game_facts("tressette", no_such_option=1)
-

@@ -129,6 +129,7 @@ __all__ = [
     "compete",
     "connect",
     "envs",
+    "game_facts",
     "load_record",
     "new_hand",
     "new_match",
@@ -136,6 +137,5 @@ __all__ = [
     "play_async",
     "stdio",
     "tournament",
-    "game_facts",
     "verify_record",
 ]

@@ -35,6 +35,7 @@ __all__ = [
     "VectorEnv",
     "__version__",
     "analyse_record",
+    "game_facts",
     "option_sets",
     "play_matches",
     "verify_record",
