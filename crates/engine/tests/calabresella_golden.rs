@@ -5,6 +5,7 @@
 
 mod common;
 
+use calabresella_engine::game::GameOptions;
 use std::fmt::Write as _;
 
 use calabresella_engine::bots::{Bot, HeuristicBot};

@@ -12,6 +12,7 @@ use calabresella_engine::chiamata::{
     briscola_points, briscola_points_of, payout, target_multiplier,
 };
 use calabresella_engine::deals::DealRefused;
+use calabresella_engine::game::GameOptions;
 use calabresella_engine::game::HandRules;
 use calabresella_engine::game::{Game, GameHand, HandError, OptionError, Phase, Viewer};
 use calabresella_engine::record::{Record, replay_json};

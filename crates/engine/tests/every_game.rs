@@ -562,3 +562,39 @@ fn every_game_describes_the_options_its_parser_takes() {
         }
     }
 }
+
+/// One grammar for every game: a record's `options` object is what the descriptions say
+/// differs from the defaults, it reads back to the same rules, `players` belongs at the
+/// record's top level, and a number out of range is refused with its range.
+#[test]
+fn every_game_reads_and_writes_options_through_its_descriptions() {
+    for rules in every_option_set() {
+        let name = rules.game_name();
+        let written = rules.non_default();
+        let defaults = Rules::defaults(name).unwrap().describe_options();
+        for d in rules.describe_options() {
+            let default = defaults.iter().find(|e| e.key == d.key);
+            let differs = d.key != "players"
+                && d.value.is_some()
+                && default.map(|e| &e.value) != Some(&d.value);
+            assert_eq!(written.contains_key(d.key), differs, "{rules}: {}", d.key);
+        }
+        assert_eq!(
+            Rules::from_record(name, rules.seats(), &written).unwrap(),
+            rules,
+            "{rules}: its record's options read back"
+        );
+        let mut with_players = written.clone();
+        with_players.insert("players".into(), rules.seats().into());
+        assert!(
+            Rules::from_record(name, rules.seats(), &with_players).is_err(),
+            "{rules}: players inside options"
+        );
+        match Rules::parse(name, [("max_deals", "0")]) {
+            Err(RulesError::Option(e)) => {
+                assert!(e.to_string().contains("from 1 to"), "{name}: {e}")
+            }
+            other => panic!("{name}: max_deals=0 is refused, not {other:?}"),
+        }
+    }
+}

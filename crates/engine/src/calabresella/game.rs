@@ -19,9 +19,6 @@ impl HandRules for Hand {
     type Options = Options;
     type Deal = Deal;
     type Observation = Observation;
-    fn players(opts: &Options) -> u8 {
-        opts.players
-    }
     fn checked(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
         Hand::new(opts, dealer, deal)
     }

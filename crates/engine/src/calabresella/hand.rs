@@ -6,6 +6,7 @@ use crate::action::{Action, Contract};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
+use crate::game::GameOptions;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{Trick, Tricks, follow_suit};
 

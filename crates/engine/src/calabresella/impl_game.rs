@@ -2,15 +2,15 @@
 //! [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for [`Observation`], and the game's record lines (the
 //! deal with its monte, the replay output's hand line).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
+use crate::game::GameOptions;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules,
-    OptionDescription, OptionError, View, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -214,26 +214,6 @@ impl MatchRules for Calabresella {
             ..*opts
         })
     }
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
-        opts.set(key, value)
-    }
-    fn validate(opts: &Options) -> Result<(), OptionError> {
-        opts.validate()
-    }
-    fn describe_options(opts: &Options) -> Vec<OptionDescription> {
-        opts.describe()
-    }
-    fn non_default(opts: &Options) -> Map<String, Value> {
-        opts.non_default()
-    }
-    fn options_from_record(
-        _: &str,
-        players: u8,
-        options: &Map<String, Value>,
-    ) -> Result<Options, OptionError> {
-        Options::from_record(players, options)
-    }
-
     fn deal_from_cards(
         _: &Options,
         hands: PerSeat<CardSet>,

@@ -1,12 +1,11 @@
 //! Rule options of Calabresella (decision IDs in `docs/RULES.md`), with parsing from `key=value`
 //! strings and JSON, validation, and the list of options that differ from the defaults.
 
-use crate::game::OptionDescription;
 use std::fmt;
 
-use serde_json::{Map, Value};
-
-use crate::game::{OptionError, json_option_text};
+use crate::game::{
+    GameOptions, OptionDescription, OptionError, read_choice, read_flag, read_number,
+};
 
 /// How the match ends (C-D16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,30 +66,6 @@ impl Default for Options {
     }
 }
 
-fn parse_bool(key: &str, v: &str) -> Result<bool, OptionError> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" => Ok(true),
-        "false" | "off" | "no" | "0" => Ok(false),
-        _ => Err(OptionError::BadValue {
-            key: key.into(),
-            value: v.into(),
-            expected: "true or false",
-        }),
-    }
-}
-
-fn parse_num(key: &str, v: &str, lo: u32, hi: u32) -> Result<u32, OptionError> {
-    v.trim()
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (lo..=hi).contains(n))
-        .ok_or_else(|| OptionError::BadValue {
-            key: key.into(),
-            value: v.into(),
-            expected: "a whole number in range",
-        })
-}
-
 impl Options {
     /// The Terziglio preset (C-D22): the same game to 31.
     pub fn terziglio() -> Options {
@@ -102,9 +77,11 @@ impl Options {
 
     /// The seat of the dummy in Calabresella a due (C-D19).
     pub const DUMMY: crate::Seat = crate::Seat::ALL[2];
+}
 
-    /// Every option [`Options::set`] takes, with its value here.
-    pub fn describe(&self) -> Vec<OptionDescription> {
+impl GameOptions for Options {
+    /// Every option [`GameOptions::set`] takes, with its value here.
+    fn describe(&self) -> Vec<OptionDescription> {
         type D = OptionDescription;
         vec![
             D::number(
@@ -167,46 +144,29 @@ impl Options {
 
     /// Sets one option from its string value. `preset=terziglio` sets the target to 31.
     /// Setting `a_due=true` also selects the individual match end it requires.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let k = key.trim().to_ascii_lowercase();
         match k.as_str() {
-            "players" => self.players = parse_num(&k, value, 3, 4)? as u8,
-            "target" => self.target = parse_num(&k, value, 1, 1_000_000)?,
-            "max_deals" => self.max_deals = parse_num(&k, value, 1, 10_000_000)?,
+            "players" => self.players = read_number(&k, value, (3, 4))? as u8,
+            "target" => self.target = read_number(&k, value, (1, 1_000_000))?,
+            "max_deals" => self.max_deals = read_number(&k, value, (1, 10_000_000))?,
             "match_end" => {
-                self.match_end = match value.trim().to_ascii_lowercase().as_str() {
-                    "pooled" => MatchEnd::Pooled,
-                    "individual" => MatchEnd::Individual,
-                    _ => {
-                        return Err(OptionError::BadValue {
-                            key: k,
-                            value: value.into(),
-                            expected: "pooled or individual",
-                        });
-                    }
-                }
+                self.match_end = [MatchEnd::Pooled, MatchEnd::Individual]
+                    [read_choice(&k, value, &["pooled", "individual"])?]
             }
-            "stramazzo" => self.stramazzo = parse_bool(&k, value)?,
-            "only_chiamo" => self.only_chiamo = parse_bool(&k, value)?,
-            "chiamo_threes_only" => self.chiamo_threes_only = parse_bool(&k, value)?,
-            "aperta" => self.aperta = parse_bool(&k, value)?,
+            "stramazzo" => self.stramazzo = read_flag(&k, value)?,
+            "only_chiamo" => self.only_chiamo = read_flag(&k, value)?,
+            "chiamo_threes_only" => self.chiamo_threes_only = read_flag(&k, value)?,
+            "aperta" => self.aperta = read_flag(&k, value)?,
             "a_due" => {
-                self.a_due = parse_bool(&k, value)?;
+                self.a_due = read_flag(&k, value)?;
                 if self.a_due {
                     self.match_end = MatchEnd::Individual;
                 }
             }
-            "preset" => match value.trim().to_ascii_lowercase().as_str() {
-                "terziglio" => self.target = 31,
-                "calabresella" => self.target = 21,
-                _ => {
-                    return Err(OptionError::BadValue {
-                        key: k,
-                        value: value.into(),
-                        expected: "terziglio or calabresella",
-                    });
-                }
-            },
+            "preset" => {
+                self.target = [31, 21][read_choice(&k, value, &["terziglio", "calabresella"])?]
+            }
             _ => {
                 return Err(OptionError::Unknown {
                     key: key.into(),
@@ -217,13 +177,7 @@ impl Options {
         Ok(())
     }
 
-    /// Sets one option from a JSON value (a record's `options` object).
-    pub fn set_json(&mut self, key: &str, value: &Value) -> Result<(), OptionError> {
-        self.set(key, &json_option_text(key, value)?)
-    }
-
-    /// Checks that the options make a playable game.
-    pub fn validate(&self) -> Result<(), OptionError> {
+    fn validate(&self) -> Result<(), OptionError> {
         if !(3..=4).contains(&self.players) {
             return Err(OptionError::Conflict("calabresella takes 3 or 4 players"));
         }
@@ -250,61 +204,12 @@ impl Options {
         Ok(())
     }
 
-    /// The options that differ from the defaults, as a record's `options` object (`players` is
-    /// written separately and left out).
-    pub fn non_default(&self) -> Map<String, Value> {
-        let d = Options::default();
-        let mut m = Map::new();
-        if self.target != d.target {
-            m.insert("target".into(), self.target.into());
-        }
-        if self.match_end != d.match_end {
-            m.insert("match_end".into(), self.match_end.name().into());
-        }
-        let flags = [
-            ("stramazzo", self.stramazzo, d.stramazzo),
-            ("only_chiamo", self.only_chiamo, d.only_chiamo),
-            (
-                "chiamo_threes_only",
-                self.chiamo_threes_only,
-                d.chiamo_threes_only,
-            ),
-            ("aperta", self.aperta, d.aperta),
-            ("a_due", self.a_due, d.a_due),
-        ];
-        for (k, v, dv) in flags {
-            if v != dv {
-                m.insert(k.into(), v.into());
-            }
-        }
-        if self.max_deals != d.max_deals {
-            m.insert("max_deals".into(), self.max_deals.into());
-        }
-        m
+    fn defaults(&self) -> Options {
+        Options::default()
     }
 
-    /// Builds options from a record's `players` and `options` object, then validates them.
-    pub fn from_record(players: u8, options: &Map<String, Value>) -> Result<Options, OptionError> {
-        let mut o = Options {
-            players,
-            ..Options::default()
-        };
-        // a_due first, so that an explicit match_end in the record still wins (and is validated).
-        if let Some(v) = options.get("a_due") {
-            o.set_json("a_due", v)?;
-        }
-        for (k, v) in options {
-            if k == "players" {
-                return Err(OptionError::Conflict(
-                    "players belongs at the top level of a record, not in options",
-                ));
-            }
-            if k != "a_due" {
-                o.set_json(k, v)?;
-            }
-        }
-        o.validate()?;
-        Ok(o)
+    fn players(&self) -> u8 {
+        self.players
     }
 }
 

@@ -7,6 +7,7 @@ use crate::action::{Action, Contract, Promise, Signal};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
+use crate::game::GameOptions;
 use crate::game::HandRules;
 use crate::game::{ActionList, HandError, Phase, Viewer};
 use crate::seat::{PerSeat, Seat};

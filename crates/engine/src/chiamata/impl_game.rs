@@ -2,15 +2,14 @@
 //! [`Match`], [`GameHand`] and [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for
 //! [`Observation`], and the record lines (CH-D4).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules,
-    OptionDescription, OptionError, View, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, View, Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -239,28 +238,6 @@ impl MatchRules for Chiamata {
             ..*opts
         })
     }
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
-        opts.set(key, value)
-    }
-    fn validate(opts: &Options) -> Result<(), OptionError> {
-        opts.validate()
-    }
-    fn describe_options(opts: &Options) -> Vec<OptionDescription> {
-        opts.describe()
-    }
-    fn non_default(opts: &Options) -> Map<String, Value> {
-        opts.non_default()
-    }
-    fn options_from_record(
-        name: &str,
-        players: u8,
-        options: &Map<String, Value>,
-    ) -> Result<Options, OptionError> {
-        let variant =
-            Variant::from_game(name).ok_or(OptionError::Conflict("not a calling game"))?;
-        Options::from_record(variant, players, options)
-    }
-
     fn deal_from_cards(
         _: &Options,
         hands: PerSeat<CardSet>,

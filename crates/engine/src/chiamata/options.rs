@@ -1,12 +1,11 @@
 //! Rule options of Tressette con la Chiamata and Briscola Chiamata (TC-D1 to TC-D16, BC-D1 to
 //! BC-D13, CH-D6).
 
-use crate::game::OptionDescription;
 use std::fmt;
 
-use serde_json::{Map, Value};
-
-use crate::game::OptionError;
+use crate::game::{
+    GameOptions, OptionDescription, OptionError, read_choice, read_flag, read_number,
+};
 
 /// Which game of the calling family is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -161,9 +160,11 @@ impl Options {
             Variant::Tressette => self.call_own_card && !self.four_players(),
         }
     }
+}
 
-    /// Every option [`Options::set`] takes in this variant, with its value here.
-    pub fn describe(&self) -> Vec<OptionDescription> {
+impl GameOptions for Options {
+    /// Every option [`GameOptions::set`] takes in this variant, with its value here.
+    fn describe(&self) -> Vec<OptionDescription> {
         type D = OptionDescription;
         let min_players = match self.variant {
             Variant::Tressette => 4,
@@ -240,31 +241,13 @@ impl Options {
     }
 
     /// Sets one option from its string value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let k = key.trim().to_ascii_lowercase();
-        let v = value.trim().to_ascii_lowercase();
-        let bad = |expected| OptionError::BadValue {
-            key: k.clone(),
-            value: value.into(),
-            expected,
-        };
-        let flag = || match v.as_str() {
-            "true" | "on" | "yes" | "1" => Ok(true),
-            "false" | "off" | "no" | "0" => Ok(false),
-            _ => Err(bad("true or false")),
-        };
-        let num = |hi: u32| {
-            v.parse::<u32>()
-                .ok()
-                .filter(|n| (1..=hi).contains(n))
-                .ok_or_else(|| bad("a whole number from 1 to 10000000"))
-        };
         match k.as_str() {
             "players" => {
-                self.players = match (self.variant, v.as_str()) {
+                self.players = match (self.variant, value.trim()) {
                     (_, "5") => 5,
-                    (Variant::Tressette, "4") => 4,
-                    (Variant::Tressette, _) => return Err(bad("5, or 4 (TC-D15)")),
+                    (Variant::Tressette, _) => read_number(&k, value, (4, 5))? as u8,
                     (Variant::Briscola, _) => {
                         return Err(OptionError::Players {
                             game: self.variant.game(),
@@ -275,33 +258,20 @@ impl Options {
                 }
             }
             // As given, whatever `players` is set to after it.
-            "hands" => {
-                self.hands = Some(
-                    v.parse::<u32>()
-                        .ok()
-                        .filter(|n| (1..=MAX_HANDS).contains(n))
-                        .ok_or_else(|| bad("a whole number from 1 to 100000"))?,
-                )
-            }
-            "max_deals" => self.max_deals = num(10_000_000)?,
-            "solo_bid" => self.solo_bid = flag()?,
-            "call_threes_only" => self.call_threes_only = flag()?,
-            "call_own_card" => self.call_own_card = flag()?,
-            "two_closes" => self.two_closes = flag()?,
-            "bid_multiplier" => self.bid_multiplier = flag()?,
+            "hands" => self.hands = Some(read_number(&k, value, (1, MAX_HANDS))?),
+            "max_deals" => self.max_deals = read_number(&k, value, (1, 10_000_000))?,
+            "solo_bid" => self.solo_bid = read_flag(&k, value)?,
+            "call_threes_only" => self.call_threes_only = read_flag(&k, value)?,
+            "call_own_card" => self.call_own_card = read_flag(&k, value)?,
+            "two_closes" => self.two_closes = read_flag(&k, value)?,
+            "bid_multiplier" => self.bid_multiplier = read_flag(&k, value)?,
             "auction" => {
-                self.auction = match v.as_str() {
-                    "ranks" => Auction::Ranks,
-                    "points" => Auction::Points,
-                    _ => return Err(bad("ranks or points")),
-                }
+                self.auction =
+                    [Auction::Ranks, Auction::Points][read_choice(&k, value, &["ranks", "points"])?]
             }
             "first_lead" => {
-                self.first_lead = match v.as_str() {
-                    "eldest" => FirstLead::Eldest,
-                    "caller" => FirstLead::Caller,
-                    _ => return Err(bad("eldest or caller")),
-                }
+                self.first_lead = [FirstLead::Eldest, FirstLead::Caller]
+                    [read_choice(&k, value, &["eldest", "caller"])?]
             }
             _ => {
                 return Err(OptionError::Unknown {
@@ -314,7 +284,7 @@ impl Options {
     }
 
     /// Checks that the options make a playable game: each game's options only on that game.
-    pub fn validate(&self) -> Result<(), OptionError> {
+    fn validate(&self) -> Result<(), OptionError> {
         let d = Options::new(self.variant);
         if self.hands.is_some_and(|h| !(1..=MAX_HANDS).contains(&h)) {
             return Err(OptionError::Conflict("hands must be from 1 to 100000"));
@@ -358,52 +328,12 @@ impl Options {
         Ok(())
     }
 
-    /// The options that differ from the defaults, as a record's `options` object (`players`
-    /// is the record's own field).
-    pub fn non_default(&self) -> Map<String, Value> {
-        let d = Options::new(self.variant);
-        let mut m = Map::new();
-        if let Some(h) = self.hands {
-            m.insert("hands".into(), h.into());
-        }
-        let flags = [
-            ("solo_bid", self.solo_bid),
-            ("call_threes_only", self.call_threes_only),
-            ("call_own_card", self.call_own_card),
-            ("two_closes", self.two_closes),
-            ("bid_multiplier", self.bid_multiplier),
-        ];
-        for (k, on) in flags {
-            if on {
-                m.insert(k.into(), true.into());
-            }
-        }
-        if self.auction != d.auction {
-            m.insert("auction".into(), "points".into());
-        }
-        if self.first_lead != d.first_lead {
-            m.insert("first_lead".into(), "caller".into());
-        }
-        if self.max_deals != d.max_deals {
-            m.insert("max_deals".into(), self.max_deals.into());
-        }
-        m
+    fn defaults(&self) -> Options {
+        Options::new(self.variant)
     }
 
-    /// Options from a record's `game`, `players` and `options`, validated.
-    pub fn from_record(
-        variant: Variant,
-        players: u8,
-        options: &Map<String, Value>,
-    ) -> Result<Options, OptionError> {
-        let mut o = Options::new(variant);
-        o.set("players", &players.to_string())?;
-        for (k, v) in options {
-            let text = crate::game::json_option_text(k, v)?;
-            o.set(k, &text)?;
-        }
-        o.validate()?;
-        Ok(o)
+    fn players(&self) -> u8 {
+        self.players
     }
 }
 

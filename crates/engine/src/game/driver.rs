@@ -5,7 +5,7 @@
 //! match ([`MatchRules`]: options, deals from cards and records, the tally, the end, the
 //! record's lines).
 
-use std::fmt::{Debug, Display};
+use std::fmt::Debug;
 
 use serde_json::{Map, Value};
 
@@ -19,7 +19,7 @@ use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::{EventSink, NoEvents};
 
-use super::option_spec::OptionDescription;
+use super::option_spec::{GameOptions, OptionDescription};
 use super::traits::{Game, GameHand, Rollout, View};
 use super::vocab::{ActionList, GameFacts, HandError, MatchResult, OptionError, Viewer};
 
@@ -27,14 +27,12 @@ use super::vocab::{ActionList, GameFacts, HandError, MatchResult, OptionError, V
 /// acts, what is legal, applying an action for a seat, the seat's view).
 pub trait HandRules: GameHand + PartialEq + Eq + 'static {
     /// The game's rule options.
-    type Options: Copy + PartialEq + Eq + Debug + Display + Send + Sync;
+    type Options: GameOptions;
     /// One hand's cards as dealt.
     type Deal: Clone + Debug;
     /// One viewer's observation of the hand.
     type Observation: View + Clone + PartialEq + Debug + Send + Sync;
 
-    /// Seats at the table.
-    fn players(opts: &Self::Options) -> u8;
     /// A hand from an explicit deal, checked.
     fn checked(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Result<Self, HandError>;
     /// A hand from a deal known to be valid (the seeded ones), unchecked.
@@ -151,20 +149,6 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     fn award_bounds(opts: &OptionsFor<Self>) -> (bool, i32, i32);
     /// See [`Game::fit_actions`].
     fn fit_actions(opts: &OptionsFor<Self>, limit: u64) -> Option<OptionsFor<Self>>;
-    /// See [`Game::set_option`].
-    fn set_option(opts: &mut OptionsFor<Self>, key: &str, value: &str) -> Result<(), OptionError>;
-    /// See [`Game::validate`].
-    fn validate(opts: &OptionsFor<Self>) -> Result<(), OptionError>;
-    /// See [`Game::describe_options`].
-    fn describe_options(opts: &OptionsFor<Self>) -> Vec<OptionDescription>;
-    /// See [`Game::non_default`].
-    fn non_default(opts: &OptionsFor<Self>) -> Map<String, Value>;
-    /// See [`Game::options_from_record`].
-    fn options_from_record(
-        name: &str,
-        players: u8,
-        options: &Map<String, Value>,
-    ) -> Result<OptionsFor<Self>, OptionError>;
     /// See [`Game::deal_from_cards`].
     fn deal_from_cards(
         opts: &OptionsFor<Self>,
@@ -229,8 +213,8 @@ pub struct Match<R: MatchRules> {
 impl<R: MatchRules> Match<R> {
     /// A match whose hands the caller deals with [`Match::start_hand`].
     pub fn new(opts: OptionsFor<R>, first_dealer: Seat) -> Result<Match<R>, HandError> {
-        R::validate(&opts)?;
-        if first_dealer.index() >= R::Hand::players(&opts) as usize {
+        opts.validate()?;
+        if first_dealer.index() >= opts.players() as usize {
             return Err(HandError::Dealer(first_dealer));
         }
         Ok(Match {
@@ -250,9 +234,9 @@ impl<R: MatchRules> Match<R> {
         seed: u64,
         first_dealer: Option<Seat>,
     ) -> Result<Match<R>, HandError> {
-        R::validate(&opts)?;
+        opts.validate()?;
         let mut rng = GameRng::from_seed(seed);
-        let players = R::Hand::players(&opts);
+        let players = opts.players();
         let drawn = Seat::ALL[rng.below(u32::from(players.clamp(1, Seat::MAX as u8))) as usize];
         let mut m = Match::new(opts, first_dealer.unwrap_or(drawn))?;
         m.rng = Some(rng);
@@ -303,7 +287,7 @@ impl<R: MatchRules> Match<R> {
         }
         Some(match self.hands.last() {
             Some(h) if h.same_dealer_again() => h.dealer(),
-            Some(h) => h.dealer().next(R::Hand::players(&self.opts)),
+            Some(h) => h.dealer().next(self.opts.players()),
             None => self.first_dealer,
         })
     }
@@ -436,7 +420,7 @@ impl<R: MatchRules> Game for Match<R> {
         R::name(opts)
     }
     fn seats(opts: &Self::Options) -> u8 {
-        R::Hand::players(opts)
+        opts.players()
     }
     fn total_index(opts: &Self::Options, seat: Seat) -> usize {
         R::total_index(opts, seat)
@@ -463,23 +447,25 @@ impl<R: MatchRules> Game for Match<R> {
         R::fit_actions(opts, limit)
     }
     fn set_option(opts: &mut Self::Options, key: &str, value: &str) -> Result<(), OptionError> {
-        R::set_option(opts, key, value)
+        opts.set(key, value)
     }
     fn validate(opts: &Self::Options) -> Result<(), OptionError> {
-        R::validate(opts)
+        opts.validate()
     }
     fn describe_options(opts: &Self::Options) -> Vec<OptionDescription> {
-        R::describe_options(opts)
+        opts.describe()
     }
     fn non_default(opts: &Self::Options) -> Map<String, Value> {
-        R::non_default(opts)
+        opts.non_default()
     }
     fn options_from_record(
         name: &str,
         players: u8,
         options: &Map<String, Value>,
     ) -> Result<Self::Options, OptionError> {
-        R::options_from_record(name, players, options)
+        R::default_options(name)
+            .ok_or(OptionError::Conflict("not a game of this module"))?
+            .with_record(players, options)
     }
 
     fn new(opts: Self::Options, first_dealer: Seat) -> Result<Self, HandError> {

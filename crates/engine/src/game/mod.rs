@@ -28,13 +28,14 @@ mod vocab;
 
 pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
 pub use features::{Features, HistoryFact};
-pub use option_spec::{OptionDescription, OptionKind};
+pub use option_spec::{
+    GameOptions, OptionDescription, OptionKind, read_choice, read_flag, read_number,
+};
 pub use registry::{
     AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,
 };
 pub(crate) use traits::rollout_via_inherent;
 pub use traits::{Game, GameHand, Rollout, View};
-pub(crate) use vocab::json_option_text;
 pub use vocab::{
     ActionList, CardPlaces, DealError, DealRefused, DealtCards, GameFacts, HandError, MAX_LEGAL,
     MatchResult, OptionError, Phase, Viewer,

@@ -2,6 +2,16 @@
 //! option's key, the values it takes, what it does and its default. The server sends these
 //! descriptions to clients and forms (`ListGames`), so that none keeps a copy of a game's
 //! options; the engine's tests hold every description to what the game's parser accepts.
+//!
+//! [`GameOptions`] is the grammar every game's options share: each game says which keys it
+//! takes and where each value goes; reading a value, the record's `options` object and the
+//! defaults left out of it are written here once.
+
+use std::fmt::{Debug, Display};
+
+use serde_json::{Map, Value};
+
+use super::vocab::{OptionError, json_option_text};
 
 /// The values an option takes, in the `key=value` notation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,5 +83,106 @@ impl OptionDescription {
             doc,
             value: value.map(str::to_owned),
         }
+    }
+}
+
+/// Reads a flag: `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`, in any case.
+pub fn read_flag(key: &str, value: &str) -> Result<bool, OptionError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Ok(true),
+        "false" | "off" | "no" | "0" => Ok(false),
+        _ => Err(bad_value(key, value, "true or false".into())),
+    }
+}
+
+/// Reads a whole number from `min` to `max`.
+pub fn read_number(key: &str, value: &str, (min, max): (u32, u32)) -> Result<u32, OptionError> {
+    value
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| bad_value(key, value, format!("a whole number from {min} to {max}")))
+}
+
+/// Reads one of `choices` (any case): its index in `choices`.
+pub fn read_choice(key: &str, value: &str, choices: &[&str]) -> Result<usize, OptionError> {
+    let v = value.trim().to_ascii_lowercase();
+    choices
+        .iter()
+        .position(|c| *c == v)
+        .ok_or_else(|| bad_value(key, value, choices.join(" or ")))
+}
+
+fn bad_value(key: &str, value: &str, expected: String) -> OptionError {
+    OptionError::BadValue {
+        key: key.trim().to_ascii_lowercase(),
+        value: value.into(),
+        expected,
+    }
+}
+
+/// A game's rule options, in the `key=value` grammar every game shares: the game says which
+/// keys it takes ([`GameOptions::describe`], [`GameOptions::set`]) and which combinations
+/// make a game ([`GameOptions::validate`]); a record's `options` object is derived from the
+/// descriptions once, here.
+pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + Sized {
+    /// Every option [`GameOptions::set`] takes in this variant (`players` included), with its
+    /// value here, in the game's order.
+    fn describe(&self) -> Vec<OptionDescription>;
+    /// Sets one option from its text (keys in any case); `players` too, where the variant's
+    /// number of players is fixed (saying it again is allowed).
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError>;
+    /// Checks that the options make a playable game.
+    fn validate(&self) -> Result<(), OptionError>;
+    /// The defaults of the same game and variant: what a record leaves out.
+    fn defaults(&self) -> Self;
+    /// How many seats the game has.
+    fn players(&self) -> u8;
+
+    /// The options that differ from the defaults, as a record's `options` object (`players`
+    /// is the record's own field, and an option that only sets others has no value of its
+    /// own).
+    fn non_default(&self) -> Map<String, Value> {
+        let defaults = self.defaults().describe();
+        self.describe()
+            .into_iter()
+            .filter(|d| d.key != "players")
+            .filter_map(|d| {
+                let value = d.value?;
+                let default = defaults.iter().find(|e| e.key == d.key);
+                if default.and_then(|e| e.value.as_deref()) == Some(value.as_str()) {
+                    return None;
+                }
+                let json = match d.kind {
+                    OptionKind::Flag => Value::Bool(value == "true"),
+                    OptionKind::Number { .. } => {
+                        value.parse::<u32>().map_or(Value::Null, Value::from)
+                    }
+                    OptionKind::Choice(_) => Value::String(value),
+                };
+                Some((d.key.to_owned(), json))
+            })
+            .collect()
+    }
+
+    /// These options (a game's defaults) with a record's `players` and `options` object,
+    /// validated.
+    fn with_record(
+        mut self,
+        players: u8,
+        options: &Map<String, Value>,
+    ) -> Result<Self, OptionError> {
+        self.set("players", &players.to_string())?;
+        for (key, value) in options {
+            if key.trim().eq_ignore_ascii_case("players") {
+                return Err(OptionError::Conflict(
+                    "players belongs at the top level of a record, not in options",
+                ));
+            }
+            self.set(key, &json_option_text(key, value)?)?;
+        }
+        self.validate()?;
+        Ok(self)
     }
 }

@@ -156,7 +156,7 @@ pub enum OptionError {
         /// The value given.
         value: String,
         /// What the option takes.
-        expected: &'static str,
+        expected: String,
     },
     /// A game with a fixed number of players was given another number.
     #[error("{game} is played by {players} players, not {given}")]
@@ -212,7 +212,7 @@ pub(crate) fn json_option_text(key: &str, value: &Value) -> Result<String, Optio
         other => Err(OptionError::BadValue {
             key: key.into(),
             value: other.to_string(),
-            expected: "a string, number or boolean",
+            expected: "a string, number or boolean".into(),
         }),
     }
 }

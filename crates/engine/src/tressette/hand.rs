@@ -6,6 +6,7 @@ use crate::action::Action;
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
+use crate::game::GameOptions;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{LAST_TRICK_THIRDS, Trick, Tricks, follow_mask, truncate_points};
 

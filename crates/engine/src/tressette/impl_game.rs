@@ -2,15 +2,16 @@
 //! [`GameHand`] and [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for [`Observation`], and the games'
 //! record lines (the deal with its stock, the replay output's hand line per partnership).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
+use crate::game::GameOptions;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules,
-    OptionDescription, OptionError, Phase, View, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, Phase, View,
+    Viewer,
 };
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -178,40 +179,6 @@ impl MatchRules for Tressette {
             ..*opts
         })
     }
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), OptionError> {
-        if key.trim().eq_ignore_ascii_case("players") {
-            // The number of players is the variant's; saying it again is allowed.
-            let players = opts.variant.players();
-            if value.trim() != players.to_string() {
-                return Err(OptionError::Players {
-                    game: opts.variant.game(),
-                    players,
-                    given: value.into(),
-                });
-            }
-            return Ok(());
-        }
-        opts.set(key, value)
-    }
-    fn validate(opts: &Options) -> Result<(), OptionError> {
-        opts.validate()
-    }
-    fn describe_options(opts: &Options) -> Vec<OptionDescription> {
-        opts.describe()
-    }
-    fn non_default(opts: &Options) -> Map<String, Value> {
-        opts.non_default()
-    }
-    fn options_from_record(
-        name: &str,
-        players: u8,
-        options: &Map<String, Value>,
-    ) -> Result<Options, OptionError> {
-        let variant =
-            Variant::from_game(name).ok_or(OptionError::Conflict("not a tressette game"))?;
-        Options::from_record(variant, players, options)
-    }
-
     fn deal_from_cards(
         _: &Options,
         hands: PerSeat<CardSet>,

@@ -1,11 +1,8 @@
 //! Rule options of Tressette and Tressette in Due (decision IDs T-D1 to T-D7).
 
-use crate::game::OptionDescription;
 use std::fmt;
 
-use serde_json::{Map, Value};
-
-use crate::game::OptionError;
+use crate::game::{GameOptions, OptionDescription, OptionError, read_flag, read_number};
 
 /// Which Tressette is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,10 +74,12 @@ impl Options {
             max_deals: 1000,
         }
     }
+}
 
-    /// Every option [`Options::set`] (and the game's `players`) takes in this variant, with its
+impl GameOptions for Options {
+    /// Every option [`GameOptions::set`] takes in this variant, with its
     /// value here.
-    pub fn describe(&self) -> Vec<OptionDescription> {
+    fn describe(&self) -> Vec<OptionDescription> {
         type D = OptionDescription;
         let players = u32::from(self.variant.players());
         let mut out = vec![
@@ -114,37 +113,24 @@ impl Options {
         out
     }
 
-    /// Sets one option from its string value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+    /// Sets one option from its string value; `players` only to the variant's own number.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let k = key.trim().to_ascii_lowercase();
-        let bad = |expected| OptionError::BadValue {
-            key: k.clone(),
-            value: value.into(),
-            expected,
-        };
-        let flag = |v: &str| match v.trim().to_ascii_lowercase().as_str() {
-            "true" | "on" | "yes" | "1" => Some(true),
-            "false" | "off" | "no" | "0" => Some(false),
-            _ => None,
-        };
-        let num = |v: &str, hi: u32| {
-            v.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=hi).contains(n))
-        };
         match k.as_str() {
-            "target" => {
-                self.target = num(value, 1_000_000).ok_or_else(|| bad("a whole number from 1"))?
+            "players" => {
+                let players = self.variant.players();
+                if value.trim() != players.to_string() {
+                    return Err(OptionError::Players {
+                        game: self.variant.game(),
+                        players,
+                        given: value.into(),
+                    });
+                }
             }
-            "max_deals" => {
-                self.max_deals =
-                    num(value, 10_000_000).ok_or_else(|| bad("a whole number from 1"))?
-            }
-            "accusi" => self.accusi = flag(value).ok_or_else(|| bad("true or false"))?,
-            "follow_suit_always" => {
-                self.follow_suit_always = flag(value).ok_or_else(|| bad("true or false"))?;
-            }
+            "target" => self.target = read_number(&k, value, (1, 1_000_000))?,
+            "max_deals" => self.max_deals = read_number(&k, value, (1, 10_000_000))?,
+            "accusi" => self.accusi = read_flag(&k, value)?,
+            "follow_suit_always" => self.follow_suit_always = read_flag(&k, value)?,
             _ => {
                 return Err(OptionError::Unknown {
                     key: key.into(),
@@ -156,7 +142,7 @@ impl Options {
     }
 
     /// Checks that the options make a playable game.
-    pub fn validate(&self) -> Result<(), OptionError> {
+    fn validate(&self) -> Result<(), OptionError> {
         if self.follow_suit_always && self.variant == Variant::Partnership {
             return Err(OptionError::Conflict(
                 "follow_suit_always is an option of tressette-in-due",
@@ -165,44 +151,12 @@ impl Options {
         Ok(())
     }
 
-    /// The options that differ from the defaults, as a record's `options` object.
-    pub fn non_default(&self) -> Map<String, Value> {
-        let d = Options::new(self.variant);
-        let mut m = Map::new();
-        if self.target != d.target {
-            m.insert("target".into(), self.target.into());
-        }
-        if self.accusi != d.accusi {
-            m.insert("accusi".into(), self.accusi.into());
-        }
-        if self.follow_suit_always != d.follow_suit_always {
-            m.insert("follow_suit_always".into(), self.follow_suit_always.into());
-        }
-        if self.max_deals != d.max_deals {
-            m.insert("max_deals".into(), self.max_deals.into());
-        }
-        m
+    fn defaults(&self) -> Options {
+        Options::new(self.variant)
     }
 
-    /// Options from a record's `game`, `players` and `options`, validated.
-    pub fn from_record(
-        variant: Variant,
-        players: u8,
-        options: &Map<String, Value>,
-    ) -> Result<Options, OptionError> {
-        if players != variant.players() {
-            return Err(OptionError::Conflict(match variant {
-                Variant::Partnership => "tressette is played by 4 players",
-                Variant::Due => "tressette-in-due is played by 2 players",
-            }));
-        }
-        let mut o = Options::new(variant);
-        for (k, v) in options {
-            let text = crate::game::json_option_text(k, v)?;
-            o.set(k, &text)?;
-        }
-        o.validate()?;
-        Ok(o)
+    fn players(&self) -> u8 {
+        self.variant.players()
     }
 }
 

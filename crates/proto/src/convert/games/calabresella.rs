@@ -2,6 +2,7 @@
 //! results.
 
 use calabresella_engine::calabresella::{self, HandOutcome, Match, MatchEnd, Options};
+use calabresella_engine::game::GameOptions;
 
 use super::super::WireError;
 use super::super::actions::action;

@@ -3,6 +3,7 @@
 //! holder of the called card unless the engine's observation does (CH-D2).
 
 use calabresella_engine::chiamata::{self, Auction, FirstLead, Match, Options, Role, Variant};
+use calabresella_engine::game::GameOptions;
 
 use super::super::WireError;
 use super::super::actions::action;

@@ -1,6 +1,7 @@
 //! Tressette and Tressette in Due on the wire: `TressetteOptions`, their events (accusi, cards
 //! drawn), their observation and hand results.
 
+use calabresella_engine::game::GameOptions;
 use calabresella_engine::game::Phase;
 use calabresella_engine::tressette::{self, Accuso, Match, Options, Variant};
 
