@@ -2,9 +2,19 @@
 //! suit wins (or the game's own ranking, for trumps), card points in thirds with truncation,
 //! and [`Tricks`], the bookkeeping of a hand's tricks every game repeats.
 
+use crate::action::Signal;
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::seat::{SLOTS, Seat};
+use crate::sink::EventSink;
+
+/// The two events of card play every game logs, built in each game's own event type.
+pub trait PlayEvents {
+    /// `seat` played `card`, with a lead signal where the game has them.
+    fn played(seat: Seat, card: Card, signal: Option<Signal>) -> Self;
+    /// The trick numbered `number` (1-based) went to `winner` with `cards`.
+    fn trick_won(number: u8, winner: Seat, cards: CardSet) -> Self;
+}
 
 /// The cards a player holding `hand` may play to a trick led in `led` (or lead, when `None`):
 /// cards of the led suit if he has any, otherwise any card.
@@ -252,6 +262,39 @@ impl Tricks {
     pub fn play_ranked(&mut self, seat: Seat, card: Card, rank: impl Fn(Card) -> u16) {
         self.seats[self.trick.len() & (SLOTS - 1)] = seat;
         self.trick.push_ranked(card, rank);
+    }
+
+    /// `seat` plays `card` out of `hand` to the trick (as [`Tricks::play`]), and the play is
+    /// logged.
+    #[inline(always)]
+    pub fn play_from<E: PlayEvents, S: EventSink<E>>(
+        &mut self,
+        hand: &mut CardSet,
+        seat: Seat,
+        (card, signal): (Card, Option<Signal>),
+        sink: &mut S,
+    ) {
+        hand.remove(card);
+        self.play(seat, card);
+        if S::ACTIVE {
+            sink.push(E::played(seat, card, signal));
+        }
+    }
+
+    /// Closes the full trick in progress for the winner's side (`side_of` the winner), as
+    /// [`Tricks::close`], and logs it: returns the winner, the side and the trick's cards.
+    #[inline(always)]
+    pub fn close_logged<E: PlayEvents, S: EventSink<E>>(
+        &mut self,
+        side_of: impl FnOnce(Seat) -> usize,
+        sink: &mut S,
+    ) -> (Seat, usize, CardSet) {
+        let side = side_of(self.winner());
+        let (winner, cards) = self.close(side);
+        if S::ACTIVE {
+            sink.push(E::trick_won(self.done, winner, cards));
+        }
+        (winner, side, cards)
     }
 
     /// The seat whose card is winning the trick in progress.

@@ -6,6 +6,7 @@
 mod common;
 
 use calabresella_engine::game::GameOptions;
+use calabresella_engine::game::Rollout;
 use std::fmt::Write as _;
 
 use calabresella_engine::bots::{Bot, HeuristicBot};

@@ -141,7 +141,7 @@ fn c_d4_all_pass_voids_the_deal_and_the_dealer_deals_again() {
         m.try_apply(Action::Pass).unwrap();
     }
     assert_eq!(m.outcomes(), &[HandOutcome::Void]);
-    assert_eq!(m.totals().first_n(4), [0; 4], "no score");
+    assert_eq!(m.tally().totals.first_n(4), [0; 4], "no score");
     assert_eq!(
         m.next_dealer(),
         Some(seat(0)),

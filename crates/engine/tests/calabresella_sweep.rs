@@ -6,6 +6,7 @@
 mod common;
 
 use calabresella_engine::calabresella::{Hand, HandOutcome, Match};
+use calabresella_engine::game::Rollout;
 use calabresella_engine::record::{Record, replay};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Seat};
@@ -74,7 +75,7 @@ fn random_play_sweep_over_every_option_combination() {
                 (any.record(None), any.totals(), any.result()),
                 "replay differs ({opts})"
             );
-            let totals: u32 = m.totals().0.iter().sum();
+            let totals: u32 = m.tally().totals.0.iter().sum();
             let awarded: u32 = m
                 .outcomes()
                 .iter()

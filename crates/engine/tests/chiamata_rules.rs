@@ -14,6 +14,7 @@ use calabresella_engine::chiamata::{
 use calabresella_engine::deals::DealRefused;
 use calabresella_engine::game::GameOptions;
 use calabresella_engine::game::HandRules;
+use calabresella_engine::game::Rollout;
 use calabresella_engine::game::{Game, GameHand, HandError, OptionError, Phase, Viewer};
 use calabresella_engine::record::{Record, replay_json};
 use calabresella_engine::rng::GameRng;
@@ -197,7 +198,7 @@ fn outcome(h: &Hand) -> Outcome {
 
 fn totals(m: &Match) -> Vec<i32> {
     let n = m.options().players;
-    let t = m.totals();
+    let t = m.tally().totals;
     assert_eq!(t.0.iter().sum::<i32>(), 0, "totals are zero-sum");
     t.first_n(n).to_vec()
 }
@@ -1020,7 +1021,7 @@ fn tc_d14_a_fixed_number_of_scored_hands_ties_share_the_win() {
             sum[s] += h.outcome().unwrap().award[s];
         }
     }
-    assert_eq!(m.totals(), sum);
+    assert_eq!(m.tally().totals, sum);
     let best = *totals(&m).iter().max().unwrap();
     let top: Vec<Seat> = Seat::first_n(5).filter(|&s| sum[s] == best).collect();
     assert_eq!(m.result().unwrap().winners, top);
@@ -2084,9 +2085,9 @@ fn ch_d5_the_deal_passes_on_after_a_scored_hand_only() {
     let v = m.observation(Viewer::Seat(seat(0))).unwrap();
     assert_eq!((v.dealer, v.hand_number), (seat(4), 2));
     // The totals and the earlier results are public (CH-D1).
-    assert_eq!(v.totals, m.totals());
+    assert_eq!(v.totals, m.tally().totals);
     assert_eq!(v.previous, [*m.hands()[0].outcome().unwrap()]);
-    assert_ne!(m.totals(), PerSeat::splat(0));
+    assert_ne!(m.tally().totals, PerSeat::splat(0));
     while m.current().is_some() {
         bid_high_then_first(&mut m);
     }

@@ -9,6 +9,7 @@
 //! - The PIMC bot is deterministic for a seed and a budget in worlds, and always legal.
 #![allow(clippy::unwrap_used)] // In tests a panic is the failure report.
 
+use calabresella_engine::game::Rollout;
 use std::collections::HashMap;
 
 use calabresella_engine::bots::{Bot, RandomBot, bot_from_spec};

@@ -7,6 +7,7 @@ mod common;
 
 use calabresella_engine::game::GameOptions;
 use calabresella_engine::game::HandRules;
+use calabresella_engine::game::Rollout;
 use std::fmt::Write as _;
 
 use calabresella_engine::bots::{Bot, HeuristicBot};
@@ -200,7 +201,7 @@ fn t_d4_match_to_the_target() {
         let a = m.legal_actions()[0];
         m.try_apply(a).unwrap();
     }
-    assert_eq!(m.totals(), [6, 17]);
+    assert_eq!(m.tally().totals, [6, 17]);
     assert_eq!(
         m.result(),
         Some(&MatchResult::won(vec![seat(1), seat(3)])),

@@ -134,11 +134,6 @@ pub(super) fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
 }
 
 impl Match {
-    /// Match totals per seat.
-    pub fn totals(&self) -> PerSeat<u32> {
-        self.tally().totals
-    }
-
     /// The outcome of every finished hand, in order.
     pub fn outcomes(&self) -> &[HandOutcome] {
         &self.tally().outcomes

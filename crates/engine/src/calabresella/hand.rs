@@ -7,6 +7,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::GameOptions;
+use crate::game::Rollout;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{Trick, Tricks, follow_suit};
 
@@ -15,7 +16,7 @@ use super::event::{Event, VisibilityContext};
 use super::options::Options;
 use super::score::HandOutcome;
 use crate::game::HandRules;
-use crate::game::{ActionList, HandError, Phase, Viewer};
+use crate::game::{ActionList, HandError, Phase};
 use crate::sink::NoEvents;
 
 mod apply;
@@ -165,12 +166,6 @@ impl Hand {
             Step::Play => Phase::Play,
             Step::Over => Phase::Over,
         }
-    }
-
-    /// Whether the hand is over (scored or void).
-    #[inline]
-    pub fn is_over(&self) -> bool {
-        matches!(self.step, Step::Over)
     }
 
     /// How the hand ended, once it is over.
@@ -352,60 +347,6 @@ impl Hand {
         }
     }
 
-    /// How many legal actions there are now (0 once the hand is over). With
-    /// [`Hand::legal_action`] this walks the legal actions without building a list.
-    #[inline]
-    pub fn num_legal_actions(&self) -> usize {
-        if matches!(self.step, Step::Play) {
-            return self.legal.len();
-        }
-        match self.step {
-            Step::Auction => 1 + self.biddable().len(),
-            Step::Take => 16,
-            Step::Over => 0,
-            _ => self.legal_cards().len(),
-        }
-    }
-
-    /// When the actor must play a card: the playable cards (no signals in Calabresella).
-    #[inline]
-    pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
-        matches!(self.step, Step::Play).then_some((self.legal, false))
-    }
-
-    /// The `i`-th legal action (0-based) in the order of [`Hand::legal_actions`]: pass before
-    /// bids, bids low to high, cards by index, takes by monte mask.
-    #[inline]
-    pub fn legal_action(&self, i: usize) -> Option<Action> {
-        if matches!(self.step, Step::Play) {
-            return self.nth_playable(i).map(|c| Action::Play(c, None));
-        }
-        match self.step {
-            Step::Auction => match i {
-                0 => Some(Action::Pass),
-                _ => {
-                    let r = self.biddable();
-                    (i - 1 < r.len()).then(|| Action::Bid(Contract::ALL[r.start + i - 1]))
-                }
-            },
-            Step::Take => (i < 16).then(|| {
-                Action::Take(
-                    (0..4)
-                        .filter(|b| i & (1 << b) != 0)
-                        .map(|b| self.deal.monte[b])
-                        .collect(),
-                )
-            }),
-            Step::Call => self.legal_cards().nth(i).map(Action::Call),
-            Step::Return => self.legal_cards().nth(i).map(Action::Return),
-            Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. } => {
-                self.legal_cards().nth(i).map(Action::Discard)
-            }
-            Step::Play => self.legal_cards().nth(i).map(|c| Action::Play(c, None)),
-            Step::Over => None,
-        }
-    }
-
     /// The cards the actor may play now.
     #[inline]
     pub fn playable(&self) -> CardSet {
@@ -516,13 +457,98 @@ impl Hand {
         }
     }
 
+    /// Every event of the hand so far, with nothing hidden (for referees and records).
+    pub fn events(&self) -> Vec<Event> {
+        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let mut events = Vec::with_capacity(64);
+        for seat in self.active {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.deal.hands[seat],
+            });
+        }
+        for &id in &self.history {
+            replay.apply_with(self.decode(id), &mut events);
+        }
+        events
+    }
+
+    pub(crate) fn visibility(&self) -> VisibilityContext {
+        VisibilityContext {
+            soloist: self.soloist(),
+            dummy: self.opts.a_due.then_some(Options::DUMMY),
+        }
+    }
+}
+
+impl Rollout for Hand {
+    /// Whether the hand is over (scored or void).
+    #[inline]
+    fn is_over(&self) -> bool {
+        matches!(self.step, Step::Over)
+    }
+
+    /// How many legal actions there are now (0 once the hand is over). With
+    /// [`Hand::legal_action`] this walks the legal actions without building a list.
+    #[inline]
+    fn num_legal_actions(&self) -> usize {
+        if matches!(self.step, Step::Play) {
+            return self.legal.len();
+        }
+        match self.step {
+            Step::Auction => 1 + self.biddable().len(),
+            Step::Take => 16,
+            Step::Over => 0,
+            _ => self.legal_cards().len(),
+        }
+    }
+
+    /// The `i`-th legal action (0-based) in the order of [`Hand::legal_actions`]: pass before
+    /// bids, bids low to high, cards by index, takes by monte mask.
+    #[inline]
+    fn legal_action(&self, i: usize) -> Option<Action> {
+        if matches!(self.step, Step::Play) {
+            return self.nth_playable(i).map(|c| Action::Play(c, None));
+        }
+        match self.step {
+            Step::Auction => match i {
+                0 => Some(Action::Pass),
+                _ => {
+                    let r = self.biddable();
+                    (i - 1 < r.len()).then(|| Action::Bid(Contract::ALL[r.start + i - 1]))
+                }
+            },
+            Step::Take => (i < 16).then(|| {
+                Action::Take(
+                    (0..4)
+                        .filter(|b| i & (1 << b) != 0)
+                        .map(|b| self.deal.monte[b])
+                        .collect(),
+                )
+            }),
+            Step::Call => self.legal_cards().nth(i).map(Action::Call),
+            Step::Return => self.legal_cards().nth(i).map(Action::Return),
+            Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. } => {
+                self.legal_cards().nth(i).map(Action::Discard)
+            }
+            Step::Play => self.legal_cards().nth(i).map(|c| Action::Play(c, None)),
+            Step::Over => None,
+        }
+    }
+
+    /// When the actor must play a card: the playable cards (no signals in Calabresella).
+    #[inline]
+    fn legal_plays(&self) -> Option<(CardSet, bool)> {
+        matches!(self.step, Step::Play).then_some((self.legal, false))
+    }
+
     /// Applies `action` without checking it.
     ///
     /// Contract: `action` must be legal ([`Hand::is_legal`]); an illegal action leaves the hand
     /// in an unspecified (but memory-safe) state. This is the fast path for search and
     /// self-play, where actions come from [`Hand::legal_actions`].
     #[inline]
-    pub fn apply_unchecked(&mut self, action: Action) {
+    fn apply_unchecked(&mut self, action: Action) {
         debug_assert!(
             self.is_legal(&action),
             "apply_unchecked({action}) is illegal: {:?}",
@@ -542,7 +568,7 @@ impl Hand {
     /// `while !over { apply_unchecked(legal_action(rng.below(num_legal_actions()))) }` gives
     /// with the same generator (a test holds this); it only skips building and decoding an
     /// [`Action`] per card, which makes it the engine's fastest random rollout (for search).
-    pub fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
+    fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
         let mut taken = 0;
         while !matches!(self.step, Step::Over) {
             let n = self.num_legal_actions() as u32;
@@ -560,34 +586,5 @@ impl Hand {
             taken += 1;
         }
         taken
-    }
-
-    /// Every event of the hand so far, with nothing hidden (for referees and records).
-    pub fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
-        let mut events = Vec::with_capacity(64);
-        for seat in self.active {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.deal.hands[seat],
-            });
-        }
-        for &id in &self.history {
-            replay.apply_with(self.decode(id), &mut events);
-        }
-        events
-    }
-
-    /// What `viewer` may see of `event`, an event of this hand (`None`: nothing). The one
-    /// visibility filter: observations use it too.
-    pub fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.visible(viewer, &self.visibility())
-    }
-
-    pub(crate) fn visibility(&self) -> VisibilityContext {
-        VisibilityContext {
-            soloist: self.soloist(),
-            dummy: self.opts.a_due.then_some(Options::DUMMY),
-        }
     }
 }

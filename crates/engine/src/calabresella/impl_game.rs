@@ -27,8 +27,6 @@ use super::score::HandOutcome;
 /// The registered name.
 const NAME: &str = "calabresella";
 
-crate::game::rollout_via_inherent!(Hand);
-
 impl GameHand for Hand {
     type Event = Event;
     fn dealer(&self) -> Seat {
@@ -67,7 +65,7 @@ impl GameHand for Hand {
         self.events()
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        self.visible(event, viewer)
+        event.visible(viewer, &self.visibility())
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.options().players;
@@ -245,7 +243,8 @@ impl MatchRules for Calabresella {
             .map(|h| h.deal().monte)
     }
     fn totals(m: &Match) -> Vec<i32> {
-        Match::totals(m)
+        m.tally()
+            .totals
             .first_n(m.options().players)
             .iter()
             .map(|&t| t as i32)
@@ -258,7 +257,7 @@ impl MatchRules for Calabresella {
                 .get(i)
                 .map(HandOutcome::award)
                 .unwrap_or_default(),
-            None => Match::totals(m),
+            None => m.tally().totals,
         };
         PerSeat::from_fn(m.options().players, |s| points[s] as i32)
     }
@@ -332,7 +331,7 @@ impl MatchRules for Calabresella {
         };
         if let (Some(obj), Value::Object(detail)) = (line.as_object_mut(), detail) {
             obj.extend(detail);
-            obj.insert("totals".into(), seats(Match::totals(m)));
+            obj.insert("totals".into(), seats(m.tally().totals));
         }
         line
     }

@@ -4,6 +4,7 @@
 use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::GameHand;
 use crate::seat::{PerSeat, Seat};
 
 use super::event::Event;
@@ -132,7 +133,7 @@ impl Hand {
         let events: Vec<Event> = self
             .events()
             .iter()
-            .filter_map(|e| self.visible(e, viewer))
+            .filter_map(|e| GameHand::visible(self, e, viewer))
             .collect();
         let own = match viewer {
             Viewer::Seat(s) => Some(s),

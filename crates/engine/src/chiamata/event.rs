@@ -121,3 +121,16 @@ impl fmt::Display for Event {
         }
     }
 }
+
+impl crate::trick::PlayEvents for Event {
+    fn played(seat: Seat, card: Card, signal: Option<Signal>) -> Event {
+        Event::Played { seat, card, signal }
+    }
+    fn trick_won(number: u8, winner: Seat, cards: CardSet) -> Event {
+        Event::TrickWon {
+            number,
+            winner,
+            cards,
+        }
+    }
+}

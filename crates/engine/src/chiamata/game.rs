@@ -109,11 +109,6 @@ pub(super) fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
 }
 
 impl Match {
-    /// Totals per seat (they sum to zero).
-    pub fn totals(&self) -> PerSeat<i32> {
-        self.tally().totals
-    }
-
     /// Hands scored so far (void deals do not count).
     pub fn hands_scored(&self) -> u32 {
         self.tally().scored

@@ -9,7 +9,8 @@ use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::GameOptions;
 use crate::game::HandRules;
-use crate::game::{ActionList, HandError, Phase, Viewer};
+use crate::game::Rollout;
+use crate::game::{ActionList, HandError, Phase};
 use crate::seat::{PerSeat, Seat};
 use crate::sink::NoEvents;
 use crate::trick::{Trick, Tricks, follow_mask};
@@ -177,12 +178,6 @@ impl Hand {
         self.phase
     }
 
-    /// Whether the hand is over (scored, or void).
-    #[inline]
-    pub fn is_over(&self) -> bool {
-        self.phase == Phase::Over
-    }
-
     /// Whether every player passed (TC-D3, BC-D4): nothing is scored, the same dealer deals.
     pub fn is_void(&self) -> bool {
         self.void
@@ -326,13 +321,6 @@ impl Hand {
         self.history.len()
     }
 
-    /// Side 0 (the caller and his partner) or 1 (the defenders) of `seat`; before the call
-    /// every seat counts as a defender.
-    #[inline]
-    fn side_of(&self, seat: Seat) -> usize {
-        usize::from(Some(seat) != self.caller && Some(seat) != self.holder)
-    }
-
     // --- Legal actions ----------------------------------------------------------------------
 
     /// The auction's lowest and highest step still open to a bid, and whether any bid is
@@ -425,51 +413,6 @@ impl Hand {
             }
             _ => CardSet::EMPTY,
         };
-    }
-
-    /// How many legal actions there are now.
-    #[inline]
-    pub fn num_legal_actions(&self) -> usize {
-        match self.phase {
-            Phase::Auction => {
-                1 + self
-                    .bid_range()
-                    .map_or(0, |(lo, hi)| usize::from(hi - lo) + 1)
-            }
-            Phase::Call => self.legal.len(),
-            Phase::Play if self.signals_allowed() => self.legal.len() * 4,
-            Phase::Play => self.legal.len(),
-            _ => 0,
-        }
-    }
-
-    /// When the actor must play a card: the playable cards and whether the lead signals are
-    /// offered with them.
-    #[inline]
-    pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
-        matches!(self.phase, Phase::Play).then(|| (self.legal, self.signals_allowed()))
-    }
-
-    /// The `i`-th legal action: in the auction `pass` then the bids from the lowest; calls and
-    /// cards in index order, each card on a Tressette lead plain first, then with busso,
-    /// striscio and volo.
-    #[inline]
-    pub fn legal_action(&self, i: usize) -> Option<Action> {
-        match self.phase {
-            Phase::Auction if i == 0 => Some(Action::Pass),
-            Phase::Auction => {
-                let (lo, hi) = self.bid_range()?;
-                let step = lo + u16::try_from(i - 1).ok()?;
-                (step <= hi).then(|| self.bid_at(step))
-            }
-            Phase::Call => self.legal.nth(i).map(Action::Call),
-            Phase::Play if self.signals_allowed() => {
-                let card = self.legal.nth(i / 4)?;
-                Some(Action::Play(card, SIGNALS[i % 4]))
-            }
-            Phase::Play => self.legal.nth(i).map(|c| Action::Play(c, None)),
-            _ => None,
-        }
     }
 
     /// Every legal action now, in the order of [`Hand::legal_action`].
@@ -570,31 +513,6 @@ impl Hand {
             Some(rank) => IllegalAction::CallMustBe { rank, why },
             None => IllegalAction::CallOwnCard(c),
         })
-    }
-
-    /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.
-    pub fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.visible(viewer)
-    }
-
-    /// Applies a legal `action` without checking it (the action must be legal).
-    #[inline]
-    pub fn apply_unchecked(&mut self, action: Action) {
-        debug_assert!(
-            self.is_legal(&action),
-            "apply_unchecked({action}) is illegal"
-        );
-        self.apply(action, &mut NoEvents);
-    }
-
-    /// Plays the hand out with uniformly random legal actions from `rng` (the same result as
-    /// the per-action loop with the same generator); returns the number of actions.
-    pub fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
-        // One loop per game, so the variant's branches fold away.
-        match self.opts.variant {
-            Variant::Tressette => self.playout::<true>(rng),
-            Variant::Briscola => self.playout::<false>(rng),
-        }
     }
 
     /// [`Hand::playout_random`] for Tressette con la Chiamata (`TC`) or Briscola Chiamata.
@@ -714,5 +632,85 @@ pub const fn target_multiplier(target: u32) -> u32 {
         81..=90 => 3,
         91..=100 => 4,
         _ => 5,
+    }
+}
+
+/// Side 0 (the caller and his partner, the called card's holder) or 1 (the defenders) of
+/// `seat`; before the call every seat counts as a defender.
+#[inline]
+pub(super) fn caller_side(seat: Seat, caller: Option<Seat>, holder: Option<Seat>) -> usize {
+    usize::from(Some(seat) != caller && Some(seat) != holder)
+}
+
+impl Rollout for Hand {
+    /// Whether the hand is over (scored, or void).
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// How many legal actions there are now.
+    #[inline]
+    fn num_legal_actions(&self) -> usize {
+        match self.phase {
+            Phase::Auction => {
+                1 + self
+                    .bid_range()
+                    .map_or(0, |(lo, hi)| usize::from(hi - lo) + 1)
+            }
+            Phase::Call => self.legal.len(),
+            Phase::Play if self.signals_allowed() => self.legal.len() * 4,
+            Phase::Play => self.legal.len(),
+            _ => 0,
+        }
+    }
+
+    /// The `i`-th legal action: in the auction `pass` then the bids from the lowest; calls and
+    /// cards in index order, each card on a Tressette lead plain first, then with busso,
+    /// striscio and volo.
+    #[inline]
+    fn legal_action(&self, i: usize) -> Option<Action> {
+        match self.phase {
+            Phase::Auction if i == 0 => Some(Action::Pass),
+            Phase::Auction => {
+                let (lo, hi) = self.bid_range()?;
+                let step = lo + u16::try_from(i - 1).ok()?;
+                (step <= hi).then(|| self.bid_at(step))
+            }
+            Phase::Call => self.legal.nth(i).map(Action::Call),
+            Phase::Play if self.signals_allowed() => {
+                let card = self.legal.nth(i / 4)?;
+                Some(Action::Play(card, SIGNALS[i % 4]))
+            }
+            Phase::Play => self.legal.nth(i).map(|c| Action::Play(c, None)),
+            _ => None,
+        }
+    }
+
+    /// When the actor must play a card: the playable cards and whether the lead signals are
+    /// offered with them.
+    #[inline]
+    fn legal_plays(&self) -> Option<(CardSet, bool)> {
+        matches!(self.phase, Phase::Play).then(|| (self.legal, self.signals_allowed()))
+    }
+
+    /// Applies a legal `action` without checking it (the action must be legal).
+    #[inline]
+    fn apply_unchecked(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(&action),
+            "apply_unchecked({action}) is illegal"
+        );
+        self.apply(action, &mut NoEvents);
+    }
+
+    /// Plays the hand out with uniformly random legal actions from `rng` (the same result as
+    /// the per-action loop with the same generator); returns the number of actions.
+    fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
+        // One loop per game, so the variant's branches fold away.
+        match self.opts.variant {
+            Variant::Tressette => self.playout::<true>(rng),
+            Variant::Briscola => self.playout::<false>(rng),
+        }
     }
 }

@@ -22,8 +22,6 @@ use super::observation::Observation;
 use super::options::{Auction, FirstLead, Options, Variant};
 use super::score::Outcome;
 
-crate::game::rollout_via_inherent!(Hand);
-
 impl GameHand for Hand {
     type Event = Event;
     fn dealer(&self) -> Seat {
@@ -63,7 +61,7 @@ impl GameHand for Hand {
         self.events()
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        self.visible(event, viewer)
+        event.visible(viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.players();
@@ -264,7 +262,7 @@ impl MatchRules for Chiamata {
     }
 
     fn totals(m: &Match) -> Vec<i32> {
-        Match::totals(m).first_n(m.options().players).to_vec()
+        m.tally().totals.first_n(m.options().players).to_vec()
     }
     fn seat_points(m: &Match, hand: Option<usize>) -> PerSeat<i32> {
         match hand {
@@ -272,7 +270,7 @@ impl MatchRules for Chiamata {
                 .get(i)
                 .and_then(Hand::outcome)
                 .map_or(PerSeat::splat(0), |o| o.award),
-            None => Match::totals(m),
+            None => m.tally().totals,
         }
     }
     /// Everyone else: with individual totals a forfeit is a loss to every other seat.

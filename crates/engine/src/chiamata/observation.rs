@@ -3,6 +3,7 @@
 use crate::action::Action;
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
+use crate::game::GameHand;
 use crate::game::{Phase, Viewer};
 use crate::seat::{PerSeat, Seat};
 
@@ -130,7 +131,7 @@ impl Hand {
             events: self
                 .events()
                 .iter()
-                .filter_map(|e| self.visible(e, viewer))
+                .filter_map(|e| GameHand::visible(self, e, viewer))
                 .collect(),
             legal_actions,
             outcome: self.outcome().copied(),

@@ -34,7 +34,6 @@ pub use option_spec::{
 pub use registry::{
     AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,
 };
-pub(crate) use traits::rollout_via_inherent;
 pub use traits::{Game, GameHand, Rollout, View};
 pub use vocab::{
     ActionList, CardPlaces, DealError, DealRefused, DealtCards, GameFacts, HandError, MAX_LEGAL,

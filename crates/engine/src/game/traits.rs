@@ -40,42 +40,26 @@ pub trait Rollout {
     fn legal_action(&self, i: usize) -> Option<Action>;
     /// Applies a legal action without checking it.
     fn apply_unchecked(&mut self, action: Action);
-    /// Plays the hand out at random; returns the number of actions.
-    fn playout_random(&mut self, rng: &mut GameRng) -> usize;
+    /// Plays the hand out with uniformly random legal actions from `rng`; returns the number
+    /// of actions. A game may play the same actions faster its own way (the same result as
+    /// this loop with the same generator).
+    fn playout_random(&mut self, rng: &mut GameRng) -> usize {
+        let mut taken = 0;
+        while !self.is_over() {
+            let i = rng.below(self.num_legal_actions() as u32) as usize;
+            if let Some(a) = self.legal_action(i) {
+                self.apply_unchecked(a);
+            }
+            taken += 1;
+        }
+        taken
+    }
     /// When every legal action now is a card play: the playable cards, and whether each is
     /// offered with the three lead signals too (`None` in any other step). The legal actions
     /// are then the cards in index order, each plain first and, with signals, then with busso,
     /// striscio and volo: what batched environments list without building the actions.
     fn legal_plays(&self) -> Option<(CardSet, bool)>;
 }
-
-/// Implements [`Rollout`] for a hand type through its inherent methods of the same names (every
-/// game's hand has them, for speed without the trait in scope).
-macro_rules! rollout_via_inherent {
-    ($hand:ty) => {
-        impl $crate::game::Rollout for $hand {
-            fn is_over(&self) -> bool {
-                <$hand>::is_over(self)
-            }
-            fn num_legal_actions(&self) -> usize {
-                <$hand>::num_legal_actions(self)
-            }
-            fn legal_action(&self, i: usize) -> Option<$crate::action::Action> {
-                <$hand>::legal_action(self, i)
-            }
-            fn apply_unchecked(&mut self, action: $crate::action::Action) {
-                <$hand>::apply_unchecked(self, action)
-            }
-            fn playout_random(&mut self, rng: &mut $crate::rng::GameRng) -> usize {
-                <$hand>::playout_random(self, rng)
-            }
-            fn legal_plays(&self) -> Option<($crate::cardset::CardSet, bool)> {
-                <$hand>::legal_plays(self)
-            }
-        }
-    };
-}
-pub(crate) use rollout_via_inherent;
 
 /// One hand of a game, as the surfaces see it: who dealt, what was dealt, what happened, and
 /// the visibility filter every event passes before it reaches a viewer.

@@ -101,11 +101,6 @@ pub(super) fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
 }
 
 impl Match {
-    /// Totals per side.
-    pub fn totals(&self) -> [u32; 2] {
-        self.tally().totals
-    }
-
     /// Outcomes of the finished hands.
     pub fn outcomes(&self) -> Vec<Outcome> {
         self.hands()

@@ -7,6 +7,7 @@ use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::GameOptions;
+use crate::game::Rollout;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{LAST_TRICK_THIRDS, Trick, Tricks, follow_mask, truncate_points};
 
@@ -45,7 +46,7 @@ pub struct Hand {
     outcome: Option<Outcome>,
 }
 
-use crate::game::{ActionList, HandError, Viewer};
+use crate::game::{ActionList, HandError};
 
 impl Hand {
     /// A new hand dealt by `dealer`; checks the options and the deal.
@@ -113,12 +114,6 @@ impl Hand {
     /// The declarations made before the first lead, in order.
     pub fn accusi(&self) -> &[(Seat, Accuso)] {
         &self.accusi
-    }
-
-    /// Whether the hand is over.
-    #[inline]
-    pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
     }
 
     /// The result once the hand is over.
@@ -200,37 +195,6 @@ impl Hand {
         self.opts.variant == Variant::Partnership && self.tricks.current().is_empty()
     }
 
-    /// How many legal actions there are now.
-    #[inline]
-    pub fn num_legal_actions(&self) -> usize {
-        if self.is_over() {
-            return 0;
-        }
-        self.legal.len() * if self.signals_allowed() { 4 } else { 1 }
-    }
-
-    /// The playable cards and whether the lead signals are offered with them (every step of a
-    /// Tressette hand is a card play).
-    #[inline]
-    pub fn legal_plays(&self) -> Option<(CardSet, bool)> {
-        (!self.is_over()).then(|| (self.legal, self.signals_allowed()))
-    }
-
-    /// The `i`-th legal action: cards in index order, each (on a signalled lead) plain first,
-    /// then with busso, striscio and volo.
-    #[inline]
-    pub fn legal_action(&self, i: usize) -> Option<Action> {
-        if self.is_over() {
-            return None;
-        }
-        if self.signals_allowed() {
-            let card = self.legal.nth(i / 4)?;
-            Some(Action::Play(card, crate::action::LEAD_SIGNALS[i % 4]))
-        } else {
-            self.legal.nth(i).map(|c| Action::Play(c, None))
-        }
-    }
-
     /// Every legal action now, in the order of [`Hand::legal_action`].
     pub fn legal_actions(&self) -> ActionList {
         (0..self.num_legal_actions())
@@ -260,37 +224,6 @@ impl Hand {
             ));
         }
         Ok(())
-    }
-
-    /// What `viewer` may see of `event`, an event of this hand. The one visibility filter:
-    /// observations use it too.
-    pub fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.visible(viewer)
-    }
-
-    /// Applies a legal `action` without checking it (contract as in
-    /// [`crate::calabresella::Hand::apply_unchecked`]).
-    #[inline]
-    pub fn apply_unchecked(&mut self, action: Action) {
-        debug_assert!(
-            self.is_legal(&action),
-            "apply_unchecked({action}) is illegal"
-        );
-        self.apply(action, &mut NoEvents);
-    }
-
-    /// Plays the hand out with uniformly random legal actions from `rng` (the same result as
-    /// the per-action loop with the same generator); returns the number of actions.
-    pub fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
-        let mut taken = 0;
-        while !self.is_over() {
-            let i = rng.below(self.num_legal_actions() as u32) as usize;
-            if let Some(a) = self.legal_action(i) {
-                self.apply(a, &mut NoEvents);
-            }
-            taken += 1;
-        }
-        taken
     }
 
     /// Every event so far, nothing hidden.
@@ -326,11 +259,8 @@ impl Hand {
         }
         let seat = self.actor;
         let n = self.players();
-        self.hands[seat].remove(card);
-        self.tricks.play(seat, card);
-        if S::ACTIVE {
-            sink.push(Event::Played { seat, card, signal });
-        }
+        self.tricks
+            .play_from(&mut self.hands[seat], seat, (card, signal), sink);
         if self.tricks.current().len() < n as usize {
             self.actor = seat.next(n);
         } else {
@@ -344,15 +274,7 @@ impl Hand {
     }
 
     fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
-        let side = side_of(self.tricks.winner());
-        let (winner, cards) = self.tricks.close(side);
-        if S::ACTIVE {
-            sink.push(Event::TrickWon {
-                number: self.tricks.done(),
-                winner,
-                cards,
-            });
-        }
+        let (winner, side, _) = self.tricks.close_logged(side_of, sink);
         self.actor = winner;
         // T-D5: while the stock lasts the winner draws first, then the loser; both cards are shown.
         if let Some(stock) = self.deal.stock {
@@ -387,5 +309,55 @@ impl Hand {
         if S::ACTIVE {
             sink.push(Event::Scored(outcome));
         }
+    }
+}
+
+impl Rollout for Hand {
+    /// Whether the hand is over.
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// How many legal actions there are now.
+    #[inline]
+    fn num_legal_actions(&self) -> usize {
+        if self.is_over() {
+            return 0;
+        }
+        self.legal.len() * if self.signals_allowed() { 4 } else { 1 }
+    }
+
+    /// The `i`-th legal action: cards in index order, each (on a signalled lead) plain first,
+    /// then with busso, striscio and volo.
+    #[inline]
+    fn legal_action(&self, i: usize) -> Option<Action> {
+        if self.is_over() {
+            return None;
+        }
+        if self.signals_allowed() {
+            let card = self.legal.nth(i / 4)?;
+            Some(Action::Play(card, crate::action::LEAD_SIGNALS[i % 4]))
+        } else {
+            self.legal.nth(i).map(|c| Action::Play(c, None))
+        }
+    }
+
+    /// The playable cards and whether the lead signals are offered with them (every step of a
+    /// Tressette hand is a card play).
+    #[inline]
+    fn legal_plays(&self) -> Option<(CardSet, bool)> {
+        (!self.is_over()).then(|| (self.legal, self.signals_allowed()))
+    }
+
+    /// Applies a legal `action` without checking it (contract as in
+    /// [`crate::calabresella::Hand::apply_unchecked`]).
+    #[inline]
+    fn apply_unchecked(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(&action),
+            "apply_unchecked({action}) is illegal"
+        );
+        self.apply(action, &mut NoEvents);
     }
 }

@@ -9,6 +9,7 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::GameOptions;
+use crate::game::Rollout;
 use crate::game::{
     CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, Phase, View,
     Viewer,
@@ -22,8 +23,6 @@ use super::game::{Match, Tally, Tressette, annotate, hand_over};
 use super::hand::{Hand, MAX_HISTORY, side_of};
 use super::observation::Observation;
 use super::options::{Options, Variant};
-
-crate::game::rollout_via_inherent!(Hand);
 
 impl GameHand for Hand {
     type Event = Event;
@@ -63,7 +62,7 @@ impl GameHand for Hand {
         self.events()
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        self.visible(event, viewer)
+        event.visible(viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.players();
@@ -71,7 +70,7 @@ impl GameHand for Hand {
             players: n,
             viewer: viewer.seat(),
             own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            phase: if Hand::is_over(self) {
+            phase: if Rollout::is_over(self) {
                 Phase::Over
             } else {
                 Phase::Play
@@ -214,7 +213,7 @@ impl MatchRules for Tressette {
     }
 
     fn totals(m: &Match) -> Vec<i32> {
-        Match::totals(m).map(|t| t as i32).to_vec()
+        m.tally().totals.map(|t| t as i32).to_vec()
     }
     fn seat_points(m: &Match, hand: Option<usize>) -> PerSeat<i32> {
         let sides = match hand {
@@ -222,7 +221,7 @@ impl MatchRules for Tressette {
                 .get(i)
                 .and_then(Hand::outcome)
                 .map_or([0, 0], |o| o.points),
-            None => Match::totals(m),
+            None => m.tally().totals,
         };
         PerSeat::from_fn(m.options().variant.players(), |s| sides[side_of(s)] as i32)
     }
@@ -261,7 +260,7 @@ impl MatchRules for Tressette {
         let Some(hand) = Match::hands(m).get(i) else {
             return Value::Null;
         };
-        let (dealer, totals) = (hand.dealer().index(), Match::totals(m));
+        let (dealer, totals) = (hand.dealer().index(), m.tally().totals);
         match hand.outcome() {
             Some(o) => json!({
                 "dealer": dealer, "void": false, "complete": true,

@@ -3,6 +3,7 @@
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::GameHand;
 use crate::game::Viewer;
 use crate::seat::{PerSeat, Seat};
 
@@ -87,7 +88,7 @@ impl Hand {
             events: self
                 .events()
                 .iter()
-                .filter_map(|e| self.visible(e, viewer))
+                .filter_map(|e| GameHand::visible(self, e, viewer))
                 .collect(),
             legal_actions,
             outcome: self.outcome().copied(),

@@ -9,6 +9,7 @@
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::Rollout;
 use crate::game::{HandRules, Viewer};
 use crate::search::world::{Build, all_but};
 use crate::search::{Layout, Searchable, WorldError, WorldSampler, places_key};

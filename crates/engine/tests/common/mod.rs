@@ -7,6 +7,7 @@ pub mod tressette_oracle;
 
 use calabresella_engine::calabresella::{Deal, Event, Hand, Observation, Options};
 use calabresella_engine::game::HandRules;
+use calabresella_engine::game::Rollout;
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::{Action, Card, CardSet, PerSeat, Seat};
 

@@ -252,11 +252,8 @@ impl Hand {
         sink: &mut S,
     ) {
         let seat = self.actor;
-        self.hands[seat].remove(card);
-        self.tricks.play(seat, card);
-        if S::ACTIVE {
-            sink.push(Event::Played { seat, card, signal });
-        }
+        self.tricks
+            .play_from(&mut self.hands[seat], seat, (card, signal), sink);
         if self.tricks.current().len() < 3 {
             self.actor = self.next[seat];
             self.legal = follow_mask(self.hands[self.actor], self.tricks.current().led_mask());
@@ -267,32 +264,24 @@ impl Hand {
 
     #[inline(never)]
     fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
-        let side = if self.tricks.winner() == self.soloist {
-            Side::Soloist
-        } else {
-            Side::Defenders
-        } as usize;
-        let (winner, cards) = self.tricks.close(side);
+        let soloist = self.soloist;
+        let (winner, side, _) = self.tricks.close_logged(
+            |w| if w == soloist { Side::Soloist } else { Side::Defenders } as usize,
+            sink,
+        );
         let done = self.tricks.done();
-        if S::ACTIVE {
-            sink.push(Event::TrickWon {
-                number: done,
-                winner,
-                cards,
+        if S::ACTIVE && done == 1 && self.opts.aperta {
+            let [a, b] = self.defenders;
+            sink.push(Event::HandShown {
+                seat: a,
+                to: b,
+                cards: self.hands[a],
             });
-            if done == 1 && self.opts.aperta {
-                let [a, b] = self.defenders;
-                sink.push(Event::HandShown {
-                    seat: a,
-                    to: b,
-                    cards: self.hands[a],
-                });
-                sink.push(Event::HandShown {
-                    seat: b,
-                    to: a,
-                    cards: self.hands[b],
-                });
-            }
+            sink.push(Event::HandShown {
+                seat: b,
+                to: a,
+                cards: self.hands[b],
+            });
         }
         if done < TRICKS {
             self.actor = winner;

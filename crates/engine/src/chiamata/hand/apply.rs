@@ -9,11 +9,12 @@ use crate::chiamata::event::Event;
 use crate::chiamata::options::{FirstLead, Variant};
 use crate::chiamata::score::{Outcome, payout};
 use crate::game::Phase;
+use crate::game::Rollout;
 use crate::seat::Seat;
 use crate::sink::EventSink;
 use crate::trick::{LAST_TRICK_THIRDS, truncate_points};
 
-use super::{Hand, target_multiplier};
+use super::{Hand, caller_side, target_multiplier};
 
 impl Hand {
     pub(crate) fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
@@ -158,16 +159,11 @@ impl Hand {
             self.actor = seat.next(n);
             return;
         }
-        let side = self.side_of(self.tricks.winner());
-        let (winner, cards) = self.tricks.close(side);
+        let (caller, holder) = (self.caller, self.holder);
+        let (winner, side, cards) = self
+            .tricks
+            .close_logged(|w| caller_side(w, caller, holder), sink);
         self.seat_won[winner] |= cards;
-        if S::ACTIVE {
-            sink.push(Event::TrickWon {
-                number: self.tricks.done(),
-                winner,
-                cards,
-            });
-        }
         self.actor = winner;
         if self.tricks.done() == self.tricks_in_hand {
             self.score(side, sink);
