@@ -9,7 +9,10 @@ import {
   SeatKind,
   Signal,
   StandingSchema,
-  gameOptions,
+  Game,
+  GameOptionsSchema,
+  TressetteOptionsSchema,
+  type GameOptions,
 } from "@calabresella/client";
 import { rulesText } from "../src/rules-text.js";
 import { ACCOUNT_KEY, loadAccount, setAccount } from "../src/account.js";
@@ -327,9 +330,17 @@ test("standings CSV: the export's columns, quoted fields where needed", () => {
 
 test("a tournament's rules read as the option notation", () => {
   assert.equal(rulesText(undefined), "");
-  assert.equal(rulesText(gameOptions("tressette-in-due")), "");
+  // The typed rules, as the server echoes a table's or a tournament's options.
+  const typed = (rules: GameOptions["rules"]) =>
+    create(GameOptionsSchema, { game: Game.TRESSETTE, rules });
+  assert.equal(rulesText(typed({ case: undefined })), "");
   assert.equal(
-    rulesText(gameOptions("tressette", { target: "11", accusi: "false" })),
+    rulesText(
+      typed({
+        case: "tressette",
+        value: create(TressetteOptionsSchema, { target: 11, accusi: false }),
+      }),
+    ),
     "target=11, accusi=false",
   );
 });
