@@ -70,6 +70,10 @@ go build -o .bin/calabresella-conformance ./cmd/calabresella-conformance
 go build -o .bin/calabresella-bot ./examples/bot
 
 step "unit tests"
+# server_test.go holds the client to the real server; without its binary those tests are
+# skipped (scripts/test.sh builds it first).
+bin=${CALABRESELLA_BIN:-$root/target/debug/calabresella}
+[ -x "$bin" ] || echo "check.sh: no server binary at $bin (set CALABRESELLA_BIN): the real-server tests are skipped"
 go test ./...
 
 step "ok"

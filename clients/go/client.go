@@ -180,8 +180,9 @@ type tableConfig struct {
 	req   *pb.CreateTableRequest
 }
 
-// WithRules sets rule options in the key=value notation (see GameOptions), e.g.
-// {"target": "11", "accusi": "false"}.
+// WithRules sets rule options in the key=value notation, e.g. {"target": "11", "accusi":
+// "false"}, sent as settings for the server to read (see GameOptions; ListGames describes
+// each game's options).
 func WithRules(rules map[string]string) TableOption {
 	return func(c *tableConfig) { c.rules = rules }
 }
@@ -221,8 +222,10 @@ func WithMetadata(m map[string]string) TableOption {
 }
 
 // CreateTable creates a table of game (calabresella, tressette, tressette-in-due,
-// tressette-chiamata, briscola-chiamata). Bad rule options or seat kinds are rejected before
-// any call; the server checks the values further (INVALID_ARGUMENT BAD_OPTIONS).
+// tressette-chiamata, briscola-chiamata: see Games). An unknown game or seat kind, or rule
+// options not in the key=value notation, are an *OptionError before any call; the server
+// answers an option the game does not have or a value it does not take with
+// INVALID_ARGUMENT BAD_OPTIONS and its message.
 func (c *Client) CreateTable(ctx context.Context, game string, opts ...TableOption) (*pb.Table, error) {
 	t, _, err := c.CreateTableWithKey(ctx, game, opts...)
 	return t, err
@@ -305,6 +308,18 @@ func (c *Client) ListRecords(ctx context.Context, req *pb.ListRecordsRequest) (*
 	return call(ctx, c, func(ctx context.Context) (*pb.ListRecordsResponse, error) {
 		return c.rpc.ListRecords(ctx, req)
 	})
+}
+
+// ListGames is every game the server plays, in the server's order, with its seats
+// (MinPlayers to MaxPlayers, DefaultPlayers) and the description of each of its rule options
+// (Key, Kind: a flag, a number from Min to Max or one of Choices; DefaultValue, Doc): the keys
+// and values WithRules takes. A server from before ListGames answers UNIMPLEMENTED (it takes
+// only the typed rules).
+func (c *Client) ListGames(ctx context.Context) ([]*pb.GameDescription, error) {
+	r, err := call(ctx, c, func(ctx context.Context) (*pb.ListGamesResponse, error) {
+		return c.rpc.ListGames(ctx, &pb.ListGamesRequest{})
+	})
+	return r.GetGames(), err
 }
 
 // GetResults is the results table (per player: matches, wins, points, rating), best first.

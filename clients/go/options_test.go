@@ -1,63 +1,81 @@
 package calabresella
 
 import (
+	"context"
 	"errors"
+	"maps"
 	"testing"
 
 	pb "github.com/calabresella/calabresella/clients/go/gen/calabresella/v1"
 )
 
-func TestGameOptionsFillEachGamesRules(t *testing.T) {
-	o, err := GameOptions("calabresella", map[string]string{"players": "4", "target": "5", "preset": "terziglio", "aperta": "TRUE", "match_end": "individual"})
+func TestGameOptionsSendSettingsAsTheServerReadsThem(t *testing.T) {
+	o, err := GameOptions(" Tressette-In-Due ", map[string]string{" Target ": " 11 ", "accusi": "false", "colour": "red"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := o.GetCalabresella()
-	if o.GetGame() != pb.Game_GAME_CALABRESELLA || c.GetPlayers() != 4 || c.GetTarget() != 5 || !c.GetTerziglio() || !c.GetAperta() || c.GetMatchEnd() != pb.MatchEnd_MATCH_END_INDIVIDUAL || c.Stramazzo != nil {
+	want := map[string]string{"target": "11", "accusi": "false", "colour": "red"}
+	if o.GetGame() != pb.Game_GAME_TRESSETTE_IN_DUE || !maps.Equal(o.GetSettings(), want) || o.GetRules() != nil {
 		t.Fatalf("%v", o)
 	}
-	o, err = GameOptions("tressette-in-due", map[string]string{"target": "11", "follow_suit_always": "true", "accusi": "false"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.GetGame() != pb.Game_GAME_TRESSETTE_IN_DUE || o.GetTressette().GetTarget() != 11 || !o.GetTressette().GetFollowSuitAlways() || o.GetTressette().Accusi == nil || o.GetTressette().GetAccusi() {
-		t.Fatalf("%v", o)
-	}
-	o, err = GameOptions("briscola-chiamata", map[string]string{"hands": "2", "auction": "points", "first_lead": "caller"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch := o.GetChiamata()
-	if o.GetGame() != pb.Game_GAME_BRISCOLA_CHIAMATA || ch.GetHands() != 2 || ch.GetAuction() != pb.ChiamataAuction_CHIAMATA_AUCTION_POINTS || ch.GetFirstLead() != pb.FirstLead_FIRST_LEAD_CALLER {
-		t.Fatalf("%v", o)
-	}
-	o, err = GameOptions("tressette", nil)
-	if err != nil || o.GetGame() != pb.Game_GAME_TRESSETTE || o.GetTressette() == nil {
-		t.Fatalf("%v %v", o, err)
+	o, err = GameOptions("calabresella", nil)
+	if err != nil || o.GetGame() != pb.Game_GAME_CALABRESELLA || len(o.GetSettings()) != 0 {
+		t.Fatalf("no options: %v %v", o, err)
 	}
 }
 
-func TestGameOptionsRejectUnknownKeysAndBadValues(t *testing.T) {
-	for _, c := range []struct {
+func TestGameNamesComeFromTheGameEnum(t *testing.T) {
+	if len(Games) != len(pb.Game_name)-1 {
+		t.Fatalf("%v", Games)
+	}
+	for name, g := range Games {
+		if GameName(g) != name {
+			t.Errorf("%v is named %q, not %q", g, GameName(g), name)
+		}
+	}
+	if Games["tressette-in-due"] != pb.Game_GAME_TRESSETTE_IN_DUE || GameName(pb.Game_GAME_UNSPECIFIED) != "" || GameName(99) != "" {
+		t.Fatalf("%v", Games)
+	}
+}
+
+func TestWhatIsNotTheNotationIsRefusedBeforeAnyCall(t *testing.T) {
+	f := &createFake{}
+	c := startServer(t, f)
+	for _, x := range []struct {
 		game string
 		opts map[string]string
 		key  string
 	}{
 		{"chess", nil, "game"},
-		{"calabresella", map[string]string{"accusi": "true"}, "accusi"},
-		{"calabresella", map[string]string{"players": "5"}, "players"},
-		{"calabresella", map[string]string{"aperta": "maybe"}, "aperta"},
-		{"calabresella", map[string]string{"preset": "fast"}, "preset"},
-		{"tressette", map[string]string{"target": "-1"}, "target"},
-		{"tressette", map[string]string{"target": "0"}, "target"},
-		{"tressette-chiamata", map[string]string{"auction": "dutch"}, "auction"},
+		{"calabresella", map[string]string{" ": "5"}, " "},
+		{"calabresella", map[string]string{"target": "5", "Target": "7"}, "target"},
 	} {
-		_, err := GameOptions(c.game, c.opts)
+		_, err := c.CreateTable(context.Background(), x.game, WithRules(x.opts))
 		var oe *OptionError
-		if !errors.As(err, &oe) || oe.Key != c.key {
-			t.Errorf("%s %v: %v", c.game, c.opts, err)
+		if !errors.As(err, &oe) || oe.Key != x.key {
+			t.Errorf("%s %v: %v", x.game, x.opts, err)
 		}
 	}
+	if len(f.sent) != 0 {
+		t.Fatalf("sent %v", f.sent)
+	}
+	if _, err := c.CreateTable(context.Background(), "tressette", WithRules(map[string]string{"colour": "red"})); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.sent) != 1 || f.sent[0].GetOptions().GetSettings()["colour"] != "red" {
+		t.Fatalf("keys and values are the server's to judge: sent %v", f.sent)
+	}
+}
+
+// createFake records each CreateTable request.
+type createFake struct {
+	pb.UnimplementedTableServiceServer
+	sent []*pb.CreateTableRequest
+}
+
+func (f *createFake) CreateTable(_ context.Context, r *pb.CreateTableRequest) (*pb.CreateTableResponse, error) {
+	f.sent = append(f.sent, r)
+	return &pb.CreateTableResponse{Table: &pb.Table{TableId: "t-1", Options: r.GetOptions()}}, nil
 }
 
 func TestSeatKinds(t *testing.T) {

@@ -22,5 +22,9 @@ fi
 # A short-lived build: the quick JIT tier and the serial collector start fastest on 2 cores;
 # jansi.noreset keeps Maven 3.8 from writing colour resets into quiet, colourless output.
 export MAVEN_OPTS="${MAVEN_OPTS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC} -Djansi.noreset=true"
+# ServerTest holds the client to the real server; without its binary those tests are skipped
+# (scripts/test.sh builds it first).
+bin=${CALABRESELLA_BIN:-../../target/debug/calabresella}
+[ -x "$bin" ] || echo "check.sh: no server binary at $bin (set CALABRESELLA_BIN): the real-server tests are skipped"
 mvn -q -B -Dstyle.color=never package
 echo "clients/java: built, linted and tested (runner: tests/conformance/runners/java.sh)"

@@ -7,20 +7,27 @@
  *
  * Ctrl-C stops play cleanly (the AbortSignal cancels the stream and any call in flight).
  */
-import { connectNode, EndReason, type Bot } from "../src/node.js";
+import {
+  connectNode,
+  EndReason,
+  optionSettings,
+  type Bot,
+  type Client,
+} from "../src/node.js";
 
-/** Seat kinds for the bots at a table of `game`, seat 0 left open. */
-function seatsFor(game: string, options: string[]): string[] {
-  const players = options.find((o) => o.startsWith("players="))?.slice(8);
-  const n =
-    game === "tressette-in-due"
-      ? 2
-      : game === "tressette"
-        ? 4
-        : game.endsWith("chiamata")
-          ? Number(players ?? 5)
-          : Number(players ?? 3);
-  return ["open", ...Array<string>(n - 1).fill("heuristic")];
+/**
+ * Seat kinds for a table of `game`, seat 0 left open and heuristic bots elsewhere: as many
+ * seats as its `players` option says, else as the server describes the game (`listGames`).
+ */
+async function seatsFor(
+  client: Client,
+  game: string,
+  options: string[],
+): Promise<string[]> {
+  const players = optionSettings(options)["players"];
+  const described = (await client.listGames()).find((g) => g.name === game);
+  const n = Number(players ?? described?.defaultPlayers ?? 1);
+  return ["open", ...Array<string>(Math.max(0, n - 1)).fill("heuristic")];
 }
 
 /** Plays the card with the lowest notation, or else the first legal action: a simple, legal bot. */
@@ -43,7 +50,7 @@ async function main(): Promise<void> {
     const table = await client.createTable({
       game,
       options,
-      seats: seatsFor(game, options),
+      seats: await seatsFor(client, game, options),
     });
     const seat = await client.join(table.tableId, {
       playerName: "example-bot",

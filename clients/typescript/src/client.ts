@@ -23,6 +23,7 @@ import {
   type Assignment,
   TableState,
   TimeoutPolicy,
+  type GameDescription,
   type GetRecordResponse,
   type GetResultsResponse,
   type ListRecordsRequest,
@@ -55,7 +56,10 @@ import { describe } from "./turns.js";
 export interface TableSpec {
   /** The game's name (`calabresella`, `tressette`...), or whole `GameOptions`. */
   game: string | GameOptions;
-  /** Rule options in the `key=value` notation (only with a game name). */
+  /**
+   * Rule options in the `key=value` notation (only with a game name), sent as
+   * `GameOptions.settings` for the server to read ({@link Client.listGames} describes them).
+   */
   options?: OptionsInput;
   /** Each seat's kind in order (`open`, `random`, `heuristic`, or the search bot `pimc`,
    * `pimc:ms=50`); empty or absent: all open. */
@@ -153,9 +157,10 @@ export class Client implements Connection {
   }
 
   /**
-   * Creates a table and returns its public state. Throws `OptionsError` for bad options
-   * before any call; the server answers INVALID_ARGUMENT (BAD_OPTIONS, BAD_SEATS...) for what
-   * it refuses.
+   * Creates a table and returns its public state. Throws `OptionsError` for an unknown game or
+   * seat kind, or options not in the `key=value` notation, before any call; the server answers
+   * INVALID_ARGUMENT for what it refuses: BAD_OPTIONS (an option the game does not have, a
+   * value it does not take, with the server's message), BAD_SEATS...
    */
   async createTable(spec: TableSpec, opts?: CallOpts): Promise<Table> {
     return (await this.createTableWithKey(spec, opts)).table;
@@ -277,6 +282,18 @@ export class Client implements Connection {
       "the seek ended without a seat",
       {},
     );
+  }
+
+  /**
+   * Every game the server plays, in the server's order, with its seats (`minPlayers` to
+   * `maxPlayers`, `defaultPlayers`) and the description of each of its rule options (`key`,
+   * `kind`: flag, number from `min` to `max` or one of `choices`; `defaultValue`, `doc`): the
+   * keys and values that `options` of {@link TableSpec} take. A server from before
+   * `ListGames` answers UNIMPLEMENTED (it takes only the typed rules).
+   */
+  async listGames(opts?: CallOpts): Promise<GameDescription[]> {
+    const r = await this.call((o) => this.rpc.listGames({}, o), opts);
+    return r.games;
   }
 
   /** One page of tables, newest first, optionally only those in `state`. */

@@ -1,8 +1,8 @@
 /**
  * The client's typed errors: {@link CalabresellaError} for every failed call (the gRPC code,
  * the `google.rpc.ErrorInfo` reason and the message), and the errors the client raises itself
- * (a broken stream order, an outage longer than the retry window, bad rule options, a closed
- * client).
+ * (a broken stream order, an outage longer than the retry window, options that cannot be sent,
+ * a closed client).
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
@@ -183,7 +183,10 @@ export class ClientClosedError extends Error {
   }
 }
 
-/** Rule options that cannot be sent: an unknown game or key, or a bad value. No call was made. */
+/**
+ * What cannot be sent, refused before any call: an unknown game or seat kind, rule options not
+ * in the `key=value` notation (the server judges the keys and values), entropy of the wrong size.
+ */
 export class OptionsError extends Error {
   constructor(message: string) {
     super(message);

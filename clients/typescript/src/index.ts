@@ -43,7 +43,9 @@ export {
   GAMES,
   SEAT_KINDS,
   gameByName,
+  gameName,
   gameOptions,
+  optionSettings,
   seatChoice,
   seatKind,
 } from "./options.js";

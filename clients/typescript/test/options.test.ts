@@ -1,112 +1,121 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  ChiamataAuction,
-  FirstLead,
+  CalabresellaError,
+  Code,
+  GAMES,
   Game,
-  MatchEnd,
   OptionsError,
   SeatKind,
+  gameByName,
+  gameName,
   gameOptions,
+  optionSettings,
   seatChoice,
   seatKind,
+  type CreateTableRequest,
 } from "../src/index.js";
+import { serverError, startFake } from "./fake-server.js";
 
-test("calabresella options, the preset and every kind of value", () => {
+test("options become settings, as the server reads them: keys trimmed and in lower case", () => {
   const o = gameOptions("calabresella", {
-    players: "4",
-    target: "5",
-    match_end: "individual",
+    " Target ": " 5 ",
     aperta: "true",
-    stramazzo: "false",
-    preset: "terziglio",
-    max_deals: "100",
+    colour: "red",
   });
   assert.equal(o.game, Game.CALABRESELLA);
-  assert.equal(o.rules.case, "calabresella");
-  const c = o.rules.value!;
-  assert.equal(c.players, 4);
-  assert.equal(c.target, 5);
-  assert.equal(c.matchEnd, MatchEnd.INDIVIDUAL);
-  assert.equal(c.aperta, true);
-  assert.equal(c.stramazzo, false);
-  assert.equal(c.terziglio, true);
-  assert.equal(c.maxDeals, 100);
+  assert.deepEqual(o.settings, { target: "5", aperta: "true", colour: "red" });
   assert.equal(
-    c.aDue,
+    o.rules.case,
     undefined,
-    "unset options stay unset: the server's defaults",
+    "no typed rules: the server refuses settings together with them",
   );
-});
-
-test("the key=value list notation and game names in any case", () => {
-  const o = gameOptions("Tressette-In-Due", [
-    "target=11",
-    "follow_suit_always=true",
-  ]);
-  assert.equal(o.game, Game.TRESSETTE_IN_DUE);
-  assert.equal(o.rules.case, "tressette");
-  assert.equal(o.rules.value!.target, 11);
-  assert.equal(o.rules.value!.followSuitAlways, true);
-});
-
-test("both calling games take ChiamataOptions", () => {
-  const b = gameOptions("briscola-chiamata", {
-    hands: "2",
-    auction: "points",
-    first_lead: "caller",
+  assert.deepEqual(optionSettings(["target=11", "accusi=false", "x=a=b"]), {
+    target: "11",
+    accusi: "false",
+    x: "a=b",
   });
-  assert.equal(b.game, Game.BRISCOLA_CHIAMATA);
-  assert.equal(b.rules.case, "chiamata");
-  assert.equal(b.rules.value!.auction, ChiamataAuction.POINTS);
-  assert.equal(b.rules.value!.firstLead, FirstLead.CALLER);
-  const t = gameOptions("tressette-chiamata", {
-    players: "4",
-    solo_bid: "true",
-  });
-  assert.equal(t.rules.case, "chiamata");
-  assert.equal(t.rules.value!.players, 4);
-  assert.equal(t.rules.value!.soloBid, true);
 });
 
 test("no options: the game alone, every rule at the server's default", () => {
-  const o = gameOptions("tressette");
-  assert.equal(o.game, Game.TRESSETTE);
-  assert.ok(o.rules.case === "tressette");
-  assert.equal(o.rules.value.target, undefined);
+  const o = gameOptions("Tressette-In-Due");
+  assert.equal(o.game, Game.TRESSETTE_IN_DUE);
+  assert.deepEqual(o.settings, {});
+  assert.deepEqual(gameOptions("tressette", []).settings, {});
 });
 
-test("unknown games and keys and bad values are refused with a clear error", () => {
-  assert.throws(() => gameOptions("scopa"), /unknown game "scopa"/);
+test("the games by name come from the contract's Game enum", () => {
+  assert.deepEqual(Object.keys(GAMES).sort(), [
+    "briscola-chiamata",
+    "calabresella",
+    "tressette",
+    "tressette-chiamata",
+    "tressette-in-due",
+  ]);
+  for (const [name, game] of Object.entries(GAMES)) {
+    assert.equal(gameByName(name.toUpperCase()), game);
+    assert.equal(gameName(game), name);
+  }
+  assert.equal(gameName(Game.UNSPECIFIED), "");
   assert.throws(
-    () => gameOptions("tressette", { players: "4" }),
-    /tressette: unknown option "players" \(known: target/,
+    () => gameOptions("scopa"),
+    /unknown game "scopa" \(known: calabresella, tressette/,
   );
-  assert.throws(
-    () => gameOptions("calabresella", { target: "five" }),
-    /option target=five: expected a whole number/,
-  );
-  assert.throws(
-    () => gameOptions("calabresella", { target: "-1" }),
-    OptionsError,
-  );
-  assert.throws(
-    () => gameOptions("calabresella", { players: "5" }),
-    /expected 3 or 4/,
-  );
-  assert.throws(
-    () => gameOptions("calabresella", { aperta: "maybe" }),
-    /expected true or false/,
-  );
-  assert.throws(
-    () => gameOptions("calabresella", { match_end: "pool" }),
-    /pooled or individual/,
-  );
-  assert.throws(
-    () => gameOptions("briscola-chiamata", { auction: "bids" }),
-    /ranks or points/,
-  );
-  assert.throws(() => gameOptions("calabresella", ["target"]), /key=value/);
+});
+
+test("what is not the key=value notation is refused before any call", () => {
+  const refused: [Parameters<typeof optionSettings>[0], RegExp][] = [
+    [["target"], /option "target" is not in the key=value notation/],
+    [["=5"], /option "=5" has no key/],
+    [{ " ": "5" }, /has no key/],
+    [["target=5", "TARGET=7"], /option target is given twice/],
+    [{ target: "5", " Target": "7" }, /option target is given twice/],
+    [
+      { target: 5 } as unknown as Record<string, string>,
+      /every value is a string/,
+    ],
+  ];
+  for (const [input, message] of refused) {
+    assert.throws(
+      () => gameOptions("calabresella", input),
+      (e: unknown) => e instanceof OptionsError && message.test(e.message),
+      JSON.stringify(input),
+    );
+  }
+});
+
+test("createTable sends the settings as they are; the server judges them", async () => {
+  const sent: CreateTableRequest[] = [];
+  const fake = await startFake({
+    createTable(req) {
+      sent.push(req);
+      throw serverError(Code.InvalidArgument, "BAD_OPTIONS", "bad options");
+    },
+  });
+  try {
+    await assert.rejects(
+      fake.client.createTable({
+        game: "tressette-in-due",
+        options: ["target=11", "colour=red"],
+      }),
+      (e: unknown) =>
+        e instanceof CalabresellaError &&
+        e.is("INVALID_ARGUMENT", "BAD_OPTIONS"),
+    );
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.options?.game, Game.TRESSETTE_IN_DUE);
+    assert.deepEqual(sent[0]!.options?.settings, {
+      target: "11",
+      colour: "red",
+    });
+    await assert.rejects(
+      fake.client.createTable({ game: "tressette", options: ["target"] }),
+      OptionsError,
+    );
+    assert.equal(sent.length, 1, "a refused notation sends nothing");
+  } finally {
+    await fake.close();
+  }
 });
 
 test("seat kinds by name", () => {

@@ -109,11 +109,12 @@ test("an organiser runs a tournament of remote bots from the browser", async (s)
     await form
       .locator('select[name="tournament-game"]')
       .selectOption("tressette-in-due");
-    await form.locator('input[name="tournament-rules"]').fill("target=11");
+    await form.locator('input[name="target"]').fill("11");
     await form
       .locator('textarea[name="tournament-entrants"]')
       .fill("Team Rossi, Team Bianchi, heuristic");
     await form.locator('input[name="tournament-move-ms"]').fill("3000");
+    await shot(page, "tournaments-create.png");
     await form.locator('button[type="submit"]').click();
     await page
       .locator("[data-create-tournament-error]")
@@ -131,6 +132,11 @@ test("an organiser runs a tournament of remote bots from the browser", async (s)
     );
     const root = page.locator(`[data-tournament="${id}"]`);
     await root.waitFor({ timeout: STEP_MS });
+    // The rules set in the form's fields, as the server keeps them.
+    assert.match(
+      await root.locator("[data-tournament-rules]").innerText(),
+      /target=11\b/,
+    );
 
     // Live: a table in play can be watched while the tournament runs.
     const watch = page

@@ -1,5 +1,6 @@
 // (8) Security headers of the page, (9) the language selector, (10) the JavaScript transferred
-// by the first load, and the lobby's own screenshot.
+// by the first load, and the lobby's own screenshot; the rule fields built from the server's
+// description of the games (ListGames), and what the forms say when it cannot be had.
 
 import assert from "node:assert/strict";
 import { STEP_MS, setup, shot } from "./harness.mjs";
@@ -158,7 +159,54 @@ test("the lobby shows the create form and the table list; first load's JavaScrip
     ["heuristic", "open", "pimc", "random"],
     'select[name="seat-0"]',
   );
+  // The rule fields come from the server's description of the game (ListGames): by kind,
+  // at the described default, each saying what it does.
+  assert.equal(
+    await form.locator('input[name="aperta"]').getAttribute("type"),
+    "checkbox",
+  );
+  assert.deepEqual(
+    await form
+      .locator('select[name="match_end"] option')
+      .evaluateAll((els) => els.map((e) => e.value)),
+    ["pooled", "individual"],
+  );
+  const target = form.locator('input[name="target"]');
+  assert.equal(await target.inputValue(), "21", "target's described default");
+  assert.match((await target.getAttribute("max")) ?? "", /^\d+$/);
+  const doc = await target.getAttribute("aria-describedby");
+  assert.match(
+    await page.locator(`[id="${doc}"]`).innerText(),
+    /match/i,
+    "target says what it does",
+  );
   await shot(page, "lobby.png");
+});
+
+test("the forms say why when the server's games cannot be listed, and ask again", async (s) => {
+  const page = await s.newPage();
+  const listGames = "**/calabresella.v1.TableService/ListGames";
+  // The call is refused on purpose: the browser's report of it is expected, not an issue.
+  s.tolerate(/ListGames.*ERR_FAILED|Failed to load resource: net::ERR_FAILED/);
+  await page.route(listGames, (r) => r.abort());
+  await s.goto(page, "#/");
+  const failed = page.locator('[data-games="error"]');
+  await failed.waitFor({ timeout: STEP_MS });
+  assert.match(
+    await failed.locator('[role="alert"]').innerText(),
+    /games could not be loaded/,
+  );
+  assert.equal(
+    await page.locator("form[data-create-table]").count(),
+    0,
+    "no form without the games",
+  );
+  await shot(page, "lobby-no-games.png");
+  await page.unroute(listGames);
+  await failed.locator("[data-games-retry]").click();
+  await page
+    .locator('form[data-create-table] input[name="target"]')
+    .waitFor({ timeout: STEP_MS });
 });
 
 test("the language selector switches the page to Italian and keeps the choice", async (s) => {

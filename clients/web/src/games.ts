@@ -1,152 +1,34 @@
 /**
- * What the app knows of each game without asking the server: names, seats, the rule options
- * the create form offers, and how many cards a hand deals (for the spectator's view).
+ * What the app knows of each game beyond what the server describes (`ListGames`: the games,
+ * their seats and rule options): how many cards a hand deals (for the spectator's view), which
+ * games call a secret partner or are a Tressette, and Calabresella a due's dummy seat.
  */
-import { Game } from "@calabresella/client";
+import {
+  GAMES,
+  Game,
+  gameName as nameOfGame,
+  type GameName,
+} from "@calabresella/client";
 
-/** A game's name as the server's notation spells it. */
-export type GameName =
-  | "calabresella"
-  | "tressette"
-  | "tressette-in-due"
-  | "tressette-chiamata"
-  | "briscola-chiamata";
+export type { GameName };
 
-/** The games, in the order the create form lists them. */
-export const GAME_NAMES: readonly GameName[] = [
-  "calabresella",
-  "tressette",
-  "tressette-in-due",
-  "tressette-chiamata",
-  "briscola-chiamata",
-];
+/** The games, as the contract's `Game` enum lists them. */
+export const GAME_NAMES = Object.keys(GAMES) as readonly GameName[];
 
 /** The name of a `Game` enum value (calabresella for an unset one). */
 export function gameName(game: Game): GameName {
-  switch (game) {
-    case Game.TRESSETTE:
-      return "tressette";
-    case Game.TRESSETTE_IN_DUE:
-      return "tressette-in-due";
-    case Game.TRESSETTE_CHIAMATA:
-      return "tressette-chiamata";
-    case Game.BRISCOLA_CHIAMATA:
-      return "briscola-chiamata";
-    default:
-      return "calabresella";
-  }
+  return nameOfGame(game) || "calabresella";
 }
-
-/** One rule option of the create form. */
-export interface OptionField {
-  /** The option's key in the `key=value` notation, also the form field's name. */
-  key: string;
-  /** How it is entered. */
-  kind: "number" | "boolean" | "select";
-  /** The engine's default (as the form shows it; a number field left empty sends nothing). */
-  default: string;
-  /** The values of a select. */
-  values?: readonly string[];
-  /** Bounds of a number. */
-  min?: number;
-  max?: number;
-}
-
-const target = (d: number): OptionField => ({
-  key: "target",
-  kind: "number",
-  default: String(d),
-  min: 1,
-  max: 1000,
-});
-const maxDeals: OptionField = {
-  key: "max_deals",
-  kind: "number",
-  default: "1000",
-  min: 1,
-  max: 100000,
-};
-const flag = (key: string, d = false): OptionField => ({
-  key,
-  kind: "boolean",
-  default: String(d),
-});
-
-/** Each game's options, as the create form offers them (keys of `gameOptions`). */
-export const GAME_OPTIONS: Record<GameName, readonly OptionField[]> = {
-  calabresella: [
-    { key: "players", kind: "select", default: "3", values: ["3", "4"] },
-    target(21),
-    {
-      key: "match_end",
-      kind: "select",
-      default: "pooled",
-      values: ["pooled", "individual"],
-    },
-    {
-      key: "preset",
-      kind: "select",
-      default: "calabresella",
-      values: ["calabresella", "terziglio"],
-    },
-    flag("stramazzo", true),
-    flag("only_chiamo"),
-    flag("chiamo_threes_only"),
-    flag("aperta"),
-    flag("a_due"),
-    maxDeals,
-  ],
-  tressette: [target(21), flag("accusi", true), maxDeals],
-  "tressette-in-due": [
-    target(21),
-    flag("accusi", true),
-    flag("follow_suit_always"),
-    maxDeals,
-  ],
-  "tressette-chiamata": [
-    { key: "players", kind: "select", default: "5", values: ["5", "4"] },
-    { key: "hands", kind: "number", default: "", min: 1, max: 1000 },
-    flag("solo_bid"),
-    flag("call_threes_only"),
-    flag("call_own_card"),
-    maxDeals,
-  ],
-  "briscola-chiamata": [
-    { key: "hands", kind: "number", default: "", min: 1, max: 1000 },
-    {
-      key: "auction",
-      kind: "select",
-      default: "ranks",
-      values: ["ranks", "points"],
-    },
-    flag("two_closes"),
-    {
-      key: "first_lead",
-      kind: "select",
-      default: "eldest",
-      values: ["eldest", "caller"],
-    },
-    flag("bid_multiplier"),
-    maxDeals,
-  ],
-};
 
 /**
- * How many seats a table of `game` has, given the `players` option (as the form holds it).
+ * The dummy's seat at a table of `game` created with these option values: seat 2 in
+ * Calabresella a due (C-D19: nobody takes it, the defending person plays it), else none.
  */
-export function seatCount(game: GameName, players?: string): number {
-  switch (game) {
-    case "calabresella":
-      return players === "4" ? 4 : 3;
-    case "tressette":
-      return 4;
-    case "tressette-in-due":
-      return 2;
-    case "tressette-chiamata":
-      return players === "4" ? 4 : 5;
-    case "briscola-chiamata":
-      return 5;
-  }
+export function dummySeat(
+  game: string,
+  values: Readonly<Record<string, string>>,
+): number | undefined {
+  return game === "calabresella" && values["a_due"] === "true" ? 2 : undefined;
 }
 
 /** Cards each seat holds right after the deal (the spectator's counts at a hand's start). */
@@ -176,22 +58,4 @@ export function isCalling(game: GameName): boolean {
 /** Whether a game is a Tressette (totals per partnership or player, no auction). */
 export function isTressette(game: GameName): boolean {
   return game === "tressette" || game === "tressette-in-due";
-}
-
-/**
- * The rule options to send, in the `key=value` notation of `gameOptions`: only the fields
- * that differ from the engine's defaults (an empty number field means the default), so a
- * table created with the form's defaults carries no options at all.
- */
-export function optionPairs(
-  game: GameName,
-  values: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const f of GAME_OPTIONS[game]) {
-    const v = (values[f.key] ?? f.default).trim();
-    if (v === "" || v === f.default) continue;
-    out[f.key] = v;
-  }
-  return out;
 }

@@ -2,23 +2,28 @@
  * The lobby: the create-table form (game, rules, seats, clock) and the live list of tables
  * (polled every two seconds) with buttons to join a free seat, watch, or replay.
  */
-import { SeatKind, TimeoutPolicy, type Table } from "@calabresella/client";
+import {
+  SeatKind,
+  TimeoutPolicy,
+  type GameDescription,
+  type Table,
+} from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useAccount } from "./account.js";
 import { api, errorText } from "./api.js";
 import { SeekPanel } from "./seek.js";
 import { DealMark } from "./deals-view.js";
+import { WithGames } from "./game-catalog.js";
+import { GameSelect } from "./game-select.js";
+import { dummySeat, gameName } from "./games.js";
+import { OptionFields } from "./option-fields.js";
 import {
-  GAME_NAMES,
-  GAME_OPTIONS,
-  gameName,
-  optionPairs,
+  changedSettings,
+  defaultValues,
   seatCount,
-  type GameName,
-  type OptionField,
-} from "./games.js";
-import type { MessageKey } from "./i18n/index.js";
+  type OptionValues,
+} from "./option-values.js";
 import { useT } from "./i18n-context.js";
 import { href, navigate } from "./routes.js";
 import { loadSeat, saveCreatorKey, saveSeat } from "./session.js";
@@ -84,19 +89,22 @@ export function Lobby(): VNode {
           {t("seek.signInFirst")}
         </p>
       )}
-      <CreateForm name={name} setName={setName} nameRef={nameRef} />
+      <section class="panel create" aria-labelledby="create-title">
+        <h2 id="create-title">{t("lobby.create")}</h2>
+        <WithGames
+          render={(games) => (
+            <CreateForm
+              games={games}
+              name={name}
+              setName={setName}
+              nameRef={nameRef}
+            />
+          )}
+        />
+      </section>
       <TableList onJoin={join} error={joinError} />
     </div>
   );
-}
-
-/** The values of the create form's rule fields, by option key. */
-type OptionValues = Record<string, string>;
-
-function defaults(game: GameName): OptionValues {
-  const v: OptionValues = {};
-  for (const f of GAME_OPTIONS[game]) v[f.key] = f.default;
-  return v;
 }
 
 /** Default seat kinds: the creator in seat 0, heuristic bots elsewhere. */
@@ -107,17 +115,21 @@ function defaultSeats(n: number, previous: string[] = []): string[] {
   );
 }
 
+/** The create form, for the games the server described. */
 function CreateForm(props: {
+  games: readonly GameDescription[];
   name: string;
   setName: (s: string) => void;
   nameRef: { current: HTMLInputElement | null };
 }): VNode {
   const t = useT();
-  const [game, setGame] = useState<GameName>("calabresella");
+  const [game, setGame] = useState<GameDescription>(props.games[0]!);
   const [values, setValues] = useState<OptionValues>(() =>
-    defaults("calabresella"),
+    defaultValues(props.games[0]!),
   );
-  const [seats, setSeats] = useState<string[]>(() => defaultSeats(3));
+  const [seats, setSeats] = useState<string[]>(() =>
+    defaultSeats(props.games[0]!.defaultPlayers),
+  );
   const [tableName, setTableName] = useState("");
   const [moveMs, setMoveMs] = useState("0");
   const [bankMs, setBankMs] = useState("0");
@@ -127,31 +139,23 @@ function CreateForm(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
 
-  const n = seatCount(game, values.players);
-  const aDue = game === "calabresella" && values.a_due === "true";
+  const n = seatCount(game, values);
+  const dummy = dummySeat(game.name, values);
   const shownSeats = defaultSeats(n, seats);
 
-  const chooseGame = (g: GameName) => {
+  const chooseGame = (name: string) => {
+    const g = props.games.find((x) => x.name === name);
+    if (!g) return;
     setGame(g);
-    const v = defaults(g);
-    setValues(v);
-    setSeats(defaultSeats(seatCount(g, v.players)));
-  };
-
-  const setOption = (key: string, value: string) => {
-    const next = { ...values, [key]: value };
-    // A due needs the individual match end (C-D19): switch it along.
-    if (key === "a_due" && value === "true") next.match_end = "individual";
-    setValues(next);
+    setValues(defaultValues(g));
+    setSeats(defaultSeats(g.defaultPlayers));
   };
 
   const submit = async (e: Event) => {
     e.preventDefault();
     if (busy) return;
-    const kinds = shownSeats.map((k, i) => (aDue && i === 2 ? "open" : k));
-    const openSeat = kinds.findIndex(
-      (k, i) => k === "open" && !(aDue && i === 2),
-    );
+    const kinds = shownSeats.map((k, i) => (i === dummy ? "open" : k));
+    const openSeat = kinds.findIndex((k, i) => k === "open" && i !== dummy);
     const playerName = props.name.trim();
     if (openSeat >= 0 && playerName === "") {
       setError(t("lobby.needName"));
@@ -163,8 +167,8 @@ function CreateForm(props: {
     try {
       const client = api();
       const { table, creatorKey } = await client.createTableWithKey({
-        game,
-        options: optionPairs(game, values),
+        game: game.name,
+        options: changedSettings(game, values),
         seats: kinds,
         name: tableName.trim(),
         clock: {
@@ -198,166 +202,147 @@ function CreateForm(props: {
   };
 
   return (
-    <section class="panel create" aria-labelledby="create-title">
-      <h2 id="create-title">{t("lobby.create")}</h2>
-      <form data-create-table onSubmit={submit} noValidate>
+    <form data-create-table onSubmit={submit} noValidate>
+      <div class="form-grid">
+        <label class="field">
+          <span>{t("lobby.name")}</span>
+          <input
+            ref={props.nameRef}
+            name="player-name"
+            type="text"
+            maxLength={64}
+            autoComplete="nickname"
+            value={props.name}
+            onInput={(e) =>
+              props.setName((e.currentTarget as HTMLInputElement).value)
+            }
+          />
+        </label>
+        <GameSelect
+          name="game"
+          games={props.games}
+          value={game.name}
+          onChange={chooseGame}
+        />
+        <label class="field">
+          <span>{t("lobby.tableName")}</span>
+          <input
+            name="table-name"
+            type="text"
+            maxLength={100}
+            value={tableName}
+            onInput={(e) =>
+              setTableName((e.currentTarget as HTMLInputElement).value)
+            }
+          />
+        </label>
+      </div>
+
+      <fieldset>
+        <legend>{t("lobby.options")}</legend>
+        <OptionFields
+          form="create"
+          game={game}
+          values={values}
+          onChange={(key, value) => setValues({ ...values, [key]: value })}
+        />
+      </fieldset>
+
+      <fieldset>
+        <legend>{t("lobby.seats")}</legend>
         <div class="form-grid">
+          {shownSeats.map((k, i) => (
+            <label class="field" key={`seat-${i}`}>
+              <span>{t("common.seat", { n: i + 1 })}</span>
+              {i === dummy ? (
+                <select name={`seat-${i}`} disabled value="open">
+                  <option value="open">{t("kind.dummy")}</option>
+                </select>
+              ) : (
+                <select
+                  name={`seat-${i}`}
+                  value={k}
+                  onChange={(e) => {
+                    const next = [...shownSeats];
+                    next[i] = (e.currentTarget as HTMLSelectElement).value;
+                    setSeats(next);
+                  }}
+                >
+                  <option value="open">{t("kind.open")}</option>
+                  <option value="random">{t("kind.random")}</option>
+                  <option value="heuristic">{t("kind.heuristic")}</option>
+                  <option value="pimc">{t("kind.pimc")}</option>
+                </select>
+              )}
+            </label>
+          ))}
+        </div>
+        {dummy !== undefined ? (
+          <p class="note">{t("lobby.dummyNote")}</p>
+        ) : null}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t("lobby.clock")}</legend>
+        <div class="form-grid">
+          <NumberField
+            name="move-ms"
+            label={t("lobby.moveMs")}
+            value={moveMs}
+            set={setMoveMs}
+          />
+          <NumberField
+            name="bank-ms"
+            label={t("lobby.bankMs")}
+            value={bankMs}
+            set={setBankMs}
+          />
           <label class="field">
-            <span>{t("lobby.name")}</span>
-            <input
-              ref={props.nameRef}
-              name="player-name"
-              type="text"
-              maxLength={64}
-              autoComplete="nickname"
-              value={props.name}
-              onInput={(e) =>
-                props.setName((e.currentTarget as HTMLInputElement).value)
-              }
-            />
-          </label>
-          <label class="field">
-            <span>{t("lobby.game")}</span>
+            <span>{t("lobby.onTimeout")}</span>
             <select
-              name="game"
-              value={game}
+              name="on-timeout"
+              value={onTimeout}
               onChange={(e) =>
-                chooseGame(
-                  (e.currentTarget as HTMLSelectElement).value as GameName,
-                )
+                setOnTimeout((e.currentTarget as HTMLSelectElement).value)
               }
             >
-              {GAME_NAMES.map((g) => (
-                <option key={g} value={g}>
-                  {t(`game.${g}`)}
-                </option>
-              ))}
+              <option value="bot">{t("lobby.timeout.bot")}</option>
+              <option value="forfeit">{t("lobby.timeout.forfeit")}</option>
             </select>
           </label>
+          <NumberField
+            name="bot-delay-ms"
+            label={t("lobby.botDelay")}
+            value={botDelay}
+            set={setBotDelay}
+            max={10000}
+          />
           <label class="field">
-            <span>{t("lobby.tableName")}</span>
+            <span>{t("lobby.seed")}</span>
             <input
-              name="table-name"
+              name="seed"
               type="text"
-              maxLength={100}
-              value={tableName}
+              inputMode="numeric"
+              pattern="[0-9]*"
+              value={seed}
               onInput={(e) =>
-                setTableName((e.currentTarget as HTMLInputElement).value)
+                setSeed((e.currentTarget as HTMLInputElement).value)
               }
             />
           </label>
         </div>
+        {seed.trim() !== "" ? <p class="hint">{t("lobby.seedNote")}</p> : null}
+      </fieldset>
 
-        <fieldset>
-          <legend>{t("lobby.options")}</legend>
-          <div class="form-grid">
-            {GAME_OPTIONS[game].map((f) => (
-              <OptionInput
-                key={`${game}-${f.key}`}
-                field={f}
-                value={values[f.key] ?? f.default}
-                onChange={(v) => setOption(f.key, v)}
-              />
-            ))}
-          </div>
-        </fieldset>
-
-        <fieldset>
-          <legend>{t("lobby.seats")}</legend>
-          <div class="form-grid">
-            {shownSeats.map((k, i) => (
-              <label class="field" key={`seat-${i}`}>
-                <span>{t("common.seat", { n: i + 1 })}</span>
-                {aDue && i === 2 ? (
-                  <select name={`seat-${i}`} disabled value="open">
-                    <option value="open">{t("kind.dummy")}</option>
-                  </select>
-                ) : (
-                  <select
-                    name={`seat-${i}`}
-                    value={k}
-                    onChange={(e) => {
-                      const next = [...shownSeats];
-                      next[i] = (e.currentTarget as HTMLSelectElement).value;
-                      setSeats(next);
-                    }}
-                  >
-                    <option value="open">{t("kind.open")}</option>
-                    <option value="random">{t("kind.random")}</option>
-                    <option value="heuristic">{t("kind.heuristic")}</option>
-                    <option value="pimc">{t("kind.pimc")}</option>
-                  </select>
-                )}
-              </label>
-            ))}
-          </div>
-          {aDue ? <p class="note">{t("lobby.dummyNote")}</p> : null}
-        </fieldset>
-
-        <fieldset>
-          <legend>{t("lobby.clock")}</legend>
-          <div class="form-grid">
-            <NumberField
-              name="move-ms"
-              label={t("lobby.moveMs")}
-              value={moveMs}
-              set={setMoveMs}
-            />
-            <NumberField
-              name="bank-ms"
-              label={t("lobby.bankMs")}
-              value={bankMs}
-              set={setBankMs}
-            />
-            <label class="field">
-              <span>{t("lobby.onTimeout")}</span>
-              <select
-                name="on-timeout"
-                value={onTimeout}
-                onChange={(e) =>
-                  setOnTimeout((e.currentTarget as HTMLSelectElement).value)
-                }
-              >
-                <option value="bot">{t("lobby.timeout.bot")}</option>
-                <option value="forfeit">{t("lobby.timeout.forfeit")}</option>
-              </select>
-            </label>
-            <NumberField
-              name="bot-delay-ms"
-              label={t("lobby.botDelay")}
-              value={botDelay}
-              set={setBotDelay}
-              max={10000}
-            />
-            <label class="field">
-              <span>{t("lobby.seed")}</span>
-              <input
-                name="seed"
-                type="text"
-                inputMode="numeric"
-                pattern="[0-9]*"
-                value={seed}
-                onInput={(e) =>
-                  setSeed((e.currentTarget as HTMLInputElement).value)
-                }
-              />
-            </label>
-          </div>
-          {seed.trim() !== "" ? (
-            <p class="hint">{t("lobby.seedNote")}</p>
-          ) : null}
-        </fieldset>
-
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? t("lobby.creating") : t("lobby.submit")}
-        </button>
-      </form>
-    </section>
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? t("lobby.creating") : t("lobby.submit")}
+      </button>
+    </form>
   );
 }
 
@@ -388,80 +373,6 @@ function NumberField(props: {
       />
     </label>
   );
-}
-
-function OptionInput(props: {
-  field: OptionField;
-  value: string;
-  onChange: (v: string) => void;
-}): VNode {
-  const t = useT();
-  const f = props.field;
-  const label = t(`opt.${f.key}` as MessageKey);
-  if (f.kind === "boolean") {
-    return (
-      <label class="field check">
-        <input
-          type="checkbox"
-          name={f.key}
-          checked={props.value === "true"}
-          onChange={(e) =>
-            props.onChange(
-              (e.currentTarget as HTMLInputElement).checked ? "true" : "false",
-            )
-          }
-        />
-        <span>{label}</span>
-      </label>
-    );
-  }
-  if (f.kind === "select") {
-    return (
-      <label class="field">
-        <span>{label}</span>
-        <select
-          name={f.key}
-          value={props.value}
-          onChange={(e) =>
-            props.onChange((e.currentTarget as HTMLSelectElement).value)
-          }
-        >
-          {(f.values ?? []).map((v) => (
-            <option key={v} value={v}>
-              {optionValueLabel(t, f.key, v)}
-            </option>
-          ))}
-        </select>
-      </label>
-    );
-  }
-  return (
-    <label class="field">
-      <span>{label}</span>
-      <input
-        type="number"
-        name={f.key}
-        min={f.min}
-        max={f.max}
-        step={1}
-        placeholder={f.default}
-        value={props.value}
-        onInput={(e) =>
-          props.onChange((e.currentTarget as HTMLInputElement).value)
-        }
-      />
-    </label>
-  );
-}
-
-/** The label of a select option's value: numbers as they are, words translated. */
-function optionValueLabel(
-  t: ReturnType<typeof useT>,
-  key: string,
-  value: string,
-): string {
-  if (/^\d+$/.test(value)) return value;
-  return t(`opt.${key}.${value}` as MessageKey);
 }
 
 /** The live list of tables. */

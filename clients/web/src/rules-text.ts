@@ -1,12 +1,17 @@
 /**
- * A game's options as `key=value` text (`target=11, accusi=true`), read from the wire
- * message through its descriptor, so that every option and enum value is named as the
- * contract names it.
+ * A game's options as `key=value` text (`target=11, accusi=true`): the settings as they were
+ * sent (a tournament's options come back as given), or the typed rules (a table's options come
+ * back as those), read from the wire message through its descriptor, so that every option and
+ * enum value is named as the contract names it.
  */
 import { GameOptionsSchema, type GameOptions } from "@calabresella/client";
 
 /** The options set in `o` as `key=value` pairs (empty: every default). */
 export function rulesText(o: GameOptions | undefined): string {
+  const settings = Object.keys(o?.settings ?? {}).sort();
+  if (settings.length > 0) {
+    return settings.map((k) => `${k}=${o!.settings[k]}`).join(", ");
+  }
   const rules = o?.rules;
   if (!rules || rules.case === undefined) return "";
   const field = GameOptionsSchema.fields.find(

@@ -7,14 +7,22 @@ import {
   TimeoutPolicy,
   TournamentFormat,
   TournamentState,
+  type GameDescription,
   type Tournament,
   gameOptions,
 } from "@calabresella/client";
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, errorText, isRefusal, withKey } from "./api.js";
-import { GAME_OPTIONS, gameName, type GameName } from "./games.js";
+import { WithGames } from "./game-catalog.js";
+import { gameName } from "./games.js";
 import { GameSelect } from "./game-select.js";
+import { OptionFields } from "./option-fields.js";
+import {
+  changedSettings,
+  defaultValues,
+  type OptionValues,
+} from "./option-values.js";
 import { useLang, useT } from "./i18n-context.js";
 import { href, navigate } from "./routes.js";
 import { ScrollTable } from "./scroll-table.js";
@@ -173,17 +181,31 @@ function TournamentTable(props: { items: Tournament[] }): VNode {
   );
 }
 
-/** The organiser's form. */
+/** The organiser's panel: the form once the server described its games. */
 function CreateTournament(): VNode {
+  const t = useT();
+  return (
+    <section class="panel" aria-labelledby="create-tournament-title">
+      <h2 id="create-tournament-title">{t("tournaments.create")}</h2>
+      <p class="sub">{t("tournaments.createNote")}</p>
+      <WithGames render={(games) => <TournamentForm games={games} />} />
+    </section>
+  );
+}
+
+/** The organiser's form. */
+function TournamentForm(props: { games: readonly GameDescription[] }): VNode {
   const t = useT();
   const [adminKey, setAdminKey] = useState("");
   const [name, setName] = useState("");
-  const [game, setGame] = useState<GameName>("calabresella");
+  const [game, setGame] = useState<GameDescription>(props.games[0]!);
+  const [values, setValues] = useState<OptionValues>(() =>
+    defaultValues(props.games[0]!),
+  );
   const [format, setFormat] = useState<"round-robin" | "swiss" | "duplicate">(
     "round-robin",
   );
   const [deals, setDeals] = useState("1");
-  const [rules, setRules] = useState("");
   const [entrants, setEntrants] = useState("");
   const [moveMs, setMoveMs] = useState("5000");
   const [startInS, setStartInS] = useState("0");
@@ -201,10 +223,6 @@ function CreateTournament(): VNode {
       .split(/[,\n]/)
       .map((s) => s.trim())
       .filter((s) => s !== "");
-    const rulePairs = rules
-      .split(/[,\s]+/)
-      .map((s) => s.trim())
-      .filter((s) => s !== "");
     setBusy(true);
     setError("");
     try {
@@ -214,7 +232,7 @@ function CreateTournament(): VNode {
         c.rpc.createTournament(
           {
             name: name.trim(),
-            options: gameOptions(game, rulePairs),
+            options: gameOptions(game.name, changedSettings(game, values)),
             clock: {
               moveMs: Math.max(0, Number(moveMs) || 0),
               bankMs: 0,
@@ -264,94 +282,104 @@ function CreateTournament(): VNode {
     </label>
   );
 
+  const chooseGame = (name: string) => {
+    const g = props.games.find((x) => x.name === name);
+    if (!g) return;
+    setGame(g);
+    setValues(defaultValues(g));
+  };
+
   return (
-    <section class="panel" aria-labelledby="create-tournament-title">
-      <h2 id="create-tournament-title">{t("tournaments.create")}</h2>
-      <p class="sub">{t("tournaments.createNote")}</p>
-      <form data-create-tournament onSubmit={submit}>
-        {text(t("tournaments.adminKey"), adminKey, setAdminKey, {
-          type: "password",
-          name: "admin-key",
-          autoComplete: "off",
-        })}
-        {text(t("tournament.name"), name, setName, {
-          name: "tournament-name",
-          maxLength: 100,
-          required: true,
-        })}
-        <GameSelect name="tournament-game" value={game} onChange={setGame} />
-        <label class="field">
-          <span>{t("tournament.format")}</span>
-          <select
-            name="tournament-format"
-            value={format}
-            onChange={(e) =>
-              setFormat(
-                (e.currentTarget as HTMLSelectElement).value as typeof format,
-              )
-            }
-          >
-            {(["round-robin", "swiss", "duplicate"] as const).map((f) => (
-              <option key={f} value={f}>
-                {t(`tournament.format.${f}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        {text(t("tournaments.rules"), rules, setRules, {
-          name: "tournament-rules",
-          placeholder: GAME_OPTIONS[game]
-            .slice(0, 2)
-            .map((f) => `${f.key}=${f.default}`)
-            .join(", "),
-        })}
-        {text(t("tournaments.deals"), deals, setDeals, {
-          name: "tournament-deals",
-          type: "number",
-          min: 1,
-          max: 100,
-        })}
-        <label class="field">
-          <span>{t("tournaments.entrants")}</span>
-          <textarea
-            name="tournament-entrants"
-            rows={3}
-            value={entrants}
-            onInput={(e) =>
-              setEntrants((e.currentTarget as HTMLTextAreaElement).value)
-            }
-          />
-        </label>
-        {text(t("lobby.moveMs"), moveMs, setMoveMs, {
-          name: "tournament-move-ms",
-          type: "number",
-          min: 0,
-        })}
-        {text(t("tournaments.startInS"), startInS, setStartInS, {
-          name: "tournament-start-in-s",
-          type: "number",
-          min: 0,
-        })}
-        <label class="field inline check">
-          <input
-            type="checkbox"
-            name="tournament-open"
-            checked={openRegistration}
-            onChange={(e) =>
-              setOpenRegistration((e.currentTarget as HTMLInputElement).checked)
-            }
-          />
-          <span>{t("tournaments.openRegistration")}</span>
-        </label>
-        {error ? (
-          <p class="error" role="alert" data-create-tournament-error>
-            {error}
-          </p>
-        ) : null}
-        <button type="submit" disabled={busy}>
-          {busy ? t("lobby.creating") : t("tournaments.submit")}
-        </button>
-      </form>
-    </section>
+    <form data-create-tournament onSubmit={submit}>
+      {text(t("tournaments.adminKey"), adminKey, setAdminKey, {
+        type: "password",
+        name: "admin-key",
+        autoComplete: "off",
+      })}
+      {text(t("tournament.name"), name, setName, {
+        name: "tournament-name",
+        maxLength: 100,
+        required: true,
+      })}
+      <GameSelect
+        name="tournament-game"
+        games={props.games}
+        value={game.name}
+        onChange={chooseGame}
+      />
+      <label class="field">
+        <span>{t("tournament.format")}</span>
+        <select
+          name="tournament-format"
+          value={format}
+          onChange={(e) =>
+            setFormat(
+              (e.currentTarget as HTMLSelectElement).value as typeof format,
+            )
+          }
+        >
+          {(["round-robin", "swiss", "duplicate"] as const).map((f) => (
+            <option key={f} value={f}>
+              {t(`tournament.format.${f}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset>
+        <legend>{t("lobby.options")}</legend>
+        <OptionFields
+          form="tournament"
+          game={game}
+          values={values}
+          onChange={(key, value) => setValues({ ...values, [key]: value })}
+        />
+      </fieldset>
+      {text(t("tournaments.deals"), deals, setDeals, {
+        name: "tournament-deals",
+        type: "number",
+        min: 1,
+        max: 100,
+      })}
+      <label class="field">
+        <span>{t("tournaments.entrants")}</span>
+        <textarea
+          name="tournament-entrants"
+          rows={3}
+          value={entrants}
+          onInput={(e) =>
+            setEntrants((e.currentTarget as HTMLTextAreaElement).value)
+          }
+        />
+      </label>
+      {text(t("lobby.moveMs"), moveMs, setMoveMs, {
+        name: "tournament-move-ms",
+        type: "number",
+        min: 0,
+      })}
+      {text(t("tournaments.startInS"), startInS, setStartInS, {
+        name: "tournament-start-in-s",
+        type: "number",
+        min: 0,
+      })}
+      <label class="field inline check">
+        <input
+          type="checkbox"
+          name="tournament-open"
+          checked={openRegistration}
+          onChange={(e) =>
+            setOpenRegistration((e.currentTarget as HTMLInputElement).checked)
+          }
+        />
+        <span>{t("tournaments.openRegistration")}</span>
+      </label>
+      {error ? (
+        <p class="error" role="alert" data-create-tournament-error>
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" disabled={busy}>
+        {busy ? t("lobby.creating") : t("tournaments.submit")}
+      </button>
+    </form>
   );
 }

@@ -1,4 +1,4 @@
-// Routes, the seat storage, clocks, the create form's options, event wording.
+// Routes, the seat storage, clocks, what the app knows of each game, event wording.
 import { create } from "@bufbuild/protobuf";
 import {
   CardSchema,
@@ -9,7 +9,10 @@ import {
   SeatKind,
   Signal,
   StandingSchema,
-  gameOptions,
+  Game,
+  GameOptionsSchema,
+  TressetteOptionsSchema,
+  type GameOptions,
 } from "@calabresella/client";
 import { rulesText } from "../src/rules-text.js";
 import { ACCOUNT_KEY, loadAccount, setAccount } from "../src/account.js";
@@ -18,7 +21,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatMs, timeLeft } from "../src/clock.js";
 import { eventText, resultText } from "../src/events.js";
-import { optionPairs, seatCount, dealtCards } from "../src/games.js";
+import { GAME_NAMES, dealtCards, dummySeat, gameName } from "../src/games.js";
 import { translator } from "../src/i18n/index.js";
 import { href, parseRoute } from "../src/routes.js";
 import {
@@ -133,39 +136,20 @@ test("clocks count down from when the turn arrived", () => {
   assert.equal(timeLeft(undefined, 4_000), undefined);
 });
 
-test("the create form sends only options that differ from the defaults", () => {
-  assert.deepEqual(
-    optionPairs("calabresella", {
-      players: "3",
-      target: "21",
-      aperta: "false",
-    }),
-    {},
-  );
-  assert.deepEqual(
-    optionPairs("calabresella", {
-      target: "5",
-      aperta: "true",
-      match_end: "individual",
-    }),
-    {
-      target: "5",
-      match_end: "individual",
-      aperta: "true",
-    },
-  );
-  assert.deepEqual(optionPairs("tressette", { target: "", accusi: "false" }), {
-    accusi: "false",
-  });
-  assert.deepEqual(
-    optionPairs("briscola-chiamata", { hands: "3", auction: "points" }),
-    { hands: "3", auction: "points" },
-  );
-  assert.equal(seatCount("calabresella", "4"), 4);
-  assert.equal(seatCount("tressette-chiamata", "4"), 4);
-  assert.equal(seatCount("briscola-chiamata"), 5);
-  assert.equal(seatCount("tressette-in-due"), 2);
+test("what the app knows of each game beyond its description", () => {
   assert.deepEqual(dealtCards("calabresella", 4, 1), [12, 0, 12, 12]);
+  assert.equal(gameName(Game.TRESSETTE_IN_DUE), "tressette-in-due");
+  assert.equal(gameName(Game.UNSPECIFIED), "calabresella");
+  assert.deepEqual(GAME_NAMES, [
+    "calabresella",
+    "tressette",
+    "tressette-in-due",
+    "tressette-chiamata",
+    "briscola-chiamata",
+  ]);
+  assert.equal(dummySeat("calabresella", { a_due: "true" }), 2);
+  assert.equal(dummySeat("calabresella", { a_due: "false" }), undefined);
+  assert.equal(dummySeat("tressette", { a_due: "true" }), undefined);
 });
 
 test("events and results read as sentences, names as plain text", () => {
@@ -327,9 +311,27 @@ test("standings CSV: the export's columns, quoted fields where needed", () => {
 
 test("a tournament's rules read as the option notation", () => {
   assert.equal(rulesText(undefined), "");
-  assert.equal(rulesText(gameOptions("tressette-in-due")), "");
+  // The typed rules, as the server echoes a table's or a tournament's options.
+  const typed = (rules: GameOptions["rules"]) =>
+    create(GameOptionsSchema, { game: Game.TRESSETTE, rules });
+  assert.equal(rulesText(typed({ case: undefined })), "");
   assert.equal(
-    rulesText(gameOptions("tressette", { target: "11", accusi: "false" })),
+    rulesText(
+      typed({
+        case: "tressette",
+        value: create(TressetteOptionsSchema, { target: 11, accusi: false }),
+      }),
+    ),
     "target=11, accusi=false",
+  );
+  // The settings, as a tournament's options come back as they were sent.
+  assert.equal(
+    rulesText(
+      create(GameOptionsSchema, {
+        game: Game.TRESSETTE,
+        settings: { target: "11", accusi: "false" },
+      }),
+    ),
+    "accusi=false, target=11",
   );
 });

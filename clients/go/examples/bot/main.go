@@ -30,6 +30,9 @@ func (o options) Set(v string) error {
 	if !ok {
 		return fmt.Errorf("%q is not key=value", v)
 	}
+	if _, twice := o[k]; twice {
+		return fmt.Errorf("option %s is given twice", k)
+	}
 	o[k] = val
 	return nil
 }

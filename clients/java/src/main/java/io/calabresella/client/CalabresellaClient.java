@@ -6,6 +6,7 @@ import io.calabresella.v1.CompeteRequest;
 import io.calabresella.v1.CompeteResponse;
 import io.calabresella.v1.CreateTableRequest;
 import io.calabresella.v1.CreateTableResponse;
+import io.calabresella.v1.GameDescription;
 import io.calabresella.v1.GetRecordRequest;
 import io.calabresella.v1.GetRecordResponse;
 import io.calabresella.v1.GetResultsRequest;
@@ -13,6 +14,7 @@ import io.calabresella.v1.GetResultsResponse;
 import io.calabresella.v1.GetTableRequest;
 import io.calabresella.v1.JoinTableRequest;
 import io.calabresella.v1.JoinTableResponse;
+import io.calabresella.v1.ListGamesRequest;
 import io.calabresella.v1.ListRecordsRequest;
 import io.calabresella.v1.ListRecordsResponse;
 import io.calabresella.v1.ListTablesRequest;
@@ -363,7 +365,9 @@ public final class CalabresellaClient implements AutoCloseable {
      *
      * @param table the table, by names
      * @return its public state
-     * @throws IllegalArgumentException when a name or option is wrong (before any call)
+     * @throws IllegalArgumentException when a name is unknown or an option is not in the
+     *     {@code key=value} notation (before any call); the server answers an option the game
+     *     does not have, or a value it does not take, with INVALID_ARGUMENT BAD_OPTIONS
      */
     public Table createTable(NewTable table) {
         return createTable(table.request());
@@ -386,7 +390,9 @@ public final class CalabresellaClient implements AutoCloseable {
      *
      * @param table the table, by names
      * @return the table and its creator key (empty unless seeded with open seats)
-     * @throws IllegalArgumentException when a name or option is wrong (before any call)
+     * @throws IllegalArgumentException when a name is unknown or an option is not in the
+     *     {@code key=value} notation (before any call); the server answers an option the game
+     *     does not have, or a value it does not take, with INVALID_ARGUMENT BAD_OPTIONS
      */
     public CreateTableResponse createTableWithKey(NewTable table) {
         return createTableWithKey(table.request());
@@ -593,6 +599,21 @@ public final class CalabresellaClient implements AutoCloseable {
      */
     public GetResultsResponse getResults(GetResultsRequest request) {
         return connection.once(s -> s.getResults(request));
+    }
+
+    /**
+     * Every game the server plays, with its seats ({@code min_players} to {@code max_players},
+     * {@code default_players}) and the description of each of its rule options ({@code key},
+     * {@code kind}: a flag, a number from {@code min} to {@code max} or one of {@code choices};
+     * {@code default_value}, {@code doc}): the keys and values {@link NewTable#option(String,
+     * String)} takes.
+     *
+     * @return the games, in the server's order
+     * @throws CalabresellaException UNIMPLEMENTED from a server from before {@code ListGames},
+     *     which takes only the typed rules
+     */
+    public List<GameDescription> listGames() {
+        return connection.once(s -> s.listGames(ListGamesRequest.getDefaultInstance())).getGamesList();
     }
 
     /**

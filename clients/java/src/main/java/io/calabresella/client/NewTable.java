@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * A table to create, described by names as people and programs give them: the game, rule
- * options in {@code key=value} form, seat kinds ({@code open}, {@code random},
- * {@code heuristic}), a seed. {@link #request()} checks the names and builds the
+ * options in {@code key=value} form (sent as settings for the server to read, see
+ * {@link Rules#settings(Map)}), seat kinds ({@code open}, {@code random}, {@code heuristic}),
+ * a seed. {@link #request()} checks the names and the notation and builds the
  * {@code CreateTableRequest}.
  *
  * <pre>{@code
@@ -45,7 +46,9 @@ public final class NewTable {
     }
 
     /**
-     * Sets one rule option (later settings of the same key win).
+     * Sets one rule option (later settings of the same key win; the same key in another letter
+     * case is refused by {@link #request()}). {@link CalabresellaClient#listGames()} describes
+     * each game's keys and values; the server checks them.
      *
      * @param key the option, such as {@code target}
      * @param value its value as text, such as {@code "31"}
@@ -154,8 +157,8 @@ public final class NewTable {
      * The request for this table.
      *
      * @return the {@code CreateTableRequest}
-     * @throws IllegalArgumentException for an unknown game, option key or seat kind, or a
-     *     malformed option value
+     * @throws IllegalArgumentException for an unknown game or seat kind, or options not in the
+     *     {@code key=value} notation (an empty key, the same key twice)
      */
     public CreateTableRequest request() {
         CreateTableRequest.Builder r = CreateTableRequest.newBuilder()

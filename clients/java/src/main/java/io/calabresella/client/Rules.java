@@ -1,37 +1,49 @@
 package io.calabresella.client;
 
-import io.calabresella.v1.CalabresellaOptions;
-import io.calabresella.v1.ChiamataAuction;
-import io.calabresella.v1.ChiamataOptions;
-import io.calabresella.v1.FirstLead;
 import io.calabresella.v1.Game;
 import io.calabresella.v1.GameOptions;
-import io.calabresella.v1.MatchEnd;
 import io.calabresella.v1.SeatKind;
-import io.calabresella.v1.TressetteOptions;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Games, rule options and seat kinds by name, in the {@code key=value} notation of the
+ * Games and seat kinds by name, and rule options in the {@code key=value} notation of the
  * command-line tool and the Python package ({@code players=4}, {@code target=31},
- * {@code aperta=true}...). Unknown names and keys and malformed values are rejected here, with
- * an {@link IllegalArgumentException} saying what is allowed, before any call; the server
- * checks the combinations further ({@code INVALID_ARGUMENT}, reason {@code BAD_OPTIONS}).
+ * {@code aperta=true}...) sent as {@code GameOptions.settings}. The client keeps no copy of any
+ * game's options: it refuses only what is not the notation (an unknown game, an empty key, the
+ * same key twice), with an {@link IllegalArgumentException} before any call; the server reads
+ * the keys and values with the game's own grammar and answers an option the game does not
+ * have, or a value it does not take, with {@code INVALID_ARGUMENT}, reason {@code BAD_OPTIONS}
+ * and its message. {@link CalabresellaClient#listGames()} describes every game's options.
  */
 public final class Rules {
     private Rules() {}
 
-    /** The game names, as the server's records and the command-line tool spell them. */
-    public static final List<String> GAMES = List.of(
-            "calabresella", "tressette", "tressette-in-due", "tressette-chiamata", "briscola-chiamata");
+    /**
+     * The game names, as the server's records and the command-line tool spell them: each value
+     * of the contract's {@code Game} enum in lower case with dashes
+     * ({@code GAME_TRESSETTE_IN_DUE} is {@code tressette-in-due}).
+     */
+    public static final List<String> GAMES = Arrays.stream(Game.values())
+            .filter(g -> g != Game.GAME_UNSPECIFIED && g != Game.UNRECOGNIZED)
+            .map(Rules::gameName)
+            .toList();
 
-    private static final String CALABRESELLA_KEYS =
-            "players, target, match_end, stramazzo, only_chiamo, chiamo_threes_only, aperta, a_due, max_deals, preset";
-    private static final String TRESSETTE_KEYS = "target, accusi, follow_suit_always, max_deals";
-    private static final String CHIAMATA_KEYS = "players, hands, solo_bid, call_threes_only, call_own_card, "
-            + "auction, two_closes, first_lead, bid_multiplier, max_deals";
+    /**
+     * A game's name, as the server's records and the command-line tool spell it.
+     *
+     * @param game a game
+     * @return its name ({@code tressette-in-due}), or "" for an unset or unknown one
+     */
+    public static String gameName(Game game) {
+        if (game == Game.GAME_UNSPECIFIED || game == Game.UNRECOGNIZED) {
+            return "";
+        }
+        return game.name().substring("GAME_".length()).toLowerCase(Locale.ROOT).replace('_', '-');
+    }
 
     /**
      * The game named {@code name} (any letter case).
@@ -41,15 +53,12 @@ public final class Rules {
      * @throws IllegalArgumentException for any other name
      */
     public static Game game(String name) {
-        return switch (key(name)) {
-            case "calabresella" -> Game.GAME_CALABRESELLA;
-            case "tressette" -> Game.GAME_TRESSETTE;
-            case "tressette-in-due" -> Game.GAME_TRESSETTE_IN_DUE;
-            case "tressette-chiamata" -> Game.GAME_TRESSETTE_CHIAMATA;
-            case "briscola-chiamata" -> Game.GAME_BRISCOLA_CHIAMATA;
-            default -> throw new IllegalArgumentException(
-                    "unknown game \"" + name + "\": " + String.join(", ", GAMES));
-        };
+        String k = key(name);
+        return Arrays.stream(Game.values())
+                .filter(g -> !k.isEmpty() && gameName(g).equals(k))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown game \"" + name + "\": " + String.join(", ", GAMES)));
     }
 
     /**
@@ -92,99 +101,43 @@ public final class Rules {
 
     /**
      * The {@code GameOptions} of a game with rule options given as {@code key=value} strings,
-     * applied in the map's order (so {@code preset=terziglio} then {@code target=5} plays to 5).
+     * sent as its {@code settings} (see {@link #settings(Map)}): the server reads them in the
+     * order of their keys and takes unset ones at their defaults.
      *
      * @param game one of {@link #GAMES}
      * @param options rule options; unset ones take the engine defaults
      * @return the options to send
-     * @throws IllegalArgumentException for an unknown game or key, or a malformed value
+     * @throws IllegalArgumentException for an unknown game, or options not in the notation
      */
     public static GameOptions gameOptions(String game, Map<String, String> options) {
-        Game g = game(game);
-        GameOptions.Builder out = GameOptions.newBuilder().setGame(g);
-        switch (g) {
-            case GAME_CALABRESELLA -> {
-                CalabresellaOptions.Builder o = CalabresellaOptions.newBuilder();
-                options.forEach((k, v) -> calabresella(o, key(k), v));
-                out.setCalabresella(o);
-            }
-            case GAME_TRESSETTE, GAME_TRESSETTE_IN_DUE -> {
-                TressetteOptions.Builder o = TressetteOptions.newBuilder();
-                options.forEach((k, v) -> tressette(o, key(k), v, game));
-                out.setTressette(o);
-            }
-            default -> {
-                ChiamataOptions.Builder o = ChiamataOptions.newBuilder();
-                options.forEach((k, v) -> chiamata(o, key(k), v, game));
-                out.setChiamata(o);
-            }
-        }
-        return out.build();
+        return GameOptions.newBuilder().setGame(game(game)).putAllSettings(settings(options)).build();
     }
 
-    private static void calabresella(CalabresellaOptions.Builder o, String k, String v) {
-        switch (k) {
-            case "players" -> o.setPlayers(number(k, v, 3, 4));
-            case "target" -> o.setTarget(number(k, v, 1, 1_000_000));
-            case "max_deals" -> o.setMaxDeals(number(k, v, 1, 10_000_000));
-            case "match_end" -> o.setMatchEnd(switch (key(v)) {
-                case "pooled" -> MatchEnd.MATCH_END_POOLED;
-                case "individual" -> MatchEnd.MATCH_END_INDIVIDUAL;
-                default -> throw bad(k, v, "pooled or individual");
-            });
-            case "stramazzo" -> o.setStramazzo(flag(k, v));
-            case "only_chiamo" -> o.setOnlyChiamo(flag(k, v));
-            case "chiamo_threes_only" -> o.setChiamoThreesOnly(flag(k, v));
-            case "aperta" -> o.setAperta(flag(k, v));
-            case "a_due" -> {
-                o.setADue(flag(k, v));
-                // A due needs the individual match end: the engine selects it with a_due, so
-                // the same options mean the same game here as in the CLI and Python.
-                if (o.getADue()) {
-                    o.setMatchEnd(MatchEnd.MATCH_END_INDIVIDUAL);
-                }
+    /**
+     * The {@code GameOptions.settings} of rule options: keys trimmed and in lower case, as the
+     * server reads them, values trimmed. Whether the game has a key and takes its value is the
+     * server's to say.
+     *
+     * @param options rule options as {@code key -> value}
+     * @return the settings, in the map's order
+     * @throws IllegalArgumentException for an empty key, the same key twice in any letter case
+     *     ({@code Target} and {@code target}), or a missing value
+     */
+    public static Map<String, String> settings(Map<String, String> options) {
+        Map<String, String> out = new LinkedHashMap<>();
+        options.forEach((k, v) -> {
+            String key = key(k);
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("option \"" + k + "=" + v + "\" has no key");
             }
-            case "preset" -> o.setTerziglio(switch (key(v)) {
-                case "terziglio" -> true;
-                case "calabresella" -> false;
-                default -> throw bad(k, v, "terziglio or calabresella");
-            });
-            default -> throw unknown(k, "calabresella", CALABRESELLA_KEYS);
-        }
-    }
-
-    private static void tressette(TressetteOptions.Builder o, String k, String v, String game) {
-        switch (k) {
-            case "target" -> o.setTarget(number(k, v, 1, 1_000_000));
-            case "max_deals" -> o.setMaxDeals(number(k, v, 1, 10_000_000));
-            case "accusi" -> o.setAccusi(flag(k, v));
-            case "follow_suit_always" -> o.setFollowSuitAlways(flag(k, v));
-            default -> throw unknown(k, game, TRESSETTE_KEYS);
-        }
-    }
-
-    private static void chiamata(ChiamataOptions.Builder o, String k, String v, String game) {
-        switch (k) {
-            case "players" -> o.setPlayers(number(k, v, 4, 5));
-            case "hands" -> o.setHands(number(k, v, 1, 100_000));
-            case "max_deals" -> o.setMaxDeals(number(k, v, 1, 10_000_000));
-            case "solo_bid" -> o.setSoloBid(flag(k, v));
-            case "call_threes_only" -> o.setCallThreesOnly(flag(k, v));
-            case "call_own_card" -> o.setCallOwnCard(flag(k, v));
-            case "two_closes" -> o.setTwoCloses(flag(k, v));
-            case "bid_multiplier" -> o.setBidMultiplier(flag(k, v));
-            case "auction" -> o.setAuction(switch (key(v)) {
-                case "ranks" -> ChiamataAuction.CHIAMATA_AUCTION_RANKS;
-                case "points" -> ChiamataAuction.CHIAMATA_AUCTION_POINTS;
-                default -> throw bad(k, v, "ranks or points");
-            });
-            case "first_lead" -> o.setFirstLead(switch (key(v)) {
-                case "eldest" -> FirstLead.FIRST_LEAD_ELDEST;
-                case "caller" -> FirstLead.FIRST_LEAD_CALLER;
-                default -> throw bad(k, v, "eldest or caller");
-            });
-            default -> throw unknown(k, game, CHIAMATA_KEYS);
-        }
+            if (v == null) {
+                throw new IllegalArgumentException("option " + key + " has no value");
+            }
+            if (out.putIfAbsent(key, v.strip()) != null) {
+                throw new IllegalArgumentException("option " + key + " is given twice");
+            }
+        });
+        return out;
     }
 
     /** A name as compared: trimmed, lower case. */
@@ -192,34 +145,6 @@ public final class Rules {
         if (s == null) {
             throw new IllegalArgumentException("a name must not be null");
         }
-        return s.trim().toLowerCase(Locale.ROOT);
-    }
-
-    private static boolean flag(String k, String v) {
-        return switch (key(v)) {
-            case "true", "on", "yes", "1" -> true;
-            case "false", "off", "no", "0" -> false;
-            default -> throw bad(k, v, "true or false");
-        };
-    }
-
-    private static int number(String k, String v, int lo, int hi) {
-        try {
-            int n = Integer.parseInt(key(v));
-            if (n >= lo && n <= hi) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // Reported below with what is allowed.
-        }
-        throw bad(k, v, "a whole number from " + lo + " to " + hi);
-    }
-
-    private static IllegalArgumentException bad(String k, String v, String expected) {
-        return new IllegalArgumentException("option " + k + "=\"" + v + "\": expected " + expected);
-    }
-
-    private static IllegalArgumentException unknown(String k, String game, String known) {
-        return new IllegalArgumentException("unknown option \"" + k + "\" for " + game + ": " + known);
+        return s.strip().toLowerCase(Locale.ROOT);
     }
 }
