@@ -5,7 +5,9 @@
 
 mod common;
 
+use calabresella_engine::game::GameHand;
 use calabresella_engine::game::GameOptions;
+use calabresella_engine::game::HandRules;
 use calabresella_engine::game::Rollout;
 use std::fmt::Write as _;
 

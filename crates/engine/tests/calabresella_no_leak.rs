@@ -7,6 +7,7 @@ mod common;
 
 use calabresella_engine::Seat;
 use calabresella_engine::calabresella::{Deal, Hand};
+use calabresella_engine::game::HandRules;
 use calabresella_engine::game::Viewer;
 use calabresella_engine::rng::GameRng;
 use common::cards_in;

@@ -7,6 +7,7 @@ mod common;
 use calabresella_engine::calabresella::{
     Deal, Event, HandOutcome, Match, MatchEnd, Options, Score,
 };
+use calabresella_engine::game::GameHand;
 use calabresella_engine::game::GameOptions;
 use calabresella_engine::game::HandRules;
 use calabresella_engine::game::{Phase, Viewer};

@@ -5,6 +5,7 @@
 
 mod common;
 
+use calabresella_engine::game::GameHand;
 use calabresella_engine::game::GameOptions;
 use calabresella_engine::game::HandRules;
 use calabresella_engine::game::Rollout;

@@ -3,55 +3,13 @@
 
 use crate::action::Action;
 use crate::error::IllegalAction;
-use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
-use crate::sink::EventSink;
 
-use super::deal::Deal;
-use super::event::Event;
 use super::hand::Hand;
 use super::observation::Observation;
 use super::options::{MatchEnd, Options};
 use super::score::{HandOutcome, Score};
-use crate::game::{ActionList, HandError, HandRules, MatchResult, Viewer};
-
-impl HandRules for Hand {
-    type Options = Options;
-    type Deal = Deal;
-    type Observation = Observation;
-    fn checked(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        Hand::new(opts, dealer, deal)
-    }
-    fn unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
-        Hand::new_unchecked(opts, dealer, deal)
-    }
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.players, dealer)
-    }
-    /// C-D4: after a void deal the same dealer deals again.
-    fn same_dealer_again(&self) -> bool {
-        matches!(self.outcome(), Some(HandOutcome::Void))
-    }
-    /// The actor, or the a due person playing the dummy.
-    fn decider(&self) -> Option<Seat> {
-        self.actor().map(|a| self.controller(a))
-    }
-    fn actor(&self) -> Option<Seat> {
-        Hand::actor(self)
-    }
-    fn legal_actions(&self) -> ActionList {
-        Hand::legal_actions(self)
-    }
-    fn check(&self, action: &Action) -> Result<(), IllegalAction> {
-        Hand::check(self, action)
-    }
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        Hand::apply_with(self, action, sink)
-    }
-    fn observation(&self, viewer: Viewer) -> Observation {
-        Hand::observation(self, viewer)
-    }
-}
+use crate::game::{HandRules, MatchResult};
 
 /// Calabresella, three-handed, four-handed and a due, as the match driver plays it
 /// ([`MatchRules`](crate::game::MatchRules)).

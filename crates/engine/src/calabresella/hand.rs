@@ -3,23 +3,22 @@
 use arrayvec::ArrayVec;
 
 use crate::action::{Action, Contract};
-use crate::card::{Card, Rank, Suit};
+use crate::card::{Card, Rank};
 use crate::cardset::CardSet;
-use crate::error::IllegalAction;
-use crate::game::GameOptions;
 use crate::game::Rollout;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{Trick, Tricks, follow_suit};
 
 use super::deal::{Deal, active_seats};
-use super::event::{Event, VisibilityContext};
+use super::event::VisibilityContext;
 use super::options::Options;
 use super::score::HandOutcome;
 use crate::game::HandRules;
-use crate::game::{ActionList, HandError, Phase};
+use crate::game::Phase;
 use crate::sink::NoEvents;
 
 mod apply;
+mod protocol;
 
 /// The most actions one hand can take (auction 3, chiamo 6, 36 cards).
 pub(crate) const MAX_HISTORY: usize = 48;
@@ -78,66 +77,9 @@ pub struct Hand {
 }
 
 impl Hand {
-    /// A new hand dealt by `dealer` with the cards of `deal`. Checks the options and the deal.
-    pub fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        opts.validate().map_err(HandError::Options)?;
-        if dealer.index() >= opts.players as usize {
-            return Err(HandError::Dealer(dealer));
-        }
-        deal.validate(opts.players, dealer)
-            .map_err(HandError::Deal)?;
-        Ok(Hand::new_unchecked(opts, dealer, deal))
-    }
-
-    /// [`Hand::new`] without checks: the caller guarantees valid options, a dealer below
-    /// `players` and a valid deal (as [`Deal::shuffled`] makes). Used on hot paths.
-    pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
-        let active = active_seats(opts.players, dealer);
-        let mut next = PerSeat::splat(Seat::ALL[0]);
-        for i in 0..3 {
-            next[active[i]] = active[(i + 1) % 3];
-        }
-        let speakers: ArrayVec<Seat, 3> = active
-            .iter()
-            .copied()
-            .filter(|&s| !(opts.a_due && s == Options::DUMMY))
-            .collect();
-        // The first to speak: the eldest, unless he is the a due dummy (C-D19).
-        let first_speaker = speakers.first().copied().unwrap_or(active[0]);
-        Hand {
-            opts,
-            dealer,
-            deal,
-            hands: deal.hands,
-            step: Step::Auction,
-            active,
-            next,
-            speakers,
-            spoken: 0,
-            best: None,
-            soloist: active[0],
-            defenders: [active[1], active[2]],
-            contract: None,
-            called: None,
-            holder: None,
-            taken: CardSet::EMPTY,
-            setaside: deal.monte.iter().copied().collect(),
-            tricks: Tricks::new(active[0]),
-            actor: first_speaker,
-            history: ArrayVec::new(),
-            outcome: None,
-            legal: CardSet::EMPTY,
-        }
-    }
-
     /// The options in force.
     pub fn options(&self) -> &Options {
         &self.opts
-    }
-
-    /// The dealer.
-    pub fn dealer(&self) -> Seat {
-        self.dealer
     }
 
     /// The deal this hand started from.
@@ -171,13 +113,6 @@ impl Hand {
     /// How the hand ended, once it is over.
     pub fn outcome(&self) -> Option<&HandOutcome> {
         self.outcome.as_ref()
-    }
-
-    /// The seat whose decision it is, or `None` when the hand is over. In a due the dummy's
-    /// seat is returned when a dummy card is due; [`Hand::controller`] says who decides it.
-    #[inline]
-    pub fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.actor)
     }
 
     /// The seat that takes decisions for `seat`: itself, or in a due the person defending
@@ -216,11 +151,6 @@ impl Hand {
     /// The called card in Chiamo.
     pub fn called(&self) -> Option<Card> {
         self.called
-    }
-
-    /// The cards `seat` holds now (hidden information: for referees and tests).
-    pub fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hands[seat]
     }
 
     /// The cards face down on the table now: the monte, or the discards that replace it
@@ -304,14 +234,6 @@ impl Hand {
         }
     }
 
-    /// Every legal action now, in a fixed order (empty once the hand is over): the same order
-    /// as [`Hand::legal_action`].
-    pub fn legal_actions(&self) -> ActionList {
-        (0..self.num_legal_actions())
-            .filter_map(|i| self.legal_action(i))
-            .collect()
-    }
-
     /// The contracts that may be bid now, lowest first, as a range of [`Contract::ALL`].
     #[inline]
     fn biddable(&self) -> std::ops::Range<usize> {
@@ -384,93 +306,6 @@ impl Hand {
     #[inline]
     pub fn next_active(&self, seat: Seat) -> Seat {
         self.next[seat]
-    }
-
-    /// Why `action` is not legal now, or `Ok` if it is.
-    pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
-        use IllegalAction as E;
-        let expected = || E::WrongPhase {
-            phase: self.phase(),
-        };
-        match (self.step, *action) {
-            (Step::Over, _) => Err(E::HandOver),
-            (Step::Auction, Action::Pass) => Ok(()),
-            (Step::Auction, Action::Bid(c)) => {
-                if self.bid_allowed(c) {
-                    Ok(())
-                } else if self.opts.only_chiamo {
-                    Err(E::OnlyChiamo)
-                } else {
-                    Err(E::BidTooLow {
-                        highest: self.best.map(|(_, b)| b),
-                    })
-                }
-            }
-            (Step::Call, Action::Call(c)) => {
-                if self.hands[self.soloist].contains(c) {
-                    Err(E::CallOwnCard(c))
-                } else if !self.callable().contains(c) {
-                    Err(E::CallRank {
-                        allowed: self.callable().first().map_or(Rank::Three, Card::rank),
-                    })
-                } else {
-                    Ok(())
-                }
-            }
-            (Step::Return, Action::Return(c)) => {
-                if Some(c) == self.called {
-                    Err(E::ReturnCalledCard(c))
-                } else if !self.hands[self.soloist].contains(c) {
-                    Err(E::NotInHand(c))
-                } else {
-                    Ok(())
-                }
-            }
-            (Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. }, Action::Discard(c)) => {
-                if self.hands[self.discarder()].contains(c) {
-                    Ok(())
-                } else {
-                    Err(E::NotInHand(c))
-                }
-            }
-            (Step::Take, Action::Take(set)) => {
-                let monte: CardSet = self.deal.monte.iter().copied().collect();
-                match (set - monte).first() {
-                    Some(c) => Err(E::NotInMonte(c)),
-                    None => Ok(()),
-                }
-            }
-            (Step::Play, Action::Play(_, Some(_))) => Err(E::SignalNotAllowed),
-            (Step::Play, Action::Play(c, None)) => {
-                let hand = self.hands[self.actor];
-                if !hand.contains(c) {
-                    Err(E::NotInHand(c))
-                } else if !follow_suit(hand, self.tricks.current().led_suit()).contains(c) {
-                    Err(E::MustFollowSuit(
-                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
-                    ))
-                } else {
-                    Ok(())
-                }
-            }
-            _ => Err(expected()),
-        }
-    }
-
-    /// Every event of the hand so far, with nothing hidden (for referees and records).
-    pub fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
-        let mut events = Vec::with_capacity(64);
-        for seat in self.active {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.deal.hands[seat],
-            });
-        }
-        for &id in &self.history {
-            replay.apply_with(self.decode(id), &mut events);
-        }
-        events
     }
 
     pub(crate) fn visibility(&self) -> VisibilityContext {

@@ -9,14 +9,11 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::GameOptions;
-use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, View, Viewer,
-};
+use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
-use super::event::Event;
 use super::game::{Calabresella, Match, Tally, annotate, hand_over};
 use super::hand::Hand;
 use super::hand::MAX_HISTORY;
@@ -26,76 +23,6 @@ use super::score::HandOutcome;
 
 /// The registered name.
 const NAME: &str = "calabresella";
-
-impl GameHand for Hand {
-    type Event = Event;
-    fn dealer(&self) -> Seat {
-        Hand::dealer(self)
-    }
-    fn dealt(&self) -> DealtCards {
-        DealtCards {
-            hands: self.deal().hands,
-            monte: self.deal().monte.to_vec(),
-            stock: Vec::new(),
-        }
-    }
-    fn award_sum(&self) -> u64 {
-        self.outcome()
-            .map_or(0, |o| o.award().0.iter().map(|&x| u64::from(x)).sum())
-    }
-    fn action_list(&self) -> Vec<Action> {
-        self.actions().collect()
-    }
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hand_of(seat)
-    }
-    fn card_places(&self) -> CardPlaces {
-        let [a, b] = self.piles();
-        CardPlaces {
-            hands: PerSeat::from_fn(self.options().players, |s| self.hand_of(s)),
-            trick: self.trick().card_set(),
-            won: [a, b],
-            aside: self.setaside(),
-        }
-    }
-    fn trick_cards(&self) -> Vec<Card> {
-        self.trick().cards().collect()
-    }
-    fn events(&self) -> Vec<Event> {
-        self.events()
-    }
-    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.visible(viewer, &self.visibility())
-    }
-    fn features(&self, viewer: Viewer) -> Features {
-        let n = self.options().players;
-        let mut f = Features {
-            players: n,
-            viewer: viewer.seat(),
-            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            phase: self.phase(),
-            contract: self.contract(),
-            highest: self.highest_bid(),
-            soloist: self.soloist(),
-            called: self.called(),
-            actor: self.actor(),
-            decider: self.actor().map(|a| self.controller(a)),
-            dealer: Hand::dealer(self),
-            idle: self.idle_seat(),
-            tricks_done: self.tricks_done(),
-            side_tricks: self.side_tricks(),
-            ..Features::default()
-        };
-        for (s, cards) in self.visible_hands(viewer) {
-            f.visible[s.index()] = cards;
-        }
-        f.fill_table(self.trick(), |s| self.next_active(s), &self.card_places());
-        f
-    }
-    fn phase_text(&self) -> Option<String> {
-        Some(format!("{:?}", self.phase()))
-    }
-}
 
 impl View for Observation {
     fn legal_actions(&self) -> &[Action] {

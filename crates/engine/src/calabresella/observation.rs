@@ -5,6 +5,7 @@ use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::GameHand;
+use crate::game::HandRules;
 use crate::seat::{PerSeat, Seat};
 
 use super::event::Event;

@@ -1,52 +1,12 @@
 //! The calling games' match: a fixed number of scored hands with individual, zero-sum totals
 //! (TC-D14, BC-D13, CH-D5).
 
-use crate::action::Action;
-use crate::error::IllegalAction;
-use crate::game::{ActionList, HandError, HandRules, MatchResult, Viewer};
-use crate::rng::GameRng;
+use crate::game::MatchResult;
 use crate::seat::{PerSeat, Seat};
-use crate::sink::EventSink;
 
-use super::deal::Deal;
-use super::event::Event;
 use super::hand::Hand;
 use super::observation::Observation;
 use super::options::Options;
-
-impl HandRules for Hand {
-    type Options = Options;
-    type Deal = Deal;
-    type Observation = Observation;
-    fn checked(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        Hand::new(opts, dealer, deal)
-    }
-    fn unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
-        Hand::new_unchecked(opts, dealer, deal)
-    }
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.players, dealer)
-    }
-    /// CH-D5: after a void deal the same dealer deals again.
-    fn same_dealer_again(&self) -> bool {
-        self.is_void()
-    }
-    fn actor(&self) -> Option<Seat> {
-        Hand::actor(self)
-    }
-    fn legal_actions(&self) -> ActionList {
-        Hand::legal_actions(self)
-    }
-    fn check(&self, action: &Action) -> Result<(), IllegalAction> {
-        Hand::check(self, action)
-    }
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        Hand::apply(self, action, sink)
-    }
-    fn observation(&self, viewer: Viewer) -> Observation {
-        Hand::observation(self, viewer)
-    }
-}
 
 /// The seats with the highest total: every one of them wins (TC-D14).
 pub(crate) fn leaders(totals: &PerSeat<i32>, players: u8) -> Vec<Seat> {

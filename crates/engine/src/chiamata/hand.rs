@@ -7,17 +7,15 @@ use crate::action::{Action, Contract, Promise, Signal};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
-use crate::game::GameOptions;
 use crate::game::HandRules;
+use crate::game::Phase;
 use crate::game::Rollout;
-use crate::game::{ActionList, HandError, Phase};
 use crate::seat::{PerSeat, Seat};
 use crate::sink::NoEvents;
 use crate::trick::{Trick, Tricks, follow_mask};
 
 use super::cards::briscola_points_of;
 use super::deal::Deal;
-use super::event::Event;
 use super::options::{Auction, Options, Variant};
 use super::score::Outcome;
 
@@ -51,6 +49,7 @@ impl Role {
 use crate::action::LEAD_SIGNALS as SIGNALS;
 
 mod apply;
+mod protocol;
 
 /// The most actions a hand can take: a rank auction of 69 bids and 5 passes, a call, 40 cards.
 pub(crate) const MAX_ACTIONS: usize = 120;
@@ -101,61 +100,9 @@ pub struct Hand {
 }
 
 impl Hand {
-    /// A new hand dealt by `dealer`; checks the options and the deal.
-    pub fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        opts.validate()?;
-        if dealer.index() >= opts.players as usize {
-            return Err(HandError::Dealer(dealer));
-        }
-        deal.validate(opts.players)?;
-        Ok(Hand::new_unchecked(opts, dealer, deal))
-    }
-
-    /// [`Hand::new`] without checks (valid options and deal guaranteed by the caller).
-    pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
-        let eldest = dealer.next(opts.players);
-        let mut h = Hand {
-            opts,
-            dealer,
-            deal,
-            hands: deal.hands,
-            phase: Phase::Auction,
-            actor: eldest,
-            passed: 0,
-            spoken: 0,
-            highest: None,
-            caller: None,
-            bid: None,
-            called: None,
-            holder: None,
-            revealed: false,
-            solo: false,
-            trump: CardSet::EMPTY,
-            tricks: Tricks::new(eldest),
-            seat_won: PerSeat::splat(CardSet::EMPTY),
-            history: ArrayVec::new(),
-            legal: CardSet::EMPTY,
-            void: false,
-            tricks_in_hand: opts.hand_size() as u8,
-            outcome: None,
-        };
-        if opts.four_players() {
-            // TC-D15: no auction; the eldest must call.
-            h.caller = Some(eldest);
-            h.phase = Phase::Call;
-        }
-        h.refresh_legal();
-        h
-    }
-
     /// The options in force.
     pub fn options(&self) -> &Options {
         &self.opts
-    }
-
-    /// The dealer.
-    pub fn dealer(&self) -> Seat {
-        self.dealer
     }
 
     /// The deal this hand started from.
@@ -186,17 +133,6 @@ impl Hand {
     /// The result once the hand is scored.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
-    }
-
-    /// Who acts next, or `None` when the hand is over.
-    #[inline]
-    pub fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.actor)
-    }
-
-    /// The cards `seat` holds now (hidden information: for referees and tests).
-    pub fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hands[seat]
     }
 
     /// The highest bid so far and its bidder (public).
@@ -415,13 +351,6 @@ impl Hand {
         };
     }
 
-    /// Every legal action now, in the order of [`Hand::legal_action`].
-    pub fn legal_actions(&self) -> ActionList {
-        (0..self.num_legal_actions())
-            .filter_map(|i| self.legal_action(i))
-            .collect()
-    }
-
     /// What the auction takes, for error messages.
     fn bids_taken(&self) -> &'static str {
         match (self.opts.variant, self.opts.auction) {
@@ -432,31 +361,6 @@ impl Hand {
                 "pass or bid <rank> (two_closes: no bidding in points)"
             }
             (Variant::Briscola, Auction::Ranks) => "pass, bid <rank> or bid 2 <N>",
-        }
-    }
-
-    /// Why `action` is not legal now, or `Ok`.
-    pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
-        match (self.phase, *action) {
-            (Phase::Over, _) => Err(IllegalAction::HandOver),
-            (Phase::Auction, Action::Pass) => Ok(()),
-            (Phase::Auction, a @ (Action::Bid(_) | Action::Promise(_))) => self.check_bid(a),
-            (Phase::Call, Action::Call(c)) => self.check_call(c),
-            (Phase::Play, Action::Play(card, signal)) => {
-                if signal.is_some() && !self.signals_allowed() {
-                    return Err(IllegalAction::SignalNotAllowed);
-                }
-                if !self.hands[self.actor].contains(card) {
-                    return Err(IllegalAction::NotInHand(card));
-                }
-                if !self.legal.contains(card) {
-                    return Err(IllegalAction::MustFollowSuit(
-                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
-                    ));
-                }
-                Ok(())
-            }
-            (phase, _) => Err(IllegalAction::WrongPhase { phase }),
         }
     }
 
@@ -589,25 +493,6 @@ impl Hand {
                 hand
             };
         }
-    }
-
-    /// Every event so far, nothing hidden.
-    pub fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
-        let n = self.players();
-        let mut events = Vec::with_capacity(96);
-        let mut seat = self.eldest();
-        for _ in 0..n {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.deal.hands[seat],
-            });
-            seat = seat.next(n);
-        }
-        for a in self.actions() {
-            replay.apply(a, &mut events);
-        }
-        events
     }
 
     // --- Applying ---------------------------------------------------------------------------

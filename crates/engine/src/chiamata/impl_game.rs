@@ -8,9 +8,7 @@ use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
-use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, View, Viewer,
-};
+use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
@@ -21,95 +19,6 @@ use super::hand::{Hand, MAX_ACTIONS};
 use super::observation::Observation;
 use super::options::{Auction, FirstLead, Options, Variant};
 use super::score::Outcome;
-
-impl GameHand for Hand {
-    type Event = Event;
-    fn dealer(&self) -> Seat {
-        Hand::dealer(self)
-    }
-    fn dealt(&self) -> DealtCards {
-        DealtCards {
-            hands: self.deal().hands,
-            monte: Vec::new(),
-            stock: Vec::new(),
-        }
-    }
-    /// The sum of the awards' sizes (the awards themselves sum to zero).
-    fn award_sum(&self) -> u64 {
-        self.outcome().map_or(0, |o| {
-            o.award.0.iter().map(|a| u64::from(a.unsigned_abs())).sum()
-        })
-    }
-    fn action_list(&self) -> Vec<Action> {
-        self.actions().collect()
-    }
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hand_of(seat)
-    }
-    fn card_places(&self) -> CardPlaces {
-        CardPlaces {
-            hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
-            trick: self.trick().card_set(),
-            won: self.piles(),
-            aside: CardSet::EMPTY,
-        }
-    }
-    fn trick_cards(&self) -> Vec<Card> {
-        self.trick().cards().collect()
-    }
-    fn events(&self) -> Vec<Event> {
-        self.events()
-    }
-    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.visible(viewer)
-    }
-    fn features(&self, viewer: Viewer) -> Features {
-        let n = self.players();
-        let promise = |a: Option<Action>| match a {
-            Some(Action::Promise(p)) => Some(p),
-            _ => None,
-        };
-        let contract = |a: Option<Action>| match a {
-            Some(Action::Bid(c)) => Some(c),
-            _ => None,
-        };
-        let highest = self.highest();
-        let mut f = Features {
-            players: n,
-            viewer: viewer.seat(),
-            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            phase: self.phase(),
-            actor: self.actor(),
-            decider: self.actor(),
-            dealer: Hand::dealer(self),
-            tricks_done: self.tricks_done(),
-            called: self.called(),
-            contract: contract(self.bid()),
-            highest: highest.and_then(|(s, a)| contract(Some(a)).map(|c| (s, c))),
-            highest_promise: highest.and_then(|(s, a)| promise(Some(a)).map(|p| (s, p))),
-            promise: promise(self.bid()),
-            soloist: self.caller(),
-            trump: self.trump(),
-            partner: self.partner_seen_by(viewer),
-            alone: self.alone_seen_by(viewer),
-            target: self.target().unwrap_or(0),
-            ..Features::default()
-        };
-        // Per-side tricks would reveal the secret sides: the viewer's own tricks and everyone
-        // else's, which are public.
-        let mine = viewer.seat().unwrap_or(Seat::ALL[0]);
-        for s in Seat::first_n(n) {
-            f.seat_points[s.index()] = self.seat_points(s);
-            let tricks = (self.seat_won(s).len() / usize::from(n)) as u32;
-            f.side_tricks[usize::from(s != mine)] += tricks;
-        }
-        f.fill_table(self.trick(), |s| s.next(n), &self.card_places());
-        f
-    }
-    fn phase_text(&self) -> Option<String> {
-        Some(format!("{:?}", self.phase()).to_lowercase())
-    }
-}
 
 impl View for Observation {
     fn legal_actions(&self) -> &[Action] {

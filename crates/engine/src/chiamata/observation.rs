@@ -4,6 +4,7 @@ use crate::action::Action;
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::game::GameHand;
+use crate::game::HandRules;
 use crate::game::{Phase, Viewer};
 use crate::seat::{PerSeat, Seat};
 

@@ -33,10 +33,10 @@ pub trait HandRules: GameHand + PartialEq + Eq + 'static {
     /// One viewer's observation of the hand.
     type Observation: View + Clone + PartialEq + Debug + Send + Sync;
 
-    /// A hand from an explicit deal, checked.
-    fn checked(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Result<Self, HandError>;
-    /// A hand from a deal known to be valid (the seeded ones), unchecked.
-    fn unchecked(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Self;
+    /// A new hand dealt by `dealer` from `deal`; checks the options, the dealer and the deal.
+    fn new(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Result<Self, HandError>;
+    /// [`HandRules::new`] without the checks, for deals known to be valid (the seeded ones).
+    fn new_unchecked(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Self;
     /// The seeded deal of one hand by `dealer`.
     fn shuffled_deal(opts: &Self::Options, dealer: Seat, rng: &mut GameRng) -> Self::Deal;
     /// Whether the same dealer deals again after this hand (a void deal, in the games that
@@ -51,8 +51,13 @@ pub trait HandRules: GameHand + PartialEq + Eq + 'static {
     fn decider(&self) -> Option<Seat> {
         self.actor()
     }
-    /// The legal actions now.
-    fn legal_actions(&self) -> ActionList;
+    /// Every legal action now, in the order of [`Rollout::legal_action`] (empty once the hand
+    /// is over).
+    fn legal_actions(&self) -> ActionList {
+        (0..self.num_legal_actions())
+            .filter_map(|i| self.legal_action(i))
+            .collect()
+    }
     /// Why `action` is not legal now (for whoever decides), or `Ok` when it is: the game's
     /// legality, which every checked way of acting below goes through.
     fn check(&self, action: &Action) -> Result<(), IllegalAction>;
@@ -309,7 +314,7 @@ impl<R: MatchRules> Match<R> {
                 got: dealer,
             });
         }
-        self.hands.push(R::Hand::checked(self.opts, dealer, deal)?);
+        self.hands.push(R::Hand::new(self.opts, dealer, deal)?);
         Ok(())
     }
 
@@ -396,7 +401,8 @@ impl<R: MatchRules> Match<R> {
             && let Some(rng) = self.rng.as_mut()
         {
             let deal = R::Hand::shuffled_deal(&self.opts, dealer, rng);
-            self.hands.push(R::Hand::unchecked(self.opts, dealer, deal));
+            self.hands
+                .push(R::Hand::new_unchecked(self.opts, dealer, deal));
         }
     }
 }
@@ -482,7 +488,7 @@ impl<R: MatchRules> Game for Match<R> {
         R::Hand::shuffled_deal(opts, dealer, rng)
     }
     fn seeded_hand(opts: &Self::Options, dealer: Seat, rng: &mut GameRng) -> Self::Hand {
-        R::Hand::unchecked(*opts, dealer, R::Hand::shuffled_deal(opts, dealer, rng))
+        R::Hand::new_unchecked(*opts, dealer, R::Hand::shuffled_deal(opts, dealer, rng))
     }
     fn deal_from_cards(
         opts: &Self::Options,

@@ -4,17 +4,13 @@
 use crate::action::Action;
 use crate::error::IllegalAction;
 use crate::game::HandRules;
-use crate::rng::GameRng;
 use crate::seat::Seat;
-use crate::sink::EventSink;
 
-use super::deal::Deal;
-use super::event::Event;
 use super::hand::{Hand, side_of};
 use super::observation::Observation;
 use super::options::Options;
 use super::score::Outcome;
-use crate::game::{ActionList, HandError, MatchResult, Viewer};
+use crate::game::MatchResult;
 
 /// T-D4, checked after each hand: the side at or above the target wins; both: the higher total
 /// wins, and equal totals mean another hand.
@@ -24,36 +20,6 @@ pub(crate) fn winner(totals: [u32; 2], target: u32) -> Option<usize> {
         (false, true) => Some(1),
         (true, true) if totals[0] != totals[1] => Some(usize::from(totals[1] > totals[0])),
         _ => None,
-    }
-}
-
-impl HandRules for Hand {
-    type Options = Options;
-    type Deal = Deal;
-    type Observation = Observation;
-    fn checked(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        Hand::new(opts, dealer, deal)
-    }
-    fn unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
-        Hand::new_unchecked(opts, dealer, deal)
-    }
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.variant, dealer)
-    }
-    fn actor(&self) -> Option<Seat> {
-        Hand::actor(self)
-    }
-    fn legal_actions(&self) -> ActionList {
-        Hand::legal_actions(self)
-    }
-    fn check(&self, action: &Action) -> Result<(), IllegalAction> {
-        Hand::check(self, action)
-    }
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        Hand::apply(self, action, sink)
-    }
-    fn observation(&self, viewer: Viewer) -> Observation {
-        Hand::observation(self, viewer)
     }
 }
 

@@ -3,10 +3,8 @@
 use arrayvec::ArrayVec;
 
 use crate::action::Action;
-use crate::card::{Card, Suit};
+use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::error::IllegalAction;
-use crate::game::GameOptions;
 use crate::game::Rollout;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{LAST_TRICK_THIRDS, Trick, Tricks, follow_mask, truncate_points};
@@ -18,6 +16,8 @@ use super::options::{Options, Variant};
 use super::score::Outcome;
 use crate::game::HandRules;
 use crate::sink::{EventSink, NoEvents};
+
+mod protocol;
 
 /// The most actions one hand can take: every card played once (accusi are declared
 /// automatically at the deal, T-D2, not as actions).
@@ -46,59 +46,10 @@ pub struct Hand {
     outcome: Option<Outcome>,
 }
 
-use crate::game::{ActionList, HandError};
-
 impl Hand {
-    /// A new hand dealt by `dealer`; checks the options and the deal.
-    pub fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        opts.validate()?;
-        if dealer.index() >= opts.variant.players() as usize {
-            return Err(HandError::Dealer(dealer));
-        }
-        deal.validate(opts.variant)?;
-        Ok(Hand::new_unchecked(opts, dealer, deal))
-    }
-
-    /// [`Hand::new`] without checks (valid options and deal guaranteed by the caller).
-    pub fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
-        let n = opts.variant.players();
-        let eldest = dealer.next(n);
-        let mut accusi = ArrayVec::new();
-        if opts.accusi {
-            // T-D2: compulsory, automatic, in turn from the eldest.
-            let mut seat = eldest;
-            for _ in 0..n {
-                for a in declare(deal.hands[seat]) {
-                    let _ = accusi.try_push((seat, a));
-                }
-                seat = seat.next(n);
-            }
-        }
-        let mut h = Hand {
-            opts,
-            dealer,
-            deal,
-            hands: deal.hands,
-            stock_next: 0,
-            tricks: Tricks::new(eldest),
-            actor: eldest,
-            accusi,
-            history: ArrayVec::new(),
-            legal: CardSet::EMPTY,
-            outcome: None,
-        };
-        h.legal = h.compute_legal();
-        h
-    }
-
     /// The options in force.
     pub fn options(&self) -> &Options {
         &self.opts
-    }
-
-    /// The dealer.
-    pub fn dealer(&self) -> Seat {
-        self.dealer
     }
 
     /// The deal this hand started from.
@@ -119,17 +70,6 @@ impl Hand {
     /// The result once the hand is over.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
-    }
-
-    /// Who plays next, or `None` when the hand is over.
-    #[inline]
-    pub fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.actor)
-    }
-
-    /// The cards `seat` holds now (hidden information: for referees and tests).
-    pub fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hands[seat]
     }
 
     /// Tressette in Due: the cards still in the stock, in draw order (hidden information).
@@ -193,61 +133,6 @@ impl Hand {
     /// Whether a signal may go with the next card: on a lead in partnership Tressette (T-D3).
     fn signals_allowed(&self) -> bool {
         self.opts.variant == Variant::Partnership && self.tricks.current().is_empty()
-    }
-
-    /// Every legal action now, in the order of [`Hand::legal_action`].
-    pub fn legal_actions(&self) -> ActionList {
-        (0..self.num_legal_actions())
-            .filter_map(|i| self.legal_action(i))
-            .collect()
-    }
-
-    /// Why `action` is not legal now, or `Ok`.
-    pub fn check(&self, action: &Action) -> Result<(), IllegalAction> {
-        if self.is_over() {
-            return Err(IllegalAction::HandOver);
-        }
-        let Action::Play(card, signal) = *action else {
-            return Err(IllegalAction::WrongPhase {
-                phase: crate::game::Phase::Play,
-            });
-        };
-        if signal.is_some() && !self.signals_allowed() {
-            return Err(IllegalAction::SignalNotAllowed);
-        }
-        if !self.hands[self.actor].contains(card) {
-            return Err(IllegalAction::NotInHand(card));
-        }
-        if !self.legal.contains(card) {
-            return Err(IllegalAction::MustFollowSuit(
-                self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Every event so far, nothing hidden.
-    pub fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
-        let n = self.players();
-        let mut events = Vec::with_capacity(64);
-        let mut seat = self.dealer.next(n);
-        for _ in 0..n {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.deal.hands[seat],
-            });
-            seat = seat.next(n);
-        }
-        events.extend(
-            self.accusi
-                .iter()
-                .map(|&(seat, accuso)| Event::Declared { seat, accuso }),
-        );
-        for a in self.actions() {
-            replay.apply(a, &mut events);
-        }
-        events
     }
 
     pub(super) fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {

@@ -9,11 +9,7 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::GameOptions;
-use crate::game::Rollout;
-use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, HistoryFact, MatchResult, MatchRules, Phase, View,
-    Viewer,
-};
+use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
@@ -23,72 +19,6 @@ use super::game::{Match, Tally, Tressette, annotate, hand_over};
 use super::hand::{Hand, MAX_HISTORY, side_of};
 use super::observation::Observation;
 use super::options::{Options, Variant};
-
-impl GameHand for Hand {
-    type Event = Event;
-    fn dealer(&self) -> Seat {
-        Hand::dealer(self)
-    }
-    fn dealt(&self) -> DealtCards {
-        DealtCards {
-            hands: self.deal().hands,
-            monte: Vec::new(),
-            stock: self.deal().stock.map(|s| s.to_vec()).unwrap_or_default(),
-        }
-    }
-    fn award_sum(&self) -> u64 {
-        self.outcome()
-            .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
-    }
-    fn action_list(&self) -> Vec<Action> {
-        self.actions().collect()
-    }
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hand_of(seat)
-    }
-    fn card_places(&self) -> CardPlaces {
-        let [a, b] = self.piles();
-        CardPlaces {
-            hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
-            trick: self.trick().card_set(),
-            won: [a, b],
-            aside: self.stock().iter().copied().collect(),
-        }
-    }
-    fn trick_cards(&self) -> Vec<Card> {
-        self.trick().cards().collect()
-    }
-    fn events(&self) -> Vec<Event> {
-        self.events()
-    }
-    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.visible(viewer)
-    }
-    fn features(&self, viewer: Viewer) -> Features {
-        let n = self.players();
-        let mut f = Features {
-            players: n,
-            viewer: viewer.seat(),
-            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            phase: if Rollout::is_over(self) {
-                Phase::Over
-            } else {
-                Phase::Play
-            },
-            actor: self.actor(),
-            decider: self.actor(),
-            dealer: Hand::dealer(self),
-            tricks_done: self.tricks_done(),
-            stock_left: self.stock().len() as u8,
-            ..Features::default()
-        };
-        let t = self.side_tricks();
-        let mine = viewer.seat().map_or(0, side_of);
-        f.side_tricks = [t[mine], t[1 - mine]];
-        f.fill_table(self.trick(), |s| s.next(n), &self.card_places());
-        f
-    }
-}
 
 impl View for Observation {
     fn legal_actions(&self) -> &[Action] {

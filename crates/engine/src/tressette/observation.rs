@@ -4,6 +4,7 @@ use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::GameHand;
+use crate::game::HandRules;
 use crate::game::Viewer;
 use crate::seat::{PerSeat, Seat};
 

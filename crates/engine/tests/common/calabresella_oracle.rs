@@ -2,6 +2,7 @@
 //! what"), read from the full event log independently of the engine's own filter.
 
 use calabresella_engine::calabresella::{Event, Hand, Options};
+use calabresella_engine::game::GameHand;
 use calabresella_engine::game::Viewer;
 use calabresella_engine::{CardSet, Seat};
 

@@ -4,6 +4,7 @@
 //! engine's own filter.
 
 use calabresella_engine::chiamata::{Event, Hand, Observation};
+use calabresella_engine::game::GameHand;
 use calabresella_engine::game::Viewer;
 use calabresella_engine::{Card, CardSet};
 

@@ -2,6 +2,7 @@
 //! the full event log independently of the engine's own filter.
 
 use calabresella_engine::CardSet;
+use calabresella_engine::game::GameHand;
 use calabresella_engine::game::Viewer;
 use calabresella_engine::tressette::{Event, Hand, Observation};
 

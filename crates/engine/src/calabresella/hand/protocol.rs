@@ -1,0 +1,256 @@
+//! Calabresella's hand behind the engine's two hand interfaces: the match driver's hand protocol
+//! ([`HandRules`]: dealing, who acts, legality, applying, the view) and what every surface
+//! reads of a hand ([`GameHand`]).
+
+use arrayvec::ArrayVec;
+
+use crate::action::Action;
+use crate::card::{Card, Suit};
+use crate::cardset::CardSet;
+use crate::error::IllegalAction;
+use crate::game::{
+    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandError, HandRules, Rollout, Viewer,
+};
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+use crate::sink::EventSink;
+use crate::trick::Tricks;
+
+use super::super::deal::Deal;
+use super::super::event::Event;
+use super::super::observation::Observation;
+use super::super::options::Options;
+use super::*;
+
+impl HandRules for Hand {
+    type Options = Options;
+    type Deal = Deal;
+    type Observation = Observation;
+    /// A new hand dealt by `dealer` with the cards of `deal`. Checks the options and the deal.
+    fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
+        opts.validate().map_err(HandError::Options)?;
+        if dealer.index() >= opts.players as usize {
+            return Err(HandError::Dealer(dealer));
+        }
+        deal.validate(opts.players, dealer)
+            .map_err(HandError::Deal)?;
+        Ok(Hand::new_unchecked(opts, dealer, deal))
+    }
+    /// [`Hand::new`] without checks: the caller guarantees valid options, a dealer below
+    /// `players` and a valid deal (as [`Deal::shuffled`] makes). Used on hot paths.
+    fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
+        let active = active_seats(opts.players, dealer);
+        let mut next = PerSeat::splat(Seat::ALL[0]);
+        for i in 0..3 {
+            next[active[i]] = active[(i + 1) % 3];
+        }
+        let speakers: ArrayVec<Seat, 3> = active
+            .iter()
+            .copied()
+            .filter(|&s| !(opts.a_due && s == Options::DUMMY))
+            .collect();
+        // The first to speak: the eldest, unless he is the a due dummy (C-D19).
+        let first_speaker = speakers.first().copied().unwrap_or(active[0]);
+        Hand {
+            opts,
+            dealer,
+            deal,
+            hands: deal.hands,
+            step: Step::Auction,
+            active,
+            next,
+            speakers,
+            spoken: 0,
+            best: None,
+            soloist: active[0],
+            defenders: [active[1], active[2]],
+            contract: None,
+            called: None,
+            holder: None,
+            taken: CardSet::EMPTY,
+            setaside: deal.monte.iter().copied().collect(),
+            tricks: Tricks::new(active[0]),
+            actor: first_speaker,
+            history: ArrayVec::new(),
+            outcome: None,
+            legal: CardSet::EMPTY,
+        }
+    }
+    /// The seat whose decision it is, or `None` when the hand is over. In a due the dummy's
+    /// seat is returned when a dummy card is due; [`Hand::controller`] says who decides it.
+    #[inline]
+    fn actor(&self) -> Option<Seat> {
+        (!self.is_over()).then_some(self.actor)
+    }
+    /// Why `action` is not legal now, or `Ok` if it is.
+    fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        use IllegalAction as E;
+        let expected = || E::WrongPhase {
+            phase: self.phase(),
+        };
+        match (self.step, *action) {
+            (Step::Over, _) => Err(E::HandOver),
+            (Step::Auction, Action::Pass) => Ok(()),
+            (Step::Auction, Action::Bid(c)) => {
+                if self.bid_allowed(c) {
+                    Ok(())
+                } else if self.opts.only_chiamo {
+                    Err(E::OnlyChiamo)
+                } else {
+                    Err(E::BidTooLow {
+                        highest: self.best.map(|(_, b)| b),
+                    })
+                }
+            }
+            (Step::Call, Action::Call(c)) => {
+                if self.hands[self.soloist].contains(c) {
+                    Err(E::CallOwnCard(c))
+                } else if !self.callable().contains(c) {
+                    Err(E::CallRank {
+                        allowed: self.callable().first().map_or(Rank::Three, Card::rank),
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            (Step::Return, Action::Return(c)) => {
+                if Some(c) == self.called {
+                    Err(E::ReturnCalledCard(c))
+                } else if !self.hands[self.soloist].contains(c) {
+                    Err(E::NotInHand(c))
+                } else {
+                    Ok(())
+                }
+            }
+            (Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. }, Action::Discard(c)) => {
+                if self.hands[self.discarder()].contains(c) {
+                    Ok(())
+                } else {
+                    Err(E::NotInHand(c))
+                }
+            }
+            (Step::Take, Action::Take(set)) => {
+                let monte: CardSet = self.deal.monte.iter().copied().collect();
+                match (set - monte).first() {
+                    Some(c) => Err(E::NotInMonte(c)),
+                    None => Ok(()),
+                }
+            }
+            (Step::Play, Action::Play(_, Some(_))) => Err(E::SignalNotAllowed),
+            (Step::Play, Action::Play(c, None)) => {
+                let hand = self.hands[self.actor];
+                if !hand.contains(c) {
+                    Err(E::NotInHand(c))
+                } else if !follow_suit(hand, self.tricks.current().led_suit()).contains(c) {
+                    Err(E::MustFollowSuit(
+                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(expected()),
+        }
+    }
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.players, dealer)
+    }
+    /// C-D4: after a void deal the same dealer deals again.
+    fn same_dealer_again(&self) -> bool {
+        matches!(self.outcome(), Some(HandOutcome::Void))
+    }
+    /// The actor, or the a due person playing the dummy.
+    fn decider(&self) -> Option<Seat> {
+        self.actor().map(|a| self.controller(a))
+    }
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        Hand::apply_with(self, action, sink)
+    }
+    fn observation(&self, viewer: Viewer) -> Observation {
+        Hand::observation(self, viewer)
+    }
+}
+
+impl GameHand for Hand {
+    type Event = Event;
+    /// The dealer.
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+    fn dealt(&self) -> DealtCards {
+        DealtCards {
+            hands: self.deal().hands,
+            monte: self.deal().monte.to_vec(),
+            stock: Vec::new(),
+        }
+    }
+    fn award_sum(&self) -> u64 {
+        self.outcome()
+            .map_or(0, |o| o.award().0.iter().map(|&x| u64::from(x)).sum())
+    }
+    fn action_list(&self) -> Vec<Action> {
+        self.actions().collect()
+    }
+    /// The cards `seat` holds now (hidden information: for referees and tests).
+    fn hand_of(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+    fn card_places(&self) -> CardPlaces {
+        let [a, b] = self.piles();
+        CardPlaces {
+            hands: PerSeat::from_fn(self.options().players, |s| self.hand_of(s)),
+            trick: self.trick().card_set(),
+            won: [a, b],
+            aside: self.setaside(),
+        }
+    }
+    fn trick_cards(&self) -> Vec<Card> {
+        self.trick().cards().collect()
+    }
+    /// Every event of the hand so far, with nothing hidden (for referees and records).
+    fn events(&self) -> Vec<Event> {
+        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let mut events = Vec::with_capacity(64);
+        for seat in self.active {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.deal.hands[seat],
+            });
+        }
+        for &id in &self.history {
+            replay.apply_with(self.decode(id), &mut events);
+        }
+        events
+    }
+    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.visible(viewer, &self.visibility())
+    }
+    fn features(&self, viewer: Viewer) -> Features {
+        let n = self.options().players;
+        let mut f = Features {
+            players: n,
+            viewer: viewer.seat(),
+            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
+            phase: self.phase(),
+            contract: self.contract(),
+            highest: self.highest_bid(),
+            soloist: self.soloist(),
+            called: self.called(),
+            actor: self.actor(),
+            decider: self.actor().map(|a| self.controller(a)),
+            dealer: Hand::dealer(self),
+            idle: self.idle_seat(),
+            tricks_done: self.tricks_done(),
+            side_tricks: self.side_tricks(),
+            ..Features::default()
+        };
+        for (s, cards) in self.visible_hands(viewer) {
+            f.visible[s.index()] = cards;
+        }
+        f.fill_table(self.trick(), |s| self.next_active(s), &self.card_places());
+        f
+    }
+    fn phase_text(&self) -> Option<String> {
+        Some(format!("{:?}", self.phase()))
+    }
+}

@@ -1,0 +1,223 @@
+//! A calling game's hand behind the engine's two hand interfaces: the match driver's hand protocol
+//! ([`HandRules`]: dealing, who acts, legality, applying, the view) and what every surface
+//! reads of a hand ([`GameHand`]).
+
+use arrayvec::ArrayVec;
+
+use crate::action::Action;
+use crate::card::{Card, Suit};
+use crate::cardset::CardSet;
+use crate::error::IllegalAction;
+use crate::game::{
+    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandError, HandRules, Phase, Rollout,
+    Viewer,
+};
+use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
+use crate::sink::EventSink;
+use crate::trick::Tricks;
+
+use super::super::deal::Deal;
+use super::super::event::Event;
+use super::super::observation::Observation;
+use super::super::options::Options;
+use super::*;
+
+impl HandRules for Hand {
+    type Options = Options;
+    type Deal = Deal;
+    type Observation = Observation;
+    /// A new hand dealt by `dealer`; checks the options and the deal.
+    fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
+        opts.validate()?;
+        if dealer.index() >= opts.players as usize {
+            return Err(HandError::Dealer(dealer));
+        }
+        deal.validate(opts.players)?;
+        Ok(Hand::new_unchecked(opts, dealer, deal))
+    }
+    /// [`Hand::new`] without checks (valid options and deal guaranteed by the caller).
+    fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
+        let eldest = dealer.next(opts.players);
+        let mut h = Hand {
+            opts,
+            dealer,
+            deal,
+            hands: deal.hands,
+            phase: Phase::Auction,
+            actor: eldest,
+            passed: 0,
+            spoken: 0,
+            highest: None,
+            caller: None,
+            bid: None,
+            called: None,
+            holder: None,
+            revealed: false,
+            solo: false,
+            trump: CardSet::EMPTY,
+            tricks: Tricks::new(eldest),
+            seat_won: PerSeat::splat(CardSet::EMPTY),
+            history: ArrayVec::new(),
+            legal: CardSet::EMPTY,
+            void: false,
+            tricks_in_hand: opts.hand_size() as u8,
+            outcome: None,
+        };
+        if opts.four_players() {
+            // TC-D15: no auction; the eldest must call.
+            h.caller = Some(eldest);
+            h.phase = Phase::Call;
+        }
+        h.refresh_legal();
+        h
+    }
+    /// Who acts next, or `None` when the hand is over.
+    #[inline]
+    fn actor(&self) -> Option<Seat> {
+        (!self.is_over()).then_some(self.actor)
+    }
+    /// Why `action` is not legal now, or `Ok`.
+    fn check(&self, action: &Action) -> Result<(), IllegalAction> {
+        match (self.phase, *action) {
+            (Phase::Over, _) => Err(IllegalAction::HandOver),
+            (Phase::Auction, Action::Pass) => Ok(()),
+            (Phase::Auction, a @ (Action::Bid(_) | Action::Promise(_))) => self.check_bid(a),
+            (Phase::Call, Action::Call(c)) => self.check_call(c),
+            (Phase::Play, Action::Play(card, signal)) => {
+                if signal.is_some() && !self.signals_allowed() {
+                    return Err(IllegalAction::SignalNotAllowed);
+                }
+                if !self.hands[self.actor].contains(card) {
+                    return Err(IllegalAction::NotInHand(card));
+                }
+                if !self.legal.contains(card) {
+                    return Err(IllegalAction::MustFollowSuit(
+                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
+                    ));
+                }
+                Ok(())
+            }
+            (phase, _) => Err(IllegalAction::WrongPhase { phase }),
+        }
+    }
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.players, dealer)
+    }
+    /// CH-D5: after a void deal the same dealer deals again.
+    fn same_dealer_again(&self) -> bool {
+        self.is_void()
+    }
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        Hand::apply(self, action, sink)
+    }
+    fn observation(&self, viewer: Viewer) -> Observation {
+        Hand::observation(self, viewer)
+    }
+}
+
+impl GameHand for Hand {
+    type Event = Event;
+    /// The dealer.
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+    fn dealt(&self) -> DealtCards {
+        DealtCards {
+            hands: self.deal().hands,
+            monte: Vec::new(),
+            stock: Vec::new(),
+        }
+    }
+    /// The sum of the awards' sizes (the awards themselves sum to zero).
+    fn award_sum(&self) -> u64 {
+        self.outcome().map_or(0, |o| {
+            o.award.0.iter().map(|a| u64::from(a.unsigned_abs())).sum()
+        })
+    }
+    fn action_list(&self) -> Vec<Action> {
+        self.actions().collect()
+    }
+    /// The cards `seat` holds now (hidden information: for referees and tests).
+    fn hand_of(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+    fn card_places(&self) -> CardPlaces {
+        CardPlaces {
+            hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
+            trick: self.trick().card_set(),
+            won: self.piles(),
+            aside: CardSet::EMPTY,
+        }
+    }
+    fn trick_cards(&self) -> Vec<Card> {
+        self.trick().cards().collect()
+    }
+    /// Every event so far, nothing hidden.
+    fn events(&self) -> Vec<Event> {
+        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let n = self.players();
+        let mut events = Vec::with_capacity(96);
+        let mut seat = self.eldest();
+        for _ in 0..n {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.deal.hands[seat],
+            });
+            seat = seat.next(n);
+        }
+        for a in self.actions() {
+            replay.apply(a, &mut events);
+        }
+        events
+    }
+    fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        event.visible(viewer)
+    }
+    fn features(&self, viewer: Viewer) -> Features {
+        let n = self.players();
+        let promise = |a: Option<Action>| match a {
+            Some(Action::Promise(p)) => Some(p),
+            _ => None,
+        };
+        let contract = |a: Option<Action>| match a {
+            Some(Action::Bid(c)) => Some(c),
+            _ => None,
+        };
+        let highest = self.highest();
+        let mut f = Features {
+            players: n,
+            viewer: viewer.seat(),
+            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
+            phase: self.phase(),
+            actor: self.actor(),
+            decider: self.actor(),
+            dealer: Hand::dealer(self),
+            tricks_done: self.tricks_done(),
+            called: self.called(),
+            contract: contract(self.bid()),
+            highest: highest.and_then(|(s, a)| contract(Some(a)).map(|c| (s, c))),
+            highest_promise: highest.and_then(|(s, a)| promise(Some(a)).map(|p| (s, p))),
+            promise: promise(self.bid()),
+            soloist: self.caller(),
+            trump: self.trump(),
+            partner: self.partner_seen_by(viewer),
+            alone: self.alone_seen_by(viewer),
+            target: self.target().unwrap_or(0),
+            ..Features::default()
+        };
+        // Per-side tricks would reveal the secret sides: the viewer's own tricks and everyone
+        // else's, which are public.
+        let mine = viewer.seat().unwrap_or(Seat::ALL[0]);
+        for s in Seat::first_n(n) {
+            f.seat_points[s.index()] = self.seat_points(s);
+            let tricks = (self.seat_won(s).len() / usize::from(n)) as u32;
+            f.side_tricks[usize::from(s != mine)] += tricks;
+        }
+        f.fill_table(self.trick(), |s| s.next(n), &self.card_places());
+        f
+    }
+    fn phase_text(&self) -> Option<String> {
+        Some(format!("{:?}", self.phase()).to_lowercase())
+    }
+}
