@@ -6,6 +6,7 @@
 mod common;
 
 use calabresella_engine::calabresella::{Hand, HandOutcome, Match};
+use calabresella_engine::game::GameHand;
 use calabresella_engine::game::HandRules;
 use calabresella_engine::game::Rollout;
 use calabresella_engine::record::{Record, replay};

@@ -5,9 +5,10 @@ use arrayvec::ArrayVec;
 use crate::action::{Action, Contract};
 use crate::card::{Card, Rank};
 use crate::cardset::CardSet;
+use crate::game::HandCore;
 use crate::game::Rollout;
 use crate::seat::{PerSeat, Seat};
-use crate::trick::{Trick, Tricks, follow_suit};
+use crate::trick::follow_suit;
 
 use super::deal::{Deal, active_seats};
 use super::event::VisibilityContext;
@@ -47,10 +48,8 @@ enum Step {
 /// information is all here; seats must see it only through [`Hand::observation`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Hand {
-    opts: Options,
-    dealer: Seat,
-    deal: Deal,
-    hands: PerSeat<CardSet>,
+    /// The options, dealer, deal, cards held, tricks and turn (what every game shares).
+    core: HandCore<Options, Deal>,
     step: Step,
     /// Active seats in play order from the eldest.
     active: [Seat; 3],
@@ -66,9 +65,6 @@ pub struct Hand {
     holder: Option<Seat>,
     taken: CardSet,
     setaside: CardSet,
-    /// The tricks: the one in progress, and what each side won, `[soloist, defenders]`.
-    tricks: Tricks,
-    actor: Seat,
     history: ArrayVec<u16, MAX_HISTORY>,
     outcome: Option<HandOutcome>,
     /// The cards behind the legal actions of a card-naming phase, refreshed after every
@@ -77,16 +73,6 @@ pub struct Hand {
 }
 
 impl Hand {
-    /// The options in force.
-    pub fn options(&self) -> &Options {
-        &self.opts
-    }
-
-    /// The deal this hand started from.
-    pub fn deal(&self) -> &Deal {
-        &self.deal
-    }
-
     /// The eldest hand: first to speak and to lead (C-D3, C-D11).
     pub fn eldest(&self) -> Seat {
         self.active[0]
@@ -94,7 +80,7 @@ impl Hand {
 
     /// The idle dealer of a four-player game.
     pub fn idle_seat(&self) -> Option<Seat> {
-        Deal::idle_seat(self.opts.players, self.dealer)
+        Deal::idle_seat(self.core.opts.players, self.core.dealer)
     }
 
     /// What the hand waits for.
@@ -118,7 +104,7 @@ impl Hand {
     /// The seat that takes decisions for `seat`: itself, or in a due the person defending
     /// with the dummy.
     pub fn controller(&self, seat: Seat) -> Seat {
-        if self.opts.a_due && seat == Options::DUMMY && self.contract.is_some() {
+        if self.core.opts.a_due && seat == Options::DUMMY && self.contract.is_some() {
             self.defenders
                 .into_iter()
                 .find(|&d| d != Options::DUMMY)
@@ -159,30 +145,10 @@ impl Hand {
         self.setaside
     }
 
-    /// The trick in progress.
-    pub fn trick(&self) -> &Trick {
-        self.tricks.current()
-    }
-
-    /// Completed tricks.
-    pub fn tricks_done(&self) -> u8 {
-        self.tricks.done()
-    }
-
-    /// Tricks won so far, `[soloist, defenders]`.
-    pub fn side_tricks(&self) -> [u32; 2] {
-        self.tricks.side_tricks()
-    }
-
     /// Card thirds won so far (the last trick's bonus and monte included once taken),
     /// `[soloist, defenders]`.
     pub fn side_thirds(&self) -> [u32; 2] {
-        self.tricks.side_thirds()
-    }
-
-    /// Cards won so far, `[soloist, defenders]`: completed tricks, and at the end the monte.
-    pub fn piles(&self) -> [CardSet; 2] {
-        self.tricks.won()
+        self.core.tricks.side_thirds()
     }
 
     /// Number of actions taken so far.
@@ -197,25 +163,25 @@ impl Hand {
 
     fn decode(&self, id: u16) -> Action {
         // Ids in the history were produced by `to_id` with this hand's monte: always valid.
-        Action::from_id(id, Some(&self.deal.monte)).unwrap_or(Action::Pass)
+        Action::from_id(id, Some(&self.core.deal.monte)).unwrap_or(Action::Pass)
     }
 
     /// The numeric id of `action` here (see [`crate::action`]); `take` ids use this hand's monte.
     pub fn action_id(&self, action: &Action) -> Result<u16, crate::action::ActionIdError> {
-        action.to_id(Some(&self.deal.monte))
+        action.to_id(Some(&self.core.deal.monte))
     }
 
     /// The action with numeric id `id` here.
     pub fn action_from_id(&self, id: u16) -> Result<Action, crate::action::ActionIdError> {
-        Action::from_id(id, Some(&self.deal.monte))
+        Action::from_id(id, Some(&self.core.deal.monte))
     }
 
     /// The cards the soloist may call (C-D5): any card he does not hold; with
     /// `chiamo_threes_only`, a 3 he does not hold. Holding all four 3s he calls a 2, holding all
     /// 2s too an ace, and so on down the ranks, so a call is always possible.
     fn callable(&self) -> CardSet {
-        let own = self.hands[self.soloist];
-        if !self.opts.chiamo_threes_only {
+        let own = self.core.hands[self.soloist];
+        if !self.core.opts.chiamo_threes_only {
             return !own;
         }
         for rank in Rank::ALL {
@@ -237,7 +203,7 @@ impl Hand {
     /// The contracts that may be bid now, lowest first, as a range of [`Contract::ALL`].
     #[inline]
     fn biddable(&self) -> std::ops::Range<usize> {
-        if self.opts.only_chiamo {
+        if self.core.opts.only_chiamo {
             return 0..usize::from(self.best.is_none());
         }
         let from = self.best.map_or(0, |(_, b)| b.ordinal() + 1);
@@ -262,9 +228,12 @@ impl Hand {
             Step::Call => self.callable(),
             Step::Return => self.return_options(),
             Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. } => {
-                self.hands[self.discarder()]
+                self.core.hands[self.discarder()]
             }
-            Step::Play => follow_suit(self.hands[self.actor], self.tricks.current().led_suit()),
+            Step::Play => follow_suit(
+                self.core.hands[self.core.actor],
+                self.core.tricks.current().led_suit(),
+            ),
             _ => CardSet::EMPTY,
         }
     }
@@ -279,7 +248,7 @@ impl Hand {
     }
 
     fn return_options(&self) -> CardSet {
-        let mut own = self.hands[self.soloist];
+        let mut own = self.core.hands[self.soloist];
         if let Some(c) = self.called {
             own.remove(c);
         }
@@ -294,8 +263,8 @@ impl Hand {
     /// table lookup within the suit finds it; otherwise a general select.
     #[inline(always)]
     fn nth_playable(&self, i: usize) -> Option<Card> {
-        match self.tricks.current().led_suit() {
-            Some(suit) if (self.legal - self.tricks.current().led_mask()).is_empty() => {
+        match self.core.tricks.current().led_suit() {
+            Some(suit) if (self.legal - self.core.tricks.current().led_mask()).is_empty() => {
                 self.legal.nth_of_suit(suit, i)
             }
             _ => self.legal.nth(i),
@@ -311,7 +280,7 @@ impl Hand {
     pub(crate) fn visibility(&self) -> VisibilityContext {
         VisibilityContext {
             soloist: self.soloist(),
-            dummy: self.opts.a_due.then_some(Options::DUMMY),
+            dummy: self.core.opts.a_due.then_some(Options::DUMMY),
         }
     }
 }
@@ -357,7 +326,7 @@ impl Rollout for Hand {
                 Action::Take(
                     (0..4)
                         .filter(|b| i & (1 << b) != 0)
-                        .map(|b| self.deal.monte[b])
+                        .map(|b| self.core.deal.monte[b])
                         .collect(),
                 )
             }),

@@ -17,6 +17,7 @@
 use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::GameHand;
 use crate::game::{HandRules, Phase, Viewer};
 use crate::rng::GameRng;
 use crate::search::world::{Build, all_but};

@@ -7,12 +7,13 @@ use crate::action::{Action, Contract, Promise, Signal};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
+use crate::game::HandCore;
 use crate::game::HandRules;
 use crate::game::Phase;
 use crate::game::Rollout;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::NoEvents;
-use crate::trick::{Trick, Tricks, follow_mask};
+use crate::trick::follow_mask;
 
 use super::cards::briscola_points_of;
 use super::deal::Deal;
@@ -60,12 +61,9 @@ const LAST_RANK_STEP: u16 = 10 + 120 - 62;
 /// One hand of a calling game, as a value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Hand {
-    opts: Options,
-    dealer: Seat,
-    deal: Deal,
-    hands: PerSeat<CardSet>,
+    /// The options, dealer, deal, cards held, tricks and turn (what every game shares).
+    core: HandCore<Options, Deal>,
     phase: Phase,
-    actor: Seat,
     /// Seats that have passed (bit per seat): a pass is final.
     passed: u8,
     /// Turns taken in the auction (Tressette con la Chiamata: one each).
@@ -87,7 +85,6 @@ pub struct Hand {
     solo: bool,
     /// Briscola Chiamata: the trump suit's ten cards once called (empty in Tressette).
     trump: CardSet,
-    tricks: Tricks,
     /// Cards each seat has won in tricks (CH-D3: credited per seat, merged only at scoring).
     seat_won: PerSeat<CardSet>,
     history: ArrayVec<u16, MAX_ACTIONS>,
@@ -100,24 +97,14 @@ pub struct Hand {
 }
 
 impl Hand {
-    /// The options in force.
-    pub fn options(&self) -> &Options {
-        &self.opts
-    }
-
-    /// The deal this hand started from.
-    pub fn deal(&self) -> &Deal {
-        &self.deal
-    }
-
     /// Number of seats.
     pub fn players(&self) -> u8 {
-        self.opts.players
+        self.core.opts.players
     }
 
     /// The eldest: the seat after the dealer.
     pub fn eldest(&self) -> Seat {
-        self.dealer.next(self.opts.players)
+        self.core.dealer.next(self.core.opts.players)
     }
 
     /// What the hand waits for.
@@ -208,21 +195,11 @@ impl Hand {
     /// points bid, in Briscola Chiamata (BC-D10). Known once the auction is won.
     pub fn target(&self) -> Option<u32> {
         self.caller?;
-        Some(match (self.opts.variant, self.bid) {
+        Some(match (self.core.opts.variant, self.bid) {
             (Variant::Briscola, Some(Action::Promise(p))) => u32::from(p.target()),
             (Variant::Briscola, _) => 61,
             (Variant::Tressette, _) => 6,
         })
-    }
-
-    /// The trick in progress.
-    pub fn trick(&self) -> &Trick {
-        self.tricks.current()
-    }
-
-    /// Completed tricks.
-    pub fn tricks_done(&self) -> u8 {
-        self.tricks.done()
     }
 
     /// Cards each seat has won so far (public: every trick's winner and cards are).
@@ -233,16 +210,10 @@ impl Hand {
     /// Points each seat has captured so far: thirds in Tressette con la Chiamata, card points
     /// in Briscola Chiamata (public, CH-D2).
     pub fn seat_points(&self, seat: Seat) -> u32 {
-        match self.opts.variant {
+        match self.core.opts.variant {
             Variant::Tressette => self.seat_won[seat].thirds(),
             Variant::Briscola => briscola_points_of(self.seat_won[seat]),
         }
-    }
-
-    /// Cards won per side, `[caller's side, defenders]` (hidden information while the
-    /// partnership is secret: for referees and tests).
-    pub fn piles(&self) -> [CardSet; 2] {
-        self.tricks.won()
     }
 
     /// The actions taken so far, in order.
@@ -263,10 +234,10 @@ impl Hand {
     /// possible: Tressette steps are chiamo 0 and solo 1; Briscola's are [`Promise::step`].
     #[inline]
     fn bid_range(&self) -> Option<(u16, u16)> {
-        let (first, last) = match self.opts.variant {
-            Variant::Tressette => (0, if self.opts.solo_allowed() { 1 } else { 0 }),
-            Variant::Briscola => match self.opts.auction {
-                Auction::Ranks if self.opts.two_closes => (0, 9),
+        let (first, last) = match self.core.opts.variant {
+            Variant::Tressette => (0, if self.core.opts.solo_allowed() { 1 } else { 0 }),
+            Variant::Briscola => match self.core.opts.auction {
+                Auction::Ranks if self.core.opts.two_closes => (0, 9),
                 Auction::Ranks => (0, LAST_RANK_STEP),
                 Auction::Points => (u16::from(Promise::MIN_POINTS), 120),
             },
@@ -281,7 +252,7 @@ impl Hand {
     /// The bid at auction step `step` (see [`Hand::bid_range`]).
     #[inline]
     fn bid_at(&self, step: u16) -> Action {
-        match (self.opts.variant, self.opts.auction) {
+        match (self.core.opts.variant, self.core.opts.auction) {
             (Variant::Tressette, _) => Action::Bid(if step == 0 {
                 Contract::Chiamo
             } else {
@@ -300,24 +271,24 @@ impl Hand {
     /// Whether a signal may go with the next card: on a lead in Tressette (TC-D8).
     #[inline]
     fn signals_allowed(&self) -> bool {
-        self.opts.variant == Variant::Tressette && self.tricks.current().is_empty()
+        self.core.opts.variant == Variant::Tressette && self.core.tricks.current().is_empty()
     }
 
     /// The cards the caller may call (TC-D4, TC-D5, BC-D5, BC-D7, CH-D6).
     fn callable(&self) -> CardSet {
-        let own = self.hands[self.actor];
-        match self.opts.variant {
+        let own = self.core.hands[self.core.actor];
+        match self.core.opts.variant {
             Variant::Briscola => match self.bid {
                 Some(Action::Promise(p)) => p.call_rank().map_or(CardSet::ALL, CardSet::rank_mask),
                 _ => CardSet::ALL,
             },
             Variant::Tressette => {
-                let mut allowed = if self.opts.own_card_allowed() {
+                let mut allowed = if self.core.opts.own_card_allowed() {
                     CardSet::ALL
                 } else {
                     CardSet::ALL - own
                 };
-                if self.opts.call_threes_only
+                if self.core.opts.call_threes_only
                     && let Some(r) = self.forced_rank()
                 {
                     allowed &= CardSet::rank_mask(r);
@@ -330,7 +301,7 @@ impl Hand {
     /// With `call_threes_only`: the highest rank (3, 2, A, ...) of which the caller lacks a
     /// card.
     fn forced_rank(&self) -> Option<Rank> {
-        let own = self.hands[self.actor];
+        let own = self.core.hands[self.core.actor];
         Rank::ALL
             .into_iter()
             .find(|&r| !own.is_superset(CardSet::rank_mask(r)))
@@ -340,9 +311,9 @@ impl Hand {
         self.legal = match self.phase {
             Phase::Call => self.callable(),
             Phase::Play => {
-                let hand = self.hands[self.actor];
-                match self.opts.variant {
-                    Variant::Tressette => follow_mask(hand, self.tricks.current().led_mask()),
+                let hand = self.core.hands[self.core.actor];
+                match self.core.opts.variant {
+                    Variant::Tressette => follow_mask(hand, self.core.tricks.current().led_mask()),
                     // BC-D9: no duty to follow suit or to trump.
                     Variant::Briscola => hand,
                 }
@@ -353,11 +324,13 @@ impl Hand {
 
     /// What the auction takes, for error messages.
     fn bids_taken(&self) -> &'static str {
-        match (self.opts.variant, self.opts.auction) {
-            (Variant::Tressette, _) if self.opts.solo_allowed() => "pass, bid chiamo or bid solo",
+        match (self.core.opts.variant, self.core.opts.auction) {
+            (Variant::Tressette, _) if self.core.opts.solo_allowed() => {
+                "pass, bid chiamo or bid solo"
+            }
             (Variant::Tressette, _) => "pass or bid chiamo",
             (Variant::Briscola, Auction::Points) => "pass or bid <N>, 61 to 120 (auction=points)",
-            (Variant::Briscola, Auction::Ranks) if self.opts.two_closes => {
+            (Variant::Briscola, Auction::Ranks) if self.core.opts.two_closes => {
                 "pass or bid <rank> (two_closes: no bidding in points)"
             }
             (Variant::Briscola, Auction::Ranks) => "pass, bid <rank> or bid 2 <N>",
@@ -368,14 +341,14 @@ impl Hand {
         let taken = IllegalAction::BidNotTaken {
             expected: self.bids_taken(),
         };
-        let kind_ok = match (self.opts.variant, a) {
+        let kind_ok = match (self.core.opts.variant, a) {
             (Variant::Tressette, Action::Bid(Contract::Chiamo)) => true,
-            (Variant::Tressette, Action::Bid(Contract::Solo)) => self.opts.solo_allowed(),
+            (Variant::Tressette, Action::Bid(Contract::Solo)) => self.core.opts.solo_allowed(),
             (Variant::Briscola, Action::Promise(p)) => {
                 p.is_valid()
-                    && match (self.opts.auction, p) {
+                    && match (self.core.opts.auction, p) {
                         (Auction::Ranks, Promise::Rank(_)) => true,
-                        (Auction::Ranks, Promise::TwoFor(_)) => !self.opts.two_closes,
+                        (Auction::Ranks, Promise::TwoFor(_)) => !self.core.opts.two_closes,
                         (Auction::Points, Promise::Points(_)) => true,
                         _ => false,
                     }
@@ -399,17 +372,17 @@ impl Hand {
         if self.legal.contains(c) {
             return Ok(());
         }
-        if self.hands[self.actor].contains(c) && !self.opts.own_card_allowed() {
+        if self.core.hands[self.core.actor].contains(c) && !self.core.opts.own_card_allowed() {
             return Err(IllegalAction::CallOwnCard(c));
         }
-        let rank = match self.opts.variant {
+        let rank = match self.core.opts.variant {
             Variant::Briscola => self.bid.and_then(|b| match b {
                 Action::Promise(p) => p.call_rank(),
                 _ => None,
             }),
             Variant::Tressette => self.forced_rank(),
         };
-        let why = match self.opts.variant {
+        let why = match self.core.opts.variant {
             Variant::Briscola => "the rank bid",
             Variant::Tressette => "call_threes_only: the highest rank the caller lacks",
         };
@@ -426,7 +399,7 @@ impl Hand {
             if self.phase == Phase::Play {
                 // The tricks, most of a hand: the card (and signal) of `legal_action`'s order,
                 // played without the general dispatch.
-                let signals = TC && self.tricks.current().is_empty();
+                let signals = TC && self.core.tricks.current().is_empty();
                 let n = self.legal.len() * if signals { 4 } else { 1 };
                 let i = rng.below(n as u32) as usize;
                 let (k, signal) = if signals {
@@ -438,7 +411,7 @@ impl Hand {
                 // card as `nth` would.
                 // In Briscola there is no duty to follow: the legal set spans suits.
                 let led = if TC {
-                    self.tricks.current().led_suit()
+                    self.core.tricks.current().led_suit()
                 } else {
                     None
                 };
@@ -486,9 +459,9 @@ impl Hand {
         }
         self.play_in::<NoEvents, TC>(card, signal, &mut NoEvents);
         if self.phase == Phase::Play {
-            let hand = self.hands[self.actor];
+            let hand = self.core.hands[self.core.actor];
             self.legal = if TC {
-                follow_mask(hand, self.tricks.current().led_mask())
+                follow_mask(hand, self.core.tricks.current().led_mask())
             } else {
                 hand
             };
@@ -593,7 +566,7 @@ impl Rollout for Hand {
     /// the per-action loop with the same generator); returns the number of actions.
     fn playout_random(&mut self, rng: &mut crate::rng::GameRng) -> usize {
         // One loop per game, so the variant's branches fold away.
-        match self.opts.variant {
+        match self.core.opts.variant {
             Variant::Tressette => self.playout::<true>(rng),
             Variant::Briscola => self.playout::<false>(rng),
         }

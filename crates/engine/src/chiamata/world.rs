@@ -9,6 +9,7 @@
 
 use crate::action::Action;
 use crate::cardset::CardSet;
+use crate::game::GameHand;
 use crate::game::{HandRules, Phase, Viewer};
 use crate::search::world::{Build, all_but};
 use crate::search::{Layout, Searchable, WorldError, WorldSampler, places_key};

@@ -26,10 +26,6 @@ use super::vocab::{ActionList, GameFacts, HandError, MatchResult, OptionError, V
 /// A game's hand as the match driver plays it: how it is dealt, and the hand protocol (who
 /// acts, what is legal, applying an action for a seat, the seat's view).
 pub trait HandRules: GameHand + PartialEq + Eq + 'static {
-    /// The game's rule options.
-    type Options: GameOptions;
-    /// One hand's cards as dealt.
-    type Deal: Clone + Debug;
     /// One viewer's observation of the hand.
     type Observation: View + Clone + PartialEq + Debug + Send + Sync;
 
@@ -114,9 +110,9 @@ pub trait HandRules: GameHand + PartialEq + Eq + 'static {
 }
 
 /// The options of the game `R`.
-pub type OptionsFor<R> = <<R as MatchRules>::Hand as HandRules>::Options;
+pub type OptionsFor<R> = <<R as MatchRules>::Hand as GameHand>::Options;
 /// One hand's deal in the game `R`.
-pub type DealFor<R> = <<R as MatchRules>::Hand as HandRules>::Deal;
+pub type DealFor<R> = <<R as MatchRules>::Hand as GameHand>::Deal;
 /// One viewer's observation in the game `R`.
 pub type ObservationFor<R> = <<R as MatchRules>::Hand as HandRules>::Observation;
 

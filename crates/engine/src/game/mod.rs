@@ -21,6 +21,7 @@
 
 mod driver;
 mod features;
+mod hand_core;
 mod option_spec;
 mod registry;
 mod traits;
@@ -28,6 +29,7 @@ mod vocab;
 
 pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
 pub use features::{Features, HistoryFact};
+pub use hand_core::HandCore;
 pub use option_spec::{
     GameOptions, OptionDescription, OptionKind, read_choice, read_flag, read_number,
 };

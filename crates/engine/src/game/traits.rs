@@ -14,9 +14,11 @@ use crate::error::IllegalAction;
 use crate::record::{RecordDeal, RecordError};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
+use crate::trick::Trick;
 
 use super::features::{Features, HistoryFact};
-use super::option_spec::OptionDescription;
+use super::hand_core::HandCore;
+use super::option_spec::{GameOptions, OptionDescription};
 use super::vocab::{
     ActionList, CardPlaces, DealtCards, GameFacts, HandError, MatchResult, OptionError, Viewer,
 };
@@ -64,20 +66,56 @@ pub trait Rollout {
 /// One hand of a game, as the surfaces see it: who dealt, what was dealt, what happened, and
 /// the visibility filter every event passes before it reaches a viewer.
 pub trait GameHand: Rollout + Clone + Debug + Send + Sync {
+    /// The game's rule options.
+    type Options: GameOptions;
+    /// One hand's cards as dealt.
+    type Deal: Clone + Debug;
     /// The game's events.
     type Event: Clone + PartialEq + Eq + Debug + Display + Send + Sync;
+    /// The state every game's hand shares (options, dealer, deal, cards held, tricks, turn).
+    fn core(&self) -> &HandCore<Self::Options, Self::Deal>;
+    /// The options in force.
+    fn options(&self) -> &Self::Options {
+        self.core().options()
+    }
+    /// The deal this hand started from (hidden information until the hand is over).
+    fn deal(&self) -> &Self::Deal {
+        self.core().deal()
+    }
     /// Who dealt this hand.
-    fn dealer(&self) -> Seat;
+    fn dealer(&self) -> Seat {
+        self.core().dealer()
+    }
+    /// The trick in progress.
+    fn trick(&self) -> &Trick {
+        self.core().trick()
+    }
+    /// Completed tricks.
+    fn tricks_done(&self) -> u8 {
+        self.core().tricks_done()
+    }
+    /// Cards won so far per side (hidden information while a partnership is secret).
+    fn piles(&self) -> [CardSet; 2] {
+        self.core().piles()
+    }
+    /// Tricks won so far per side.
+    fn side_tricks(&self) -> [u32; 2] {
+        self.core().side_tricks()
+    }
     /// The cards as dealt (secret until the hand is over).
     fn dealt(&self) -> DealtCards;
     /// Every action taken so far, in order.
     fn action_list(&self) -> Vec<Action>;
     /// The cards `seat` holds now (hidden information).
-    fn hand_of(&self, seat: Seat) -> CardSet;
+    fn hand_of(&self, seat: Seat) -> CardSet {
+        self.core().hand_of(seat)
+    }
     /// Where every card is now (hidden information: for referees and tests).
     fn card_places(&self) -> CardPlaces;
     /// The cards of the trick in progress, in play order.
-    fn trick_cards(&self) -> Vec<Card>;
+    fn trick_cards(&self) -> Vec<Card> {
+        self.core().trick_cards()
+    }
     /// Every event so far, nothing hidden; the hand's opening events when it is new.
     fn events(&self) -> Vec<Self::Event>;
     /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.

@@ -174,10 +174,11 @@ macro_rules! determinize {
                 (u64::from(obs.hand_number) << 32) | obs.events.len() as u64
             }
             fn dealt(hand: &Hand) -> Hand {
+                let core = $crate::game::GameHand::core(hand);
                 <Hand as $crate::game::HandRules>::new_unchecked(
-                    *hand.options(),
-                    $crate::game::GameHand::dealer(hand),
-                    *hand.deal(),
+                    *core.options(),
+                    core.dealer(),
+                    *core.deal(),
                 )
             }
         }

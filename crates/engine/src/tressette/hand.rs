@@ -5,9 +5,10 @@ use arrayvec::ArrayVec;
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::HandCore;
 use crate::game::Rollout;
-use crate::seat::{PerSeat, Seat};
-use crate::trick::{LAST_TRICK_THIRDS, Trick, Tricks, follow_mask, truncate_points};
+use crate::seat::Seat;
+use crate::trick::{LAST_TRICK_THIRDS, follow_mask, truncate_points};
 
 use super::accusi::{Accuso, declare};
 use super::deal::Deal;
@@ -32,14 +33,9 @@ pub const fn side_of(seat: Seat) -> usize {
 /// One hand of a Tressette game: the deal, every card played, and the state they lead to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Hand {
-    opts: Options,
-    dealer: Seat,
-    deal: Deal,
-    hands: PerSeat<CardSet>,
+    /// The options, dealer, deal, cards held, tricks and turn (what every game shares).
+    core: HandCore<Options, Deal>,
     stock_next: u8,
-    /// The tricks: the one in progress, and what each side won.
-    tricks: Tricks,
-    actor: Seat,
     accusi: ArrayVec<(Seat, Accuso), 24>,
     history: ArrayVec<u16, MAX_HISTORY>,
     legal: CardSet,
@@ -47,19 +43,9 @@ pub struct Hand {
 }
 
 impl Hand {
-    /// The options in force.
-    pub fn options(&self) -> &Options {
-        &self.opts
-    }
-
-    /// The deal this hand started from.
-    pub fn deal(&self) -> &Deal {
-        &self.deal
-    }
-
     /// Number of seats.
     pub fn players(&self) -> u8 {
-        self.opts.variant.players()
+        self.core.opts.variant.players()
     }
 
     /// The declarations made before the first lead, in order.
@@ -74,30 +60,11 @@ impl Hand {
 
     /// Tressette in Due: the cards still in the stock, in draw order (hidden information).
     pub fn stock(&self) -> &[Card] {
-        self.deal
+        self.core
+            .deal
             .stock
             .as_ref()
             .map_or(&[][..], |s| &s[self.stock_next as usize..])
-    }
-
-    /// The trick in progress.
-    pub fn trick(&self) -> &Trick {
-        self.tricks.current()
-    }
-
-    /// Completed tricks.
-    pub fn tricks_done(&self) -> u8 {
-        self.tricks.done()
-    }
-
-    /// Cards won so far per side.
-    pub fn piles(&self) -> [CardSet; 2] {
-        self.tricks.won()
-    }
-
-    /// Tricks won so far per side.
-    pub fn side_tricks(&self) -> [u32; 2] {
-        self.tricks.side_tricks()
     }
 
     /// The actions taken so far, in order.
@@ -115,16 +82,16 @@ impl Hand {
     /// Whether follow suit binds now: always in Tressette; in Due once the stock is empty, or
     /// always with `follow_suit_always` (T-D5).
     fn must_follow(&self) -> bool {
-        match self.opts.variant {
+        match self.core.opts.variant {
             Variant::Partnership => true,
-            Variant::Due => self.opts.follow_suit_always || self.stock().is_empty(),
+            Variant::Due => self.core.opts.follow_suit_always || self.stock().is_empty(),
         }
     }
 
     fn compute_legal(&self) -> CardSet {
-        let hand = self.hands[self.actor];
+        let hand = self.core.hands[self.core.actor];
         if self.must_follow() {
-            follow_mask(hand, self.tricks.current().led_mask())
+            follow_mask(hand, self.core.tricks.current().led_mask())
         } else {
             hand
         }
@@ -132,7 +99,7 @@ impl Hand {
 
     /// Whether a signal may go with the next card: on a lead in partnership Tressette (T-D3).
     fn signals_allowed(&self) -> bool {
-        self.opts.variant == Variant::Partnership && self.tricks.current().is_empty()
+        self.core.opts.variant == Variant::Partnership && self.core.tricks.current().is_empty()
     }
 
     pub(super) fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
@@ -142,12 +109,13 @@ impl Hand {
         if let Some(id) = action.history_id() {
             let _ = self.history.try_push(id);
         }
-        let seat = self.actor;
+        let seat = self.core.actor;
         let n = self.players();
-        self.tricks
-            .play_from(&mut self.hands[seat], seat, (card, signal), sink);
-        if self.tricks.current().len() < n as usize {
-            self.actor = seat.next(n);
+        self.core
+            .tricks
+            .play_from(&mut self.core.hands[seat], seat, (card, signal), sink);
+        if self.core.tricks.current().len() < n as usize {
+            self.core.actor = seat.next(n);
         } else {
             self.complete_trick(sink);
         }
@@ -159,14 +127,14 @@ impl Hand {
     }
 
     fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
-        let (winner, side, _) = self.tricks.close_logged(side_of, sink);
-        self.actor = winner;
+        let (winner, side, _) = self.core.tricks.close_logged(side_of, sink);
+        self.core.actor = winner;
         // T-D5: while the stock lasts the winner draws first, then the loser; both cards are shown.
-        if let Some(stock) = self.deal.stock {
+        if let Some(stock) = self.core.deal.stock {
             let loser = winner.next(2);
             for who in [winner, loser] {
                 if let Some(&c) = stock.get(self.stock_next as usize) {
-                    self.hands[who].insert(c);
+                    self.core.hands[who].insert(c);
                     self.stock_next += 1;
                     if S::ACTIVE {
                         sink.push(Event::Drew { seat: who, card: c });
@@ -174,20 +142,22 @@ impl Hand {
                 }
             }
         }
-        if self.tricks.done() < self.opts.variant.tricks() {
+        if self.core.tricks.done() < self.core.opts.variant.tricks() {
             return;
         }
-        self.tricks.credit(side, LAST_TRICK_THIRDS, CardSet::EMPTY);
+        self.core
+            .tricks
+            .credit(side, LAST_TRICK_THIRDS, CardSet::EMPTY);
         let mut accusi = [0u32; 2];
         for &(seat, a) in &self.accusi {
             accusi[side_of(seat)] += a.points();
         }
-        let card_points = self.tricks.side_thirds().map(truncate_points);
+        let card_points = self.core.tricks.side_thirds().map(truncate_points);
         let outcome = Outcome {
             card_points,
             accusi,
             points: [card_points[0] + accusi[0], card_points[1] + accusi[1]],
-            tricks: self.tricks.side_tricks(),
+            tricks: self.core.tricks.side_tricks(),
             last_trick: side,
         };
         self.outcome = Some(outcome);

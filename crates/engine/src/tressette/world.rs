@@ -9,6 +9,7 @@
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::GameHand;
 use crate::game::Rollout;
 use crate::game::{HandRules, Viewer};
 use crate::search::world::{Build, all_but};

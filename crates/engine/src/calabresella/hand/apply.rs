@@ -27,8 +27,8 @@ impl Hand {
             Action::Call(c) => self.call(c, sink),
             Action::Return(c) => {
                 let holder = self.holder.unwrap_or(self.soloist);
-                self.hands[self.soloist].remove(c);
-                self.hands[holder].insert(c);
+                self.core.hands[self.soloist].remove(c);
+                self.core.hands[holder].insert(c);
                 if S::ACTIVE {
                     sink.push(Event::Returned {
                         to: holder,
@@ -47,7 +47,7 @@ impl Hand {
     }
 
     fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        let seat = self.actor;
+        let seat = self.core.actor;
         let contract = match action {
             Action::Bid(c) => Some(c),
             _ => None,
@@ -59,10 +59,10 @@ impl Hand {
             self.best = Some((seat, c));
         }
         self.spoken += 1;
-        let closes =
-            contract == Some(Contract::Scegliete) || (self.opts.only_chiamo && contract.is_some());
+        let closes = contract == Some(Contract::Scegliete)
+            || (self.core.opts.only_chiamo && contract.is_some());
         if !closes && (self.spoken as usize) < self.speakers.len() {
-            self.actor = self.speakers[self.spoken as usize];
+            self.core.actor = self.speakers[self.spoken as usize];
             return;
         }
         let Some((soloist, contract)) = self.best else {
@@ -82,34 +82,38 @@ impl Hand {
         ];
         if S::ACTIVE {
             sink.push(Event::AuctionWon { soloist, contract });
-            if self.opts.a_due {
+            if self.core.opts.a_due {
                 sink.push(Event::DummyExposed {
                     seat: Options::DUMMY,
-                    cards: self.hands[Options::DUMMY],
+                    cards: self.core.hands[Options::DUMMY],
                 });
             }
         }
         match contract {
             Contract::Chiamo => {
                 self.step = Step::Call;
-                self.actor = soloist;
+                self.core.actor = soloist;
             }
             Contract::Solo => self.take_monte(sink),
             Contract::Solissimo => self.start_play(),
             Contract::Dividete => {
                 let first = self.defenders[0];
-                self.receive(first, [self.deal.monte[0], self.deal.monte[1]], sink);
+                self.receive(
+                    first,
+                    [self.core.deal.monte[0], self.core.deal.monte[1]],
+                    sink,
+                );
                 self.step = Step::DefenderDiscard { def: 0, left: 2 };
-                self.actor = first;
+                self.core.actor = first;
             }
             Contract::Scegliete => {
                 if S::ACTIVE {
                     sink.push(Event::MonteShown {
-                        cards: self.deal.monte,
+                        cards: self.core.deal.monte,
                     });
                 }
                 self.step = Step::Take;
-                self.actor = self.defenders[0];
+                self.core.actor = self.defenders[0];
             }
         }
     }
@@ -122,12 +126,12 @@ impl Hand {
         let holder = self
             .defenders
             .into_iter()
-            .find(|&d| self.hands[d].contains(card));
+            .find(|&d| self.core.hands[d].contains(card));
         match holder {
             Some(h) => {
                 self.holder = Some(h);
-                self.hands[h].remove(card);
-                self.hands[self.soloist].insert(card);
+                self.core.hands[h].remove(card);
+                self.core.hands[self.soloist].insert(card);
                 if S::ACTIVE {
                     sink.push(Event::HandedOver { from: h });
                 }
@@ -143,21 +147,21 @@ impl Hand {
     }
 
     fn take_monte<S: EventSink<Event>>(&mut self, sink: &mut S) {
-        self.hands[self.soloist] |= self.setaside;
+        self.core.hands[self.soloist] |= self.setaside;
         self.setaside = CardSet::EMPTY;
         if S::ACTIVE {
             sink.push(Event::MonteTaken {
                 seat: self.soloist,
-                cards: Some(self.deal.monte),
+                cards: Some(self.core.deal.monte),
             });
         }
         self.step = Step::SoloistDiscard { left: 4 };
-        self.actor = self.soloist;
+        self.core.actor = self.soloist;
     }
 
     fn receive<S: EventSink<Event>>(&mut self, seat: Seat, cards: [Card; 2], sink: &mut S) {
         let set: CardSet = cards.into_iter().collect();
-        self.hands[seat] |= set;
+        self.core.hands[seat] |= set;
         self.setaside = self.setaside - set;
         if S::ACTIVE {
             sink.push(Event::MonteReceived {
@@ -171,8 +175,8 @@ impl Hand {
         let [first, second] = self.defenders;
         let rest = self.setaside - set;
         self.taken = set;
-        self.hands[first] |= set;
-        self.hands[second] |= rest;
+        self.core.hands[first] |= set;
+        self.core.hands[second] |= rest;
         self.setaside = CardSet::EMPTY;
         if S::ACTIVE {
             sink.push(Event::MonteSplit {
@@ -197,13 +201,13 @@ impl Hand {
             self.next_scegliete_discard(def + 1);
         } else {
             self.step = Step::DefenderDiscard { def, left: got };
-            self.actor = self.defenders[def as usize];
+            self.core.actor = self.defenders[def as usize];
         }
     }
 
     fn discard<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
         let seat = self.discarder();
-        self.hands[seat].remove(card);
+        self.core.hands[seat].remove(card);
         self.setaside.insert(card);
         if S::ACTIVE {
             sink.push(Event::Discarded {
@@ -218,9 +222,13 @@ impl Hand {
                 if self.contract == Some(Contract::Dividete) {
                     if def == 0 {
                         let second = self.defenders[1];
-                        self.receive(second, [self.deal.monte[2], self.deal.monte[3]], sink);
+                        self.receive(
+                            second,
+                            [self.core.deal.monte[2], self.core.deal.monte[3]],
+                            sink,
+                        );
                         self.step = Step::DefenderDiscard { def: 1, left: 2 };
-                        self.actor = second;
+                        self.core.actor = second;
                     } else {
                         self.start_play();
                     }
@@ -240,8 +248,8 @@ impl Hand {
 
     fn start_play(&mut self) {
         self.step = Step::Play;
-        self.tricks.lead_by(self.active[0]);
-        self.actor = self.active[0];
+        self.core.tricks.lead_by(self.active[0]);
+        self.core.actor = self.active[0];
     }
 
     #[inline(always)]
@@ -251,12 +259,16 @@ impl Hand {
         signal: Option<crate::action::Signal>,
         sink: &mut S,
     ) {
-        let seat = self.actor;
-        self.tricks
-            .play_from(&mut self.hands[seat], seat, (card, signal), sink);
-        if self.tricks.current().len() < 3 {
-            self.actor = self.next[seat];
-            self.legal = follow_mask(self.hands[self.actor], self.tricks.current().led_mask());
+        let seat = self.core.actor;
+        self.core
+            .tricks
+            .play_from(&mut self.core.hands[seat], seat, (card, signal), sink);
+        if self.core.tricks.current().len() < 3 {
+            self.core.actor = self.next[seat];
+            self.legal = follow_mask(
+                self.core.hands[self.core.actor],
+                self.core.tricks.current().led_mask(),
+            );
         } else {
             self.complete_trick(sink);
         }
@@ -265,32 +277,33 @@ impl Hand {
     #[inline(never)]
     fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
         let soloist = self.soloist;
-        let (winner, side, _) = self.tricks.close_logged(
+        let (winner, side, _) = self.core.tricks.close_logged(
             |w| if w == soloist { Side::Soloist } else { Side::Defenders } as usize,
             sink,
         );
-        let done = self.tricks.done();
-        if S::ACTIVE && done == 1 && self.opts.aperta {
+        let done = self.core.tricks.done();
+        if S::ACTIVE && done == 1 && self.core.opts.aperta {
             let [a, b] = self.defenders;
             sink.push(Event::HandShown {
                 seat: a,
                 to: b,
-                cards: self.hands[a],
+                cards: self.core.hands[a],
             });
             sink.push(Event::HandShown {
                 seat: b,
                 to: a,
-                cards: self.hands[b],
+                cards: self.core.hands[b],
             });
         }
         if done < TRICKS {
-            self.actor = winner;
-            self.legal = self.hands[winner];
+            self.core.actor = winner;
+            self.legal = self.core.hands[winner];
             return;
         }
         // C-D12: the last trick's winner takes the set-aside monte and the last-trick bonus.
         let monte = self.setaside;
-        self.tricks
+        self.core
+            .tricks
             .credit(side, LAST_TRICK_THIRDS + monte.thirds(), monte);
         self.setaside = CardSet::EMPTY;
         if S::ACTIVE {
@@ -300,14 +313,14 @@ impl Hand {
             });
         }
         let result = score(
-            &self.opts,
+            &self.core.opts,
             Tally {
                 soloist: self.soloist,
                 defenders: self.defenders,
                 contract: self.contract.unwrap_or(Contract::Chiamo),
                 called: self.called,
-                thirds: self.tricks.side_thirds(),
-                tricks: self.tricks.side_tricks(),
+                thirds: self.core.tricks.side_thirds(),
+                tricks: self.core.tricks.side_tricks(),
                 last_trick: if side == 0 {
                     Side::Soloist
                 } else {

@@ -9,12 +9,12 @@ use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandError, HandRules, Rollout, Viewer,
+    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules,
+    Rollout, Viewer,
 };
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::EventSink;
-use crate::trick::Tricks;
 
 use super::super::deal::Deal;
 use super::super::event::Event;
@@ -23,8 +23,6 @@ use super::super::options::Options;
 use super::*;
 
 impl HandRules for Hand {
-    type Options = Options;
-    type Deal = Deal;
     type Observation = Observation;
     /// A new hand dealt by `dealer` with the cards of `deal`. Checks the options and the deal.
     fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
@@ -52,10 +50,7 @@ impl HandRules for Hand {
         // The first to speak: the eldest, unless he is the a due dummy (C-D19).
         let first_speaker = speakers.first().copied().unwrap_or(active[0]);
         Hand {
-            opts,
-            dealer,
-            deal,
-            hands: deal.hands,
+            core: HandCore::new(opts, dealer, deal, deal.hands, (active[0], first_speaker)),
             step: Step::Auction,
             active,
             next,
@@ -69,8 +64,6 @@ impl HandRules for Hand {
             holder: None,
             taken: CardSet::EMPTY,
             setaside: deal.monte.iter().copied().collect(),
-            tricks: Tricks::new(active[0]),
-            actor: first_speaker,
             history: ArrayVec::new(),
             outcome: None,
             legal: CardSet::EMPTY,
@@ -80,7 +73,7 @@ impl HandRules for Hand {
     /// seat is returned when a dummy card is due; [`Hand::controller`] says who decides it.
     #[inline]
     fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.actor)
+        (!self.is_over()).then_some(self.core.actor)
     }
     /// Why `action` is not legal now, or `Ok` if it is.
     fn check(&self, action: &Action) -> Result<(), IllegalAction> {
@@ -94,7 +87,7 @@ impl HandRules for Hand {
             (Step::Auction, Action::Bid(c)) => {
                 if self.bid_allowed(c) {
                     Ok(())
-                } else if self.opts.only_chiamo {
+                } else if self.core.opts.only_chiamo {
                     Err(E::OnlyChiamo)
                 } else {
                     Err(E::BidTooLow {
@@ -103,7 +96,7 @@ impl HandRules for Hand {
                 }
             }
             (Step::Call, Action::Call(c)) => {
-                if self.hands[self.soloist].contains(c) {
+                if self.core.hands[self.soloist].contains(c) {
                     Err(E::CallOwnCard(c))
                 } else if !self.callable().contains(c) {
                     Err(E::CallRank {
@@ -116,21 +109,21 @@ impl HandRules for Hand {
             (Step::Return, Action::Return(c)) => {
                 if Some(c) == self.called {
                     Err(E::ReturnCalledCard(c))
-                } else if !self.hands[self.soloist].contains(c) {
+                } else if !self.core.hands[self.soloist].contains(c) {
                     Err(E::NotInHand(c))
                 } else {
                     Ok(())
                 }
             }
             (Step::SoloistDiscard { .. } | Step::DefenderDiscard { .. }, Action::Discard(c)) => {
-                if self.hands[self.discarder()].contains(c) {
+                if self.core.hands[self.discarder()].contains(c) {
                     Ok(())
                 } else {
                     Err(E::NotInHand(c))
                 }
             }
             (Step::Take, Action::Take(set)) => {
-                let monte: CardSet = self.deal.monte.iter().copied().collect();
+                let monte: CardSet = self.core.deal.monte.iter().copied().collect();
                 match (set - monte).first() {
                     Some(c) => Err(E::NotInMonte(c)),
                     None => Ok(()),
@@ -138,12 +131,16 @@ impl HandRules for Hand {
             }
             (Step::Play, Action::Play(_, Some(_))) => Err(E::SignalNotAllowed),
             (Step::Play, Action::Play(c, None)) => {
-                let hand = self.hands[self.actor];
+                let hand = self.core.hands[self.core.actor];
                 if !hand.contains(c) {
                     Err(E::NotInHand(c))
-                } else if !follow_suit(hand, self.tricks.current().led_suit()).contains(c) {
+                } else if !follow_suit(hand, self.core.tricks.current().led_suit()).contains(c) {
                     Err(E::MustFollowSuit(
-                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
+                        self.core
+                            .tricks
+                            .current()
+                            .led_suit()
+                            .unwrap_or(Suit::Bastoni),
                     ))
                 } else {
                     Ok(())
@@ -172,10 +169,11 @@ impl HandRules for Hand {
 }
 
 impl GameHand for Hand {
+    type Options = Options;
+    type Deal = Deal;
     type Event = Event;
-    /// The dealer.
-    fn dealer(&self) -> Seat {
-        self.dealer
+    fn core(&self) -> &HandCore<Options, Deal> {
+        &self.core
     }
     fn dealt(&self) -> DealtCards {
         DealtCards {
@@ -191,10 +189,6 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    /// The cards `seat` holds now (hidden information: for referees and tests).
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hands[seat]
-    }
     fn card_places(&self) -> CardPlaces {
         let [a, b] = self.piles();
         CardPlaces {
@@ -204,17 +198,14 @@ impl GameHand for Hand {
             aside: self.setaside(),
         }
     }
-    fn trick_cards(&self) -> Vec<Card> {
-        self.trick().cards().collect()
-    }
     /// Every event of the hand so far, with nothing hidden (for referees and records).
     fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let mut replay = Hand::new_unchecked(self.core.opts, self.core.dealer, self.core.deal);
         let mut events = Vec::with_capacity(64);
         for seat in self.active {
             events.push(Event::Dealt {
                 seat,
-                cards: self.deal.hands[seat],
+                cards: self.core.deal.hands[seat],
             });
         }
         for &id in &self.history {

@@ -25,7 +25,7 @@ impl Hand {
         match action {
             Action::Pass | Action::Bid(_) | Action::Promise(_) => self.speak(action, sink),
             Action::Call(c) => self.call(c, sink),
-            Action::Play(c, signal) => match self.opts.variant {
+            Action::Play(c, signal) => match self.core.opts.variant {
                 Variant::Tressette => self.play_in::<S, true>(c, signal, sink),
                 Variant::Briscola => self.play_in::<S, false>(c, signal, sink),
             },
@@ -39,7 +39,7 @@ impl Hand {
 
     #[inline]
     pub(super) fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        let seat = self.actor;
+        let seat = self.core.actor;
         let n = self.players();
         if S::ACTIVE {
             sink.push(Event::Spoke { seat, action });
@@ -53,16 +53,16 @@ impl Hand {
         let passes = self.passed.count_ones() as u8;
         let closes = match action {
             // TC-D2: the first chiamo wins at once (unless solo may still be bid, TC-D16).
-            Action::Bid(Contract::Chiamo) => !self.opts.solo_allowed(),
+            Action::Bid(Contract::Chiamo) => !self.core.opts.solo_allowed(),
             Action::Bid(_) => true,
             // BC-D4, BC-D6, CH-D6: the top of the ladder, or a plain 2 with two_closes.
             Action::Promise(p) => {
                 matches!(p, Promise::TwoFor(120) | Promise::Points(120))
-                    || (self.opts.two_closes && p == Promise::Rank(Rank::Two))
+                    || (self.core.opts.two_closes && p == Promise::Rank(Rank::Two))
             }
             _ => false,
         };
-        let over = match self.opts.variant {
+        let over = match self.core.opts.variant {
             Variant::Tressette => closes || self.spoken >= n,
             Variant::Briscola => {
                 closes || passes >= n || (self.highest.is_some() && passes + 1 >= n)
@@ -74,7 +74,7 @@ impl Hand {
             while self.passed & (1 << next.index()) != 0 && next != seat {
                 next = next.next(n);
             }
-            self.actor = next;
+            self.core.actor = next;
             return;
         }
         let Some((caller, bid)) = self.highest else {
@@ -91,7 +91,7 @@ impl Hand {
         if S::ACTIVE {
             sink.push(Event::AuctionWon { seat: caller, bid });
         }
-        self.actor = caller;
+        self.core.actor = caller;
         if bid == Action::Bid(Contract::Solo) {
             // TC-D16: the soloist calls no card and plays alone, publicly.
             self.solo = true;
@@ -102,10 +102,10 @@ impl Hand {
     }
 
     fn call<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
-        let caller = self.actor;
+        let caller = self.core.actor;
         self.called = Some(card);
-        self.holder = Seat::first_n(self.players()).find(|&s| self.hands[s].contains(card));
-        if self.opts.variant == Variant::Briscola {
+        self.holder = Seat::first_n(self.players()).find(|&s| self.core.hands[s].contains(card));
+        if self.core.opts.variant == Variant::Briscola {
             // BC-D7: the called card's suit is trump.
             self.trump = CardSet::suit(card.suit());
         }
@@ -116,13 +116,13 @@ impl Hand {
     }
 
     fn start_play(&mut self) {
-        let leader = match (self.opts.variant, self.opts.first_lead) {
+        let leader = match (self.core.opts.variant, self.core.opts.first_lead) {
             (Variant::Briscola, FirstLead::Caller) => self.caller.unwrap_or(self.eldest()),
             _ => self.eldest(),
         };
         self.phase = Phase::Play;
-        self.tricks.lead_by(leader);
-        self.actor = leader;
+        self.core.tricks.lead_by(leader);
+        self.core.actor = leader;
     }
 
     // Inlined into the rollout: a call per card costs its prologue and epilogue every time.
@@ -133,14 +133,15 @@ impl Hand {
         signal: Option<Signal>,
         sink: &mut S,
     ) {
-        let seat = self.actor;
+        let seat = self.core.actor;
         let n = self.players();
-        self.hands[seat].remove(card);
+        self.core.hands[seat].remove(card);
         if TC {
-            self.tricks.play(seat, card);
+            self.core.tricks.play(seat, card);
         } else {
-            let (led, trump) = (self.tricks.current().led_mask(), self.trump);
-            self.tricks
+            let (led, trump) = (self.core.tricks.current().led_mask(), self.trump);
+            self.core
+                .tricks
                 .play_ranked(seat, card, |c| briscola_strength(c, led, trump));
         }
         if S::ACTIVE {
@@ -155,36 +156,39 @@ impl Hand {
                 });
             }
         }
-        if self.tricks.current().len() < n as usize {
-            self.actor = seat.next(n);
+        if self.core.tricks.current().len() < n as usize {
+            self.core.actor = seat.next(n);
             return;
         }
         let (caller, holder) = (self.caller, self.holder);
         let (winner, side, cards) = self
+            .core
             .tricks
             .close_logged(|w| caller_side(w, caller, holder), sink);
         self.seat_won[winner] |= cards;
-        self.actor = winner;
-        if self.tricks.done() == self.tricks_in_hand {
+        self.core.actor = winner;
+        if self.core.tricks.done() == self.tricks_in_hand {
             self.score(side, sink);
         }
     }
 
     fn score<S: EventSink<Event>>(&mut self, last: usize, sink: &mut S) {
-        let caller = self.caller.unwrap_or(self.dealer);
-        let tricks = self.tricks.side_tricks();
-        let all = self.opts.hand_size() as u32;
-        let (points, cappotto) = match self.opts.variant {
+        let caller = self.caller.unwrap_or(self.core.dealer);
+        let tricks = self.core.tricks.side_tricks();
+        let all = self.core.opts.hand_size() as u32;
+        let (points, cappotto) = match self.core.opts.variant {
             Variant::Tressette => {
                 // TC-D9: the last trick adds 3 thirds; TC-D13: cappotto is every trick.
-                self.tricks.credit(last, LAST_TRICK_THIRDS, CardSet::EMPTY);
-                let p = self.tricks.side_thirds().map(truncate_points);
+                self.core
+                    .tricks
+                    .credit(last, LAST_TRICK_THIRDS, CardSet::EMPTY);
+                let p = self.core.tricks.side_thirds().map(truncate_points);
                 (p, tricks[0] == all || tricks[1] == all)
             }
             Variant::Briscola => {
                 // BC-D12: cappotto is every card point. Every card has been won by now, so the
                 // defenders hold the rest of the 120.
-                let caller_side = briscola_points_of(self.tricks.won()[0]);
+                let caller_side = briscola_points_of(self.core.tricks.won()[0]);
                 let p = [caller_side, 120 - caller_side];
                 (p, p[0] == 120 || p[1] == 120)
             }
@@ -192,7 +196,7 @@ impl Hand {
         let target = self.target().unwrap_or(6);
         let made = points[0] >= target;
         let mut multiplier = if cappotto { 2 } else { 1 };
-        if self.opts.bid_multiplier {
+        if self.core.opts.bid_multiplier {
             multiplier *= target_multiplier(target);
         }
         let (partner, alone) = (self.partner(), self.is_alone());

@@ -5,17 +5,16 @@
 use arrayvec::ArrayVec;
 
 use crate::action::Action;
-use crate::card::{Card, Suit};
+use crate::card::Suit;
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandError, HandRules, Phase, Rollout,
-    Viewer,
+    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Phase,
+    Rollout, Viewer,
 };
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::EventSink;
-use crate::trick::Tricks;
 
 use super::super::deal::Deal;
 use super::super::event::Event;
@@ -24,8 +23,6 @@ use super::super::options::Options;
 use super::*;
 
 impl HandRules for Hand {
-    type Options = Options;
-    type Deal = Deal;
     type Observation = Observation;
     /// A new hand dealt by `dealer`; checks the options and the deal.
     fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
@@ -40,12 +37,8 @@ impl HandRules for Hand {
     fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
         let eldest = dealer.next(opts.players);
         let mut h = Hand {
-            opts,
-            dealer,
-            deal,
-            hands: deal.hands,
+            core: HandCore::new(opts, dealer, deal, deal.hands, (eldest, eldest)),
             phase: Phase::Auction,
-            actor: eldest,
             passed: 0,
             spoken: 0,
             highest: None,
@@ -56,7 +49,6 @@ impl HandRules for Hand {
             revealed: false,
             solo: false,
             trump: CardSet::EMPTY,
-            tricks: Tricks::new(eldest),
             seat_won: PerSeat::splat(CardSet::EMPTY),
             history: ArrayVec::new(),
             legal: CardSet::EMPTY,
@@ -75,7 +67,7 @@ impl HandRules for Hand {
     /// Who acts next, or `None` when the hand is over.
     #[inline]
     fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.actor)
+        (!self.is_over()).then_some(self.core.actor)
     }
     /// Why `action` is not legal now, or `Ok`.
     fn check(&self, action: &Action) -> Result<(), IllegalAction> {
@@ -88,12 +80,16 @@ impl HandRules for Hand {
                 if signal.is_some() && !self.signals_allowed() {
                     return Err(IllegalAction::SignalNotAllowed);
                 }
-                if !self.hands[self.actor].contains(card) {
+                if !self.core.hands[self.core.actor].contains(card) {
                     return Err(IllegalAction::NotInHand(card));
                 }
                 if !self.legal.contains(card) {
                     return Err(IllegalAction::MustFollowSuit(
-                        self.tricks.current().led_suit().unwrap_or(Suit::Bastoni),
+                        self.core
+                            .tricks
+                            .current()
+                            .led_suit()
+                            .unwrap_or(Suit::Bastoni),
                     ));
                 }
                 Ok(())
@@ -117,10 +113,11 @@ impl HandRules for Hand {
 }
 
 impl GameHand for Hand {
+    type Options = Options;
+    type Deal = Deal;
     type Event = Event;
-    /// The dealer.
-    fn dealer(&self) -> Seat {
-        self.dealer
+    fn core(&self) -> &HandCore<Options, Deal> {
+        &self.core
     }
     fn dealt(&self) -> DealtCards {
         DealtCards {
@@ -138,10 +135,6 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    /// The cards `seat` holds now (hidden information: for referees and tests).
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hands[seat]
-    }
     fn card_places(&self) -> CardPlaces {
         CardPlaces {
             hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
@@ -150,19 +143,16 @@ impl GameHand for Hand {
             aside: CardSet::EMPTY,
         }
     }
-    fn trick_cards(&self) -> Vec<Card> {
-        self.trick().cards().collect()
-    }
     /// Every event so far, nothing hidden.
     fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.opts, self.dealer, self.deal);
+        let mut replay = Hand::new_unchecked(self.core.opts, self.core.dealer, self.core.deal);
         let n = self.players();
         let mut events = Vec::with_capacity(96);
         let mut seat = self.eldest();
         for _ in 0..n {
             events.push(Event::Dealt {
                 seat,
-                cards: self.deal.hands[seat],
+                cards: self.core.deal.hands[seat],
             });
             seat = seat.next(n);
         }
