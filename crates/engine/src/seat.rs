@@ -45,6 +45,11 @@ impl Seat {
     pub fn first_n(n: u8) -> impl Iterator<Item = Seat> {
         (0..n.min(Seat::MAX as u8)).map(Seat)
     }
+
+    /// The `n` seats of a table of `n` in turn order, starting with `self`.
+    pub fn round(self, n: u8) -> impl Iterator<Item = Seat> {
+        std::iter::successors(Some(self), move |s| Some(s.next(n))).take(usize::from(n))
+    }
 }
 
 impl fmt::Display for Seat {

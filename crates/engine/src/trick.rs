@@ -8,8 +8,11 @@ use crate::cardset::CardSet;
 use crate::seat::{SLOTS, Seat};
 use crate::sink::EventSink;
 
-/// The two events of card play every game logs, built in each game's own event type.
-pub trait PlayEvents {
+/// The card events every game logs (a seat's cards dealt, a card played, a trick won), built
+/// in each game's own event type.
+pub trait CardEvents {
+    /// `seat` was dealt `cards` (seen by that seat alone).
+    fn dealt(seat: Seat, cards: CardSet) -> Self;
     /// `seat` played `card`, with a lead signal where the game has them.
     fn played(seat: Seat, card: Card, signal: Option<Signal>) -> Self;
     /// The trick numbered `number` (1-based) went to `winner` with `cards`.
@@ -267,7 +270,7 @@ impl Tricks {
     /// `seat` plays `card` out of `hand` to the trick (as [`Tricks::play`]), and the play is
     /// logged.
     #[inline(always)]
-    pub fn play_from<E: PlayEvents, S: EventSink<E>>(
+    pub fn play_from<E: CardEvents, S: EventSink<E>>(
         &mut self,
         hand: &mut CardSet,
         seat: Seat,
@@ -284,7 +287,7 @@ impl Tricks {
     /// Closes the full trick in progress for the winner's side (`side_of` the winner), as
     /// [`Tricks::close`], and logs it: returns the winner, the side and the trick's cards.
     #[inline(always)]
-    pub fn close_logged<E: PlayEvents, S: EventSink<E>>(
+    pub fn close_logged<E: CardEvents, S: EventSink<E>>(
         &mut self,
         side_of: impl FnOnce(Seat) -> usize,
         sink: &mut S,

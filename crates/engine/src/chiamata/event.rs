@@ -122,7 +122,10 @@ impl fmt::Display for Event {
     }
 }
 
-impl crate::trick::PlayEvents for Event {
+impl crate::trick::CardEvents for Event {
+    fn dealt(seat: Seat, cards: CardSet) -> Event {
+        Event::Dealt { seat, cards }
+    }
     fn played(seat: Seat, card: Card, signal: Option<Signal>) -> Event {
         Event::Played { seat, card, signal }
     }

@@ -18,6 +18,7 @@ use crate::record::{RecordDeal, RecordError};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::{EventSink, NoEvents};
+use crate::trick::CardEvents;
 
 use super::option_spec::{GameOptions, OptionDescription};
 use super::traits::{Game, GameHand, Rollout, View};
@@ -582,4 +583,28 @@ impl<R: MatchRules> Game for Match<R> {
     fn replay_winners(&self) -> Vec<usize> {
         R::replay_winners(self)
     }
+}
+
+/// Every event of `hand` so far, nothing hidden: each of `seats` dealt its cards, in that
+/// order, then the game's `opening` events (what is declared at the deal), then the hand's
+/// actions replayed from the deal.
+pub(crate) fn replay_events<H: HandRules>(
+    hand: &H,
+    seats: impl IntoIterator<Item = Seat>,
+    opening: impl IntoIterator<Item = H::Event>,
+) -> Vec<H::Event>
+where
+    H::Event: CardEvents,
+{
+    let dealt = hand.dealt();
+    let mut events: Vec<H::Event> = seats
+        .into_iter()
+        .map(|seat| H::Event::dealt(seat, dealt.hands[seat]))
+        .collect();
+    events.extend(opening);
+    let mut replay = H::new_unchecked(*hand.options(), hand.dealer(), hand.deal().clone());
+    for action in hand.action_list() {
+        replay.apply(action, &mut events);
+    }
+    events
 }

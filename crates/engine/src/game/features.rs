@@ -6,7 +6,9 @@ use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::seat::Seat;
 
-use super::vocab::{CardPlaces, Phase};
+use super::hand_core::HandCore;
+use super::option_spec::GameOptions;
+use super::vocab::{CardPlaces, Phase, Viewer};
 use crate::trick::Trick;
 
 /// What one viewer may know of a hand, by absolute seat. Every game fills the fields it has and
@@ -71,6 +73,27 @@ pub struct Features {
 }
 
 impl Features {
+    /// What every game fills alike from its hand: the seats, the viewer and its cards, the
+    /// phase, who acts and who decides, the dealer and the tricks done; the rest empty.
+    pub(crate) fn common<O: GameOptions, D>(
+        core: &HandCore<O, D>,
+        viewer: Viewer,
+        phase: Phase,
+        (actor, decider): (Option<Seat>, Option<Seat>),
+    ) -> Features {
+        Features {
+            players: core.options().players(),
+            viewer: viewer.seat(),
+            own: viewer.seat().map_or(CardSet::EMPTY, |s| core.hand_of(s)),
+            phase,
+            actor,
+            decider,
+            dealer: core.dealer(),
+            tricks_done: core.tricks_done(),
+            ..Features::default()
+        }
+    }
+
     /// Fills what every trick-taking hand shows alike: the trick's cards by seat (play moving
     /// from the leader by `next`), each seat's card count, and the cards won so far.
     pub(crate) fn fill_table(

@@ -3,8 +3,10 @@
 //! ([`crate::game::GameHand`]'s `dealer`, `hand_of`, `options`, `deal`, `trick_cards`...) are
 //! written once.
 
-use crate::card::Card;
+use crate::action::Signal;
+use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
+use crate::error::IllegalAction;
 use crate::seat::{PerSeat, Seat};
 use crate::trick::{Trick, Tricks};
 
@@ -89,5 +91,28 @@ impl<O, D> HandCore<O, D> {
     /// Tricks won so far per side.
     pub const fn side_tricks(&self) -> [u32; 2] {
         self.tricks.side_tricks()
+    }
+
+    /// Why the actor may not play `card` with `signal` now, or `Ok`: a signal where the game
+    /// offers none (`signals` says whether it does now), a card the actor does not hold, or
+    /// one outside `playable` (the cards that follow suit where following binds).
+    pub(crate) fn check_play(
+        &self,
+        (card, signal): (Card, Option<Signal>),
+        signals: bool,
+        playable: CardSet,
+    ) -> Result<(), IllegalAction> {
+        if signal.is_some() && !signals {
+            return Err(IllegalAction::SignalNotAllowed);
+        }
+        if !self.hands[self.actor].contains(card) {
+            return Err(IllegalAction::NotInHand(card));
+        }
+        if !playable.contains(card) {
+            return Err(IllegalAction::MustFollowSuit(
+                self.trick().led_suit().unwrap_or(Suit::Bastoni),
+            ));
+        }
+        Ok(())
     }
 }

@@ -27,6 +27,7 @@ mod registry;
 mod traits;
 mod vocab;
 
+pub(crate) use driver::replay_events;
 pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
 pub use features::{Features, HistoryFact};
 pub use hand_core::HandCore;

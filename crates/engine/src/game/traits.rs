@@ -110,8 +110,21 @@ pub trait GameHand: Rollout + Clone + Debug + Send + Sync {
     fn hand_of(&self, seat: Seat) -> CardSet {
         self.core().hand_of(seat)
     }
+    /// Cards face down apart now: the monte or its discards, or the stock not yet drawn
+    /// (hidden information; none in the games without).
+    fn aside(&self) -> CardSet {
+        CardSet::EMPTY
+    }
     /// Where every card is now (hidden information: for referees and tests).
-    fn card_places(&self) -> CardPlaces;
+    fn card_places(&self) -> CardPlaces {
+        let core = self.core();
+        CardPlaces {
+            hands: PerSeat::from_fn(core.options().players(), |s| core.hand_of(s)),
+            trick: core.trick().card_set(),
+            won: core.piles(),
+            aside: self.aside(),
+        }
+    }
     /// The cards of the trick in progress, in play order.
     fn trick_cards(&self) -> Vec<Card> {
         self.core().trick_cards()

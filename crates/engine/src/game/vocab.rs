@@ -123,6 +123,17 @@ pub struct DealtCards {
     pub stock: Vec<Card>,
 }
 
+impl DealtCards {
+    /// Each seat's `hands`, with no monte and no stock.
+    pub fn new(hands: PerSeat<CardSet>) -> DealtCards {
+        DealtCards {
+            hands,
+            monte: Vec::new(),
+            stock: Vec::new(),
+        }
+    }
+}
+
 /// Where every card is now (hidden information: for referees and tests). The places partition
 /// the deck: every card is in exactly one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

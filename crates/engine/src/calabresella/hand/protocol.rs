@@ -5,12 +5,12 @@
 use arrayvec::ArrayVec;
 
 use crate::action::Action;
-use crate::card::{Card, Suit};
+use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules,
-    Rollout, Viewer,
+    DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Rollout, Viewer,
+    replay_events,
 };
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
@@ -129,22 +129,10 @@ impl HandRules for Hand {
                     None => Ok(()),
                 }
             }
-            (Step::Play, Action::Play(_, Some(_))) => Err(E::SignalNotAllowed),
-            (Step::Play, Action::Play(c, None)) => {
+            (Step::Play, Action::Play(c, signal)) => {
                 let hand = self.core.hands[self.core.actor];
-                if !hand.contains(c) {
-                    Err(E::NotInHand(c))
-                } else if !follow_suit(hand, self.core.tricks.current().led_suit()).contains(c) {
-                    Err(E::MustFollowSuit(
-                        self.core
-                            .tricks
-                            .current()
-                            .led_suit()
-                            .unwrap_or(Suit::Bastoni),
-                    ))
-                } else {
-                    Ok(())
-                }
+                let playable = follow_suit(hand, self.core.trick().led_suit());
+                self.core.check_play((c, signal), false, playable)
             }
             _ => Err(expected()),
         }
@@ -177,9 +165,8 @@ impl GameHand for Hand {
     }
     fn dealt(&self) -> DealtCards {
         DealtCards {
-            hands: self.deal().hands,
             monte: self.deal().monte.to_vec(),
-            stock: Vec::new(),
+            ..DealtCards::new(self.deal().hands)
         }
     }
     fn award_sum(&self) -> u64 {
@@ -189,51 +176,27 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    fn card_places(&self) -> CardPlaces {
-        let [a, b] = self.piles();
-        CardPlaces {
-            hands: PerSeat::from_fn(self.options().players, |s| self.hand_of(s)),
-            trick: self.trick().card_set(),
-            won: [a, b],
-            aside: self.setaside(),
-        }
+    /// The monte until it is taken or split, then the discards.
+    fn aside(&self) -> CardSet {
+        self.setaside()
     }
     /// Every event of the hand so far, with nothing hidden (for referees and records).
     fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.core.opts, self.core.dealer, self.core.deal);
-        let mut events = Vec::with_capacity(64);
-        for seat in self.active {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.core.deal.hands[seat],
-            });
-        }
-        for &id in &self.history {
-            replay.apply_with(self.decode(id), &mut events);
-        }
-        events
+        replay_events(self, self.active, [])
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
         event.visible(viewer, &self.visibility())
     }
     fn features(&self, viewer: Viewer) -> Features {
-        let n = self.options().players;
+        let decider = self.actor().map(|a| self.controller(a));
         let mut f = Features {
-            players: n,
-            viewer: viewer.seat(),
-            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            phase: self.phase(),
             contract: self.contract(),
             highest: self.highest_bid(),
             soloist: self.soloist(),
             called: self.called(),
-            actor: self.actor(),
-            decider: self.actor().map(|a| self.controller(a)),
-            dealer: Hand::dealer(self),
             idle: self.idle_seat(),
-            tricks_done: self.tricks_done(),
             side_tricks: self.side_tricks(),
-            ..Features::default()
+            ..Features::common(&self.core, viewer, self.phase(), (self.actor(), decider))
         };
         for (s, cards) in self.visible_hands(viewer) {
             f.visible[s.index()] = cards;

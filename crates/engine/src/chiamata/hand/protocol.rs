@@ -5,12 +5,11 @@
 use arrayvec::ArrayVec;
 
 use crate::action::Action;
-use crate::card::Suit;
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Phase,
-    Rollout, Viewer,
+    DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Phase, Rollout,
+    Viewer, replay_events,
 };
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
@@ -77,22 +76,8 @@ impl HandRules for Hand {
             (Phase::Auction, a @ (Action::Bid(_) | Action::Promise(_))) => self.check_bid(a),
             (Phase::Call, Action::Call(c)) => self.check_call(c),
             (Phase::Play, Action::Play(card, signal)) => {
-                if signal.is_some() && !self.signals_allowed() {
-                    return Err(IllegalAction::SignalNotAllowed);
-                }
-                if !self.core.hands[self.core.actor].contains(card) {
-                    return Err(IllegalAction::NotInHand(card));
-                }
-                if !self.legal.contains(card) {
-                    return Err(IllegalAction::MustFollowSuit(
-                        self.core
-                            .tricks
-                            .current()
-                            .led_suit()
-                            .unwrap_or(Suit::Bastoni),
-                    ));
-                }
-                Ok(())
+                self.core
+                    .check_play((card, signal), self.signals_allowed(), self.legal)
             }
             (phase, _) => Err(IllegalAction::WrongPhase { phase }),
         }
@@ -120,11 +105,7 @@ impl GameHand for Hand {
         &self.core
     }
     fn dealt(&self) -> DealtCards {
-        DealtCards {
-            hands: self.deal().hands,
-            monte: Vec::new(),
-            stock: Vec::new(),
-        }
+        DealtCards::new(self.deal().hands)
     }
     /// The sum of the awards' sizes (the awards themselves sum to zero).
     fn award_sum(&self) -> u64 {
@@ -135,31 +116,10 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    fn card_places(&self) -> CardPlaces {
-        CardPlaces {
-            hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
-            trick: self.trick().card_set(),
-            won: self.piles(),
-            aside: CardSet::EMPTY,
-        }
-    }
-    /// Every event so far, nothing hidden.
+    /// Every event so far, nothing hidden: the deal from the eldest, then the auction and
+    /// the play.
     fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.core.opts, self.core.dealer, self.core.deal);
-        let n = self.players();
-        let mut events = Vec::with_capacity(96);
-        let mut seat = self.eldest();
-        for _ in 0..n {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.core.deal.hands[seat],
-            });
-            seat = seat.next(n);
-        }
-        for a in self.actions() {
-            replay.apply(a, &mut events);
-        }
-        events
+        replay_events(self, self.eldest().round(self.players()), [])
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
         event.visible(viewer)
@@ -176,14 +136,6 @@ impl GameHand for Hand {
         };
         let highest = self.highest();
         let mut f = Features {
-            players: n,
-            viewer: viewer.seat(),
-            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            phase: self.phase(),
-            actor: self.actor(),
-            decider: self.actor(),
-            dealer: Hand::dealer(self),
-            tricks_done: self.tricks_done(),
             called: self.called(),
             contract: contract(self.bid()),
             highest: highest.and_then(|(s, a)| contract(Some(a)).map(|c| (s, c))),
@@ -194,7 +146,12 @@ impl GameHand for Hand {
             partner: self.partner_seen_by(viewer),
             alone: self.alone_seen_by(viewer),
             target: self.target().unwrap_or(0),
-            ..Features::default()
+            ..Features::common(
+                &self.core,
+                viewer,
+                self.phase(),
+                (self.actor(), self.actor()),
+            )
         };
         // Per-side tricks would reveal the secret sides: the viewer's own tricks and everyone
         // else's, which are public.

@@ -5,15 +5,14 @@
 use arrayvec::ArrayVec;
 
 use crate::action::Action;
-use crate::card::Suit;
 use crate::cardset::CardSet;
 use crate::error::IllegalAction;
 use crate::game::{
-    CardPlaces, DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Phase,
-    Rollout, Viewer,
+    DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Phase, Rollout,
+    Viewer, replay_events,
 };
 use crate::rng::GameRng;
-use crate::seat::{PerSeat, Seat};
+use crate::seat::Seat;
 use crate::sink::EventSink;
 
 use super::super::deal::Deal;
@@ -74,22 +73,8 @@ impl HandRules for Hand {
                 phase: crate::game::Phase::Play,
             });
         };
-        if signal.is_some() && !self.signals_allowed() {
-            return Err(IllegalAction::SignalNotAllowed);
-        }
-        if !self.core.hands[self.core.actor].contains(card) {
-            return Err(IllegalAction::NotInHand(card));
-        }
-        if !self.legal.contains(card) {
-            return Err(IllegalAction::MustFollowSuit(
-                self.core
-                    .tricks
-                    .current()
-                    .led_suit()
-                    .unwrap_or(Suit::Bastoni),
-            ));
-        }
-        Ok(())
+        self.core
+            .check_play((card, signal), self.signals_allowed(), self.legal)
     }
     fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
         Deal::shuffled(rng, opts.variant, dealer)
@@ -111,9 +96,8 @@ impl GameHand for Hand {
     }
     fn dealt(&self) -> DealtCards {
         DealtCards {
-            hands: self.deal().hands,
-            monte: Vec::new(),
             stock: self.deal().stock.map(|s| s.to_vec()).unwrap_or_default(),
+            ..DealtCards::new(self.deal().hands)
         }
     }
     fn award_sum(&self) -> u64 {
@@ -123,58 +107,32 @@ impl GameHand for Hand {
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
-    fn card_places(&self) -> CardPlaces {
-        let [a, b] = self.piles();
-        CardPlaces {
-            hands: PerSeat::from_fn(self.players(), |s| self.hand_of(s)),
-            trick: self.trick().card_set(),
-            won: [a, b],
-            aside: self.stock().iter().copied().collect(),
-        }
+    /// The stock not yet drawn (Tressette in Due).
+    fn aside(&self) -> CardSet {
+        self.stock().iter().copied().collect()
     }
-    /// Every event so far, nothing hidden.
+    /// Every event so far, nothing hidden: the deal from the eldest, the accusi, the play.
     fn events(&self) -> Vec<Event> {
-        let mut replay = Hand::new_unchecked(self.core.opts, self.core.dealer, self.core.deal);
+        let accusi = self
+            .accusi
+            .iter()
+            .map(|&(seat, accuso)| Event::Declared { seat, accuso });
         let n = self.players();
-        let mut events = Vec::with_capacity(64);
-        let mut seat = self.core.dealer.next(n);
-        for _ in 0..n {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.core.deal.hands[seat],
-            });
-            seat = seat.next(n);
-        }
-        events.extend(
-            self.accusi
-                .iter()
-                .map(|&(seat, accuso)| Event::Declared { seat, accuso }),
-        );
-        for a in self.actions() {
-            replay.apply(a, &mut events);
-        }
-        events
+        replay_events(self, self.core.dealer.next(n).round(n), accusi)
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
         event.visible(viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.players();
+        let phase = if Rollout::is_over(self) {
+            Phase::Over
+        } else {
+            Phase::Play
+        };
         let mut f = Features {
-            players: n,
-            viewer: viewer.seat(),
-            own: viewer.seat().map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            phase: if Rollout::is_over(self) {
-                Phase::Over
-            } else {
-                Phase::Play
-            },
-            actor: self.actor(),
-            decider: self.actor(),
-            dealer: Hand::dealer(self),
-            tricks_done: self.tricks_done(),
             stock_left: self.stock().len() as u8,
-            ..Features::default()
+            ..Features::common(&self.core, viewer, phase, (self.actor(), self.actor()))
         };
         let t = self.side_tricks();
         let mine = viewer.seat().map_or(0, side_of);
