@@ -364,7 +364,7 @@ impl Rollout for Hand {
             self.play(card, None, &mut NoEvents);
             return;
         }
-        self.apply_with(action, &mut NoEvents);
+        self.apply(action, &mut NoEvents);
     }
 
     /// Plays the hand to its end choosing every action uniformly at random with `rng`, and
@@ -385,7 +385,7 @@ impl Rollout for Hand {
                     self.play(card, None, &mut NoEvents);
                 }
             } else if let Some(a) = self.legal_action(i) {
-                self.apply_with(a, &mut NoEvents);
+                self.apply(a, &mut NoEvents);
             }
             taken += 1;
         }

@@ -30,8 +30,17 @@ pub trait HandRules: GameHand + PartialEq + Eq + 'static {
     /// One viewer's observation of the hand.
     type Observation: View + Clone + PartialEq + Debug + Send + Sync;
 
+    /// Why `deal` is not a deal of this game by `dealer` under `opts`, or `Ok`.
+    fn check_deal(opts: &Self::Options, dealer: Seat, deal: &Self::Deal) -> Result<(), DealError>;
     /// A new hand dealt by `dealer` from `deal`; checks the options, the dealer and the deal.
-    fn new(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Result<Self, HandError>;
+    fn new(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Result<Self, HandError> {
+        opts.validate()?;
+        if dealer.index() >= usize::from(opts.players()) {
+            return Err(HandError::Dealer(dealer));
+        }
+        Self::check_deal(&opts, dealer, &deal)?;
+        Ok(Self::new_unchecked(opts, dealer, deal))
+    }
     /// [`HandRules::new`] without the checks, for deals known to be valid (the seeded ones).
     fn new_unchecked(opts: Self::Options, dealer: Seat, deal: Self::Deal) -> Self;
     /// The seeded deal of one hand by `dealer`.
@@ -41,8 +50,10 @@ pub trait HandRules: GameHand + PartialEq + Eq + 'static {
     fn same_dealer_again(&self) -> bool {
         false
     }
-    /// The seat whose decision it is.
-    fn actor(&self) -> Option<Seat>;
+    /// The seat whose decision it is (`None` once the hand is over).
+    fn actor(&self) -> Option<Seat> {
+        (!self.is_over()).then_some(self.core().actor)
+    }
     /// The seat that takes the decision now: the actor, or who plays for it (a dummy's
     /// partner).
     fn decider(&self) -> Option<Seat> {

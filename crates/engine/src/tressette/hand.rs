@@ -102,30 +102,6 @@ impl Hand {
         self.core.opts.variant == Variant::Partnership && self.core.tricks.current().is_empty()
     }
 
-    pub(super) fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        let Action::Play(card, signal) = action else {
-            return;
-        };
-        if let Some(id) = action.history_id() {
-            let _ = self.history.try_push(id);
-        }
-        let seat = self.core.actor;
-        let n = self.players();
-        self.core
-            .tricks
-            .play_from(&mut self.core.hands[seat], seat, (card, signal), sink);
-        if self.core.tricks.current().len() < n as usize {
-            self.core.actor = seat.next(n);
-        } else {
-            self.complete_trick(sink);
-        }
-        self.legal = if self.is_over() {
-            CardSet::EMPTY
-        } else {
-            self.compute_legal()
-        };
-    }
-
     fn complete_trick<S: EventSink<Event>>(&mut self, sink: &mut S) {
         let (winner, side, _) = self.core.tricks.close_logged(side_of, sink);
         self.core.actor = winner;

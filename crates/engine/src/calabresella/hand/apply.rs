@@ -11,42 +11,10 @@ use crate::seat::Seat;
 use crate::sink::EventSink;
 use crate::trick::{LAST_TRICK_THIRDS, follow_mask};
 
-use super::{Hand, PLAY_ID, Step, TRICKS};
+use super::{Hand, Step, TRICKS};
 
 impl Hand {
-    pub(crate) fn apply_with<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        let id = match action {
-            // The common case, without the general encoder's branches.
-            Action::Play(c, None) => PLAY_ID + u16::from(c.index()),
-            _ => self.action_id(&action).unwrap_or(0),
-        };
-        // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
-        let _ = self.history.try_push(id);
-        match action {
-            Action::Pass | Action::Bid(_) => self.speak(action, sink),
-            Action::Call(c) => self.call(c, sink),
-            Action::Return(c) => {
-                let holder = self.holder.unwrap_or(self.soloist);
-                self.core.hands[self.soloist].remove(c);
-                self.core.hands[holder].insert(c);
-                if S::ACTIVE {
-                    sink.push(Event::Returned {
-                        to: holder,
-                        card: Some(c),
-                    });
-                }
-                self.take_monte(sink);
-            }
-            Action::Discard(c) => self.discard(c, sink),
-            Action::Take(set) => self.split_monte(set, sink),
-            Action::Play(c, signal) => self.play(c, signal, sink),
-            // Never legal here (a Briscola Chiamata bid); apply_unchecked's contract excludes it.
-            Action::Promise(_) => {}
-        }
-        self.refresh_legal();
-    }
-
-    fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+    pub(super) fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         let seat = self.core.actor;
         let contract = match action {
             Action::Bid(c) => Some(c),
@@ -118,7 +86,7 @@ impl Hand {
         }
     }
 
-    fn call<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
+    pub(super) fn call<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
         self.called = Some(card);
         if S::ACTIVE {
             sink.push(Event::Called { card });
@@ -146,7 +114,7 @@ impl Hand {
         }
     }
 
-    fn take_monte<S: EventSink<Event>>(&mut self, sink: &mut S) {
+    pub(super) fn take_monte<S: EventSink<Event>>(&mut self, sink: &mut S) {
         self.core.hands[self.soloist] |= self.setaside;
         self.setaside = CardSet::EMPTY;
         if S::ACTIVE {
@@ -171,7 +139,7 @@ impl Hand {
         }
     }
 
-    fn split_monte<S: EventSink<Event>>(&mut self, set: CardSet, sink: &mut S) {
+    pub(super) fn split_monte<S: EventSink<Event>>(&mut self, set: CardSet, sink: &mut S) {
         let [first, second] = self.defenders;
         let rest = self.setaside - set;
         self.taken = set;
@@ -205,7 +173,7 @@ impl Hand {
         }
     }
 
-    fn discard<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
+    pub(super) fn discard<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
         let seat = self.discarder();
         self.core.hands[seat].remove(card);
         self.setaside.insert(card);

@@ -7,11 +7,10 @@ use arrayvec::ArrayVec;
 use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::deals::DealError;
 use crate::error::IllegalAction;
-use crate::game::{
-    DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Rollout, Viewer,
-    replay_events,
-};
+use crate::game::{DealtCards, Features, HandCore, Viewer, replay_events};
+use crate::game::{GameHand, HandRules};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::EventSink;
@@ -24,15 +23,8 @@ use super::*;
 
 impl HandRules for Hand {
     type Observation = Observation;
-    /// A new hand dealt by `dealer` with the cards of `deal`. Checks the options and the deal.
-    fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        opts.validate().map_err(HandError::Options)?;
-        if dealer.index() >= opts.players as usize {
-            return Err(HandError::Dealer(dealer));
-        }
+    fn check_deal(opts: &Options, dealer: Seat, deal: &Deal) -> Result<(), DealError> {
         deal.validate(opts.players, dealer)
-            .map_err(HandError::Deal)?;
-        Ok(Hand::new_unchecked(opts, dealer, deal))
     }
     /// [`Hand::new`] without checks: the caller guarantees valid options, a dealer below
     /// `players` and a valid deal (as [`Deal::shuffled`] makes). Used on hot paths.
@@ -69,11 +61,16 @@ impl HandRules for Hand {
             legal: CardSet::EMPTY,
         }
     }
-    /// The seat whose decision it is, or `None` when the hand is over. In a due the dummy's
-    /// seat is returned when a dummy card is due; [`Hand::controller`] says who decides it.
-    #[inline]
-    fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.core.actor)
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.players, dealer)
+    }
+    /// The actor, or the a due person playing the dummy.
+    fn decider(&self) -> Option<Seat> {
+        self.actor().map(|a| self.controller(a))
+    }
+    /// C-D4: after a void deal the same dealer deals again.
+    fn same_dealer_again(&self) -> bool {
+        matches!(self.outcome(), Some(HandOutcome::Void))
     }
     /// Why `action` is not legal now, or `Ok` if it is.
     fn check(&self, action: &Action) -> Result<(), IllegalAction> {
@@ -137,41 +134,52 @@ impl HandRules for Hand {
             _ => Err(expected()),
         }
     }
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.players, dealer)
-    }
-    /// C-D4: after a void deal the same dealer deals again.
-    fn same_dealer_again(&self) -> bool {
-        matches!(self.outcome(), Some(HandOutcome::Void))
-    }
-    /// The actor, or the a due person playing the dummy.
-    fn decider(&self) -> Option<Seat> {
-        self.actor().map(|a| self.controller(a))
-    }
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        Hand::apply_with(self, action, sink)
-    }
     fn observation(&self, viewer: Viewer) -> Observation {
         Hand::observation(self, viewer)
+    }
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        let id = match action {
+            // The common case, without the general encoder's branches.
+            Action::Play(c, None) => PLAY_ID + u16::from(c.index()),
+            _ => self.action_id(&action).unwrap_or(0),
+        };
+        // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
+        let _ = self.history.try_push(id);
+        match action {
+            Action::Pass | Action::Bid(_) => self.speak(action, sink),
+            Action::Call(c) => self.call(c, sink),
+            Action::Return(c) => {
+                let holder = self.holder.unwrap_or(self.soloist);
+                self.core.hands[self.soloist].remove(c);
+                self.core.hands[holder].insert(c);
+                if S::ACTIVE {
+                    sink.push(Event::Returned {
+                        to: holder,
+                        card: Some(c),
+                    });
+                }
+                self.take_monte(sink);
+            }
+            Action::Discard(c) => self.discard(c, sink),
+            Action::Take(set) => self.split_monte(set, sink),
+            Action::Play(c, signal) => self.play(c, signal, sink),
+            // Never legal here (a Briscola Chiamata bid); apply_unchecked's contract excludes it.
+            Action::Promise(_) => {}
+        }
+        self.refresh_legal();
     }
 }
 
 impl GameHand for Hand {
-    type Options = Options;
-    type Deal = Deal;
-    type Event = Event;
-    fn core(&self) -> &HandCore<Options, Deal> {
-        &self.core
+    fn award_sum(&self) -> u64 {
+        self.outcome()
+            .map_or(0, |o| o.award().0.iter().map(|&x| u64::from(x)).sum())
     }
     fn dealt(&self) -> DealtCards {
         DealtCards {
             monte: self.deal().monte.to_vec(),
             ..DealtCards::new(self.deal().hands)
         }
-    }
-    fn award_sum(&self) -> u64 {
-        self.outcome()
-            .map_or(0, |o| o.award().0.iter().map(|&x| u64::from(x)).sum())
     }
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
@@ -180,6 +188,7 @@ impl GameHand for Hand {
     fn aside(&self) -> CardSet {
         self.setaside()
     }
+    type Event = Event;
     /// Every event of the hand so far, with nothing hidden (for referees and records).
     fn events(&self) -> Vec<Event> {
         replay_events(self, self.active, [])
@@ -206,5 +215,10 @@ impl GameHand for Hand {
     }
     fn phase_text(&self) -> Option<String> {
         Some(format!("{:?}", self.phase()))
+    }
+    type Options = Options;
+    type Deal = Deal;
+    fn core(&self) -> &HandCore<Options, Deal> {
+        &self.core
     }
 }

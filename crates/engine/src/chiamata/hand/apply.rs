@@ -9,7 +9,6 @@ use crate::chiamata::event::Event;
 use crate::chiamata::options::{FirstLead, Variant};
 use crate::chiamata::score::{Outcome, payout};
 use crate::game::Phase;
-use crate::game::Rollout;
 use crate::seat::Seat;
 use crate::sink::EventSink;
 use crate::trick::{LAST_TRICK_THIRDS, truncate_points};
@@ -17,26 +16,6 @@ use crate::trick::{LAST_TRICK_THIRDS, truncate_points};
 use super::{Hand, caller_side, target_multiplier};
 
 impl Hand {
-    pub(crate) fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        if let Some(id) = action.history_id() {
-            // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
-            let _ = self.history.try_push(id);
-        }
-        match action {
-            Action::Pass | Action::Bid(_) | Action::Promise(_) => self.speak(action, sink),
-            Action::Call(c) => self.call(c, sink),
-            Action::Play(c, signal) => match self.core.opts.variant {
-                Variant::Tressette => self.play_in::<S, true>(c, signal, sink),
-                Variant::Briscola => self.play_in::<S, false>(c, signal, sink),
-            },
-            // No other kind is ever legal here.
-            Action::Return(_) | Action::Discard(_) | Action::Take(_) => {}
-        }
-        if !self.is_over() {
-            self.refresh_legal();
-        }
-    }
-
     #[inline]
     pub(super) fn speak<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
         let seat = self.core.actor;
@@ -101,7 +80,7 @@ impl Hand {
         }
     }
 
-    fn call<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
+    pub(super) fn call<S: EventSink<Event>>(&mut self, card: Card, sink: &mut S) {
         let caller = self.core.actor;
         self.called = Some(card);
         self.holder = Seat::first_n(self.players()).find(|&s| self.core.hands[s].contains(card));

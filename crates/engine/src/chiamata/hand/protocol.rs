@@ -6,11 +6,10 @@ use arrayvec::ArrayVec;
 
 use crate::action::Action;
 use crate::cardset::CardSet;
+use crate::deals::DealError;
 use crate::error::IllegalAction;
-use crate::game::{
-    DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Phase, Rollout,
-    Viewer, replay_events,
-};
+use crate::game::{DealtCards, Features, HandCore, Phase, Viewer, replay_events};
+use crate::game::{GameHand, HandRules, Rollout};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::EventSink;
@@ -23,14 +22,8 @@ use super::*;
 
 impl HandRules for Hand {
     type Observation = Observation;
-    /// A new hand dealt by `dealer`; checks the options and the deal.
-    fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        opts.validate()?;
-        if dealer.index() >= opts.players as usize {
-            return Err(HandError::Dealer(dealer));
-        }
-        deal.validate(opts.players)?;
-        Ok(Hand::new_unchecked(opts, dealer, deal))
+    fn check_deal(opts: &Options, _dealer: Seat, deal: &Deal) -> Result<(), DealError> {
+        deal.validate(opts.players)
     }
     /// [`Hand::new`] without checks (valid options and deal guaranteed by the caller).
     fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
@@ -63,10 +56,12 @@ impl HandRules for Hand {
         h.refresh_legal();
         h
     }
-    /// Who acts next, or `None` when the hand is over.
-    #[inline]
-    fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.core.actor)
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.players, dealer)
+    }
+    /// CH-D5: after a void deal the same dealer deals again.
+    fn same_dealer_again(&self) -> bool {
+        self.is_void()
     }
     /// Why `action` is not legal now, or `Ok`.
     fn check(&self, action: &Action) -> Result<(), IllegalAction> {
@@ -82,40 +77,44 @@ impl HandRules for Hand {
             (phase, _) => Err(IllegalAction::WrongPhase { phase }),
         }
     }
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.players, dealer)
-    }
-    /// CH-D5: after a void deal the same dealer deals again.
-    fn same_dealer_again(&self) -> bool {
-        self.is_void()
-    }
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        Hand::apply(self, action, sink)
-    }
     fn observation(&self, viewer: Viewer) -> Observation {
         Hand::observation(self, viewer)
+    }
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        if let Some(id) = action.history_id() {
+            // A legal hand never exceeds the capacity; an unchecked illegal stream must not panic.
+            let _ = self.history.try_push(id);
+        }
+        match action {
+            Action::Pass | Action::Bid(_) | Action::Promise(_) => self.speak(action, sink),
+            Action::Call(c) => self.call(c, sink),
+            Action::Play(c, signal) => match self.core.opts.variant {
+                Variant::Tressette => self.play_in::<S, true>(c, signal, sink),
+                Variant::Briscola => self.play_in::<S, false>(c, signal, sink),
+            },
+            // No other kind is ever legal here.
+            Action::Return(_) | Action::Discard(_) | Action::Take(_) => {}
+        }
+        if !self.is_over() {
+            self.refresh_legal();
+        }
     }
 }
 
 impl GameHand for Hand {
-    type Options = Options;
-    type Deal = Deal;
-    type Event = Event;
-    fn core(&self) -> &HandCore<Options, Deal> {
-        &self.core
-    }
-    fn dealt(&self) -> DealtCards {
-        DealtCards::new(self.deal().hands)
-    }
     /// The sum of the awards' sizes (the awards themselves sum to zero).
     fn award_sum(&self) -> u64 {
         self.outcome().map_or(0, |o| {
             o.award.0.iter().map(|a| u64::from(a.unsigned_abs())).sum()
         })
     }
+    fn dealt(&self) -> DealtCards {
+        DealtCards::new(self.deal().hands)
+    }
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
     }
+    type Event = Event;
     /// Every event so far, nothing hidden: the deal from the eldest, then the auction and
     /// the play.
     fn events(&self) -> Vec<Event> {
@@ -166,5 +165,10 @@ impl GameHand for Hand {
     }
     fn phase_text(&self) -> Option<String> {
         Some(format!("{:?}", self.phase()).to_lowercase())
+    }
+    type Options = Options;
+    type Deal = Deal;
+    fn core(&self) -> &HandCore<Options, Deal> {
+        &self.core
     }
 }

@@ -6,11 +6,10 @@ use arrayvec::ArrayVec;
 
 use crate::action::Action;
 use crate::cardset::CardSet;
+use crate::deals::DealError;
 use crate::error::IllegalAction;
-use crate::game::{
-    DealtCards, Features, GameHand, GameOptions, HandCore, HandError, HandRules, Phase, Rollout,
-    Viewer, replay_events,
-};
+use crate::game::{DealtCards, Features, HandCore, Phase, Viewer, replay_events};
+use crate::game::{GameHand, HandRules, Rollout};
 use crate::rng::GameRng;
 use crate::seat::Seat;
 use crate::sink::EventSink;
@@ -23,14 +22,8 @@ use super::*;
 
 impl HandRules for Hand {
     type Observation = Observation;
-    /// A new hand dealt by `dealer`; checks the options and the deal.
-    fn new(opts: Options, dealer: Seat, deal: Deal) -> Result<Hand, HandError> {
-        opts.validate()?;
-        if dealer.index() >= opts.variant.players() as usize {
-            return Err(HandError::Dealer(dealer));
-        }
-        deal.validate(opts.variant)?;
-        Ok(Hand::new_unchecked(opts, dealer, deal))
+    fn check_deal(opts: &Options, _dealer: Seat, deal: &Deal) -> Result<(), DealError> {
+        deal.validate(opts.variant)
     }
     /// [`Hand::new`] without checks (valid options and deal guaranteed by the caller).
     fn new_unchecked(opts: Options, dealer: Seat, deal: Deal) -> Hand {
@@ -58,10 +51,8 @@ impl HandRules for Hand {
         h.legal = h.compute_legal();
         h
     }
-    /// Who plays next, or `None` when the hand is over.
-    #[inline]
-    fn actor(&self) -> Option<Seat> {
-        (!self.is_over()).then_some(self.core.actor)
+    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
+        Deal::shuffled(rng, opts.variant, dealer)
     }
     /// Why `action` is not legal now, or `Ok`.
     fn check(&self, action: &Action) -> Result<(), IllegalAction> {
@@ -76,33 +67,44 @@ impl HandRules for Hand {
         self.core
             .check_play((card, signal), self.signals_allowed(), self.legal)
     }
-    fn shuffled_deal(opts: &Options, dealer: Seat, rng: &mut GameRng) -> Deal {
-        Deal::shuffled(rng, opts.variant, dealer)
-    }
-    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
-        Hand::apply(self, action, sink)
-    }
     fn observation(&self, viewer: Viewer) -> Observation {
         Hand::observation(self, viewer)
+    }
+    fn apply<S: EventSink<Event>>(&mut self, action: Action, sink: &mut S) {
+        let Action::Play(card, signal) = action else {
+            return;
+        };
+        if let Some(id) = action.history_id() {
+            let _ = self.history.try_push(id);
+        }
+        let seat = self.core.actor;
+        let n = self.players();
+        self.core
+            .tricks
+            .play_from(&mut self.core.hands[seat], seat, (card, signal), sink);
+        if self.core.tricks.current().len() < n as usize {
+            self.core.actor = seat.next(n);
+        } else {
+            self.complete_trick(sink);
+        }
+        self.legal = if self.is_over() {
+            CardSet::EMPTY
+        } else {
+            self.compute_legal()
+        };
     }
 }
 
 impl GameHand for Hand {
-    type Options = Options;
-    type Deal = Deal;
-    type Event = Event;
-    fn core(&self) -> &HandCore<Options, Deal> {
-        &self.core
+    fn award_sum(&self) -> u64 {
+        self.outcome()
+            .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
     }
     fn dealt(&self) -> DealtCards {
         DealtCards {
             stock: self.deal().stock.map(|s| s.to_vec()).unwrap_or_default(),
             ..DealtCards::new(self.deal().hands)
         }
-    }
-    fn award_sum(&self) -> u64 {
-        self.outcome()
-            .map_or(0, |o| u64::from(o.points[0] + o.points[1]))
     }
     fn action_list(&self) -> Vec<Action> {
         self.actions().collect()
@@ -111,6 +113,7 @@ impl GameHand for Hand {
     fn aside(&self) -> CardSet {
         self.stock().iter().copied().collect()
     }
+    type Event = Event;
     /// Every event so far, nothing hidden: the deal from the eldest, the accusi, the play.
     fn events(&self) -> Vec<Event> {
         let accusi = self
@@ -139,5 +142,10 @@ impl GameHand for Hand {
         f.side_tricks = [t[mine], t[1 - mine]];
         f.fill_table(self.trick(), |s| s.next(n), &self.card_places());
         f
+    }
+    type Options = Options;
+    type Deal = Deal;
+    fn core(&self) -> &HandCore<Options, Deal> {
+        &self.core
     }
 }
