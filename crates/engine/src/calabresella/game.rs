@@ -5,11 +5,9 @@ use crate::action::Action;
 use crate::error::IllegalAction;
 use crate::seat::{PerSeat, Seat};
 
-use super::hand::Hand;
-use super::observation::Observation;
 use super::options::{MatchEnd, Options};
 use super::score::{HandOutcome, Score};
-use crate::game::{HandRules, MatchResult};
+use crate::game::HandRules;
 
 /// Calabresella, three-handed, four-handed and a due, as the match driver plays it
 /// ([`MatchRules`](crate::game::MatchRules)).
@@ -23,7 +21,7 @@ pub struct Calabresella;
 pub type Match = crate::game::Match<Calabresella>;
 
 /// What a Calabresella match keeps across hands.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Match totals per seat.
     pub totals: PerSeat<u32>,
@@ -31,30 +29,8 @@ pub struct Tally {
     pub outcomes: Vec<HandOutcome>,
 }
 
-/// C-D16, C-D17 after each hand: its award added, then the match-end check, or another hand
-/// up to the safety cap on deals (a draw).
-pub(super) fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
-    let outcome = *hands.last().and_then(Hand::outcome)?;
-    let award = outcome.award();
-    for seat in Seat::ALL {
-        tally.totals[seat] += award[seat];
-    }
-    tally.outcomes.push(outcome);
-    let winners = match outcome {
-        HandOutcome::Scored(s) => winners_after(opts, &tally.totals, &s),
-        HandOutcome::Void => None,
-    };
-    if let Some(winners) = winners {
-        Some(MatchResult::won(winners))
-    } else if hands.len() as u64 >= u64::from(opts.max_deals) {
-        Some(MatchResult::draw())
-    } else {
-        None
-    }
-}
-
 /// The match-end check after a scored hand (C-D16, C-D19).
-fn winners_after(opts: &Options, totals: &PerSeat<u32>, s: &Score) -> Option<Vec<Seat>> {
+pub(super) fn winners_after(opts: &Options, totals: &PerSeat<u32>, s: &Score) -> Option<Vec<Seat>> {
     let target = opts.target;
     match opts.match_end {
         MatchEnd::Pooled => {
@@ -81,14 +57,6 @@ fn winners_after(opts: &Options, totals: &PerSeat<u32>, s: &Score) -> Option<Vec
             (best >= target && at_top.len() == 1).then_some(at_top)
         }
     }
-}
-
-/// The match's context of an observation of the last hand: its number, the totals, the
-/// earlier hands' outcomes.
-pub(super) fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-    obs.hand_number = hands.len().saturating_sub(1) as u32;
-    obs.totals = tally.totals;
-    obs.previous = tally.outcomes[..tally.outcomes.len().min(obs.hand_number as usize)].to_vec();
 }
 
 impl Match {

@@ -9,12 +9,12 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::GameOptions;
-use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View};
+use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
-use super::game::{Calabresella, Match, Tally, annotate, hand_over};
+use super::game::{Calabresella, Match, Tally, winners_after};
 use super::hand::Hand;
 use super::hand::MAX_HISTORY;
 use super::observation::Observation;
@@ -59,19 +59,30 @@ impl MatchRules for Calabresella {
 
     const NAMES: &'static [&'static str] = &[NAME];
 
-    /// Three and four players, every flag, both match ends, targets 5, 21 and 31: every valid
-    /// combination.
-    fn new_tally(_: &Options) -> Tally {
-        Tally {
-            totals: PerSeat::splat(0),
-            outcomes: Vec::new(),
+    /// C-D16, C-D17 after each hand: its award added, then the match-end check, or another hand
+    /// up to the safety cap on deals (a draw).
+    fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
+        let outcome = *hands.last().and_then(Hand::outcome)?;
+        let award = outcome.award();
+        for seat in Seat::ALL {
+            tally.totals[seat] += award[seat];
+        }
+        tally.outcomes.push(outcome);
+        let winners = match outcome {
+            HandOutcome::Scored(s) => winners_after(opts, &tally.totals, &s),
+            HandOutcome::Void => None,
+        };
+        if let Some(winners) = winners {
+            Some(MatchResult::won(winners))
+        } else {
+            MatchResult::at_cap(hands.len(), opts.max_deals)
         }
     }
-    fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
-        hand_over(opts, tally, hands)
-    }
+    /// The match's context of an observation of the last hand: its number, the totals, the
+    /// earlier hands' outcomes.
     fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-        annotate(obs, tally, hands)
+        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
+        obs.totals = tally.totals;
     }
 
     fn option_sets() -> Vec<Options> {
@@ -103,9 +114,6 @@ impl MatchRules for Calabresella {
     fn default_options(name: &str) -> Option<Options> {
         (name == NAME).then(Options::default)
     }
-    fn name(_: &Options) -> &'static str {
-        NAME
-    }
     fn total_index(_: &Options, seat: Seat) -> usize {
         seat.index()
     }
@@ -124,20 +132,14 @@ impl MatchRules for Calabresella {
             .map(|s| vec![s])
             .collect()
     }
-    fn max_actions(opts: &Options) -> u64 {
-        u64::from(opts.max_deals) * MAX_HISTORY as u64
+    /// Each deal at its longest (the safety cap counts every deal).
+    fn action_bounds(_: &Options) -> (u64, u64) {
+        (0, MAX_HISTORY as u64)
     }
     /// Nobody loses points (C-D15); the most is scegliete (16) times stramazzo (3), or times
     /// cappotto (2) without stramazzo.
     fn award_bounds(opts: &Options) -> (bool, i32, i32) {
         (false, 0, 16 * if opts.stramazzo { 3 } else { 2 })
-    }
-    fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
-        let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);
-        (deals > 0).then(|| Options {
-            max_deals: opts.max_deals.min(deals),
-            ..*opts
-        })
     }
     fn deal_from_cards(
         _: &Options,

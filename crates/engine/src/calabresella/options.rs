@@ -211,6 +211,18 @@ impl GameOptions for Options {
     fn players(&self) -> u8 {
         self.players
     }
+
+    fn game(&self) -> &'static str {
+        "calabresella"
+    }
+
+    fn max_deals(&self) -> u32 {
+        self.max_deals
+    }
+
+    fn with_max_deals(self, max_deals: u32) -> Options {
+        Options { max_deals, ..self }
+    }
 }
 
 impl fmt::Display for Options {

@@ -8,13 +8,13 @@ use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
-use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View};
+use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
 use super::event::Event;
-use super::game::{Chiamata, Match, Tally, annotate, hand_over};
+use super::game::{Chiamata, Match, Tally, leaders};
 use super::hand::{Hand, MAX_ACTIONS};
 use super::observation::Observation;
 use super::options::{Auction, FirstLead, Options, Variant};
@@ -47,21 +47,29 @@ impl MatchRules for Chiamata {
 
     const NAMES: &'static [&'static str] = &[Variant::Tressette.game(), Variant::Briscola.game()];
 
-    /// Tressette con la Chiamata with 5 and 4 players and each of its options; Briscola
-    /// Chiamata with each auction, `two_closes`, `first_lead`, `bid_multiplier`; short and
-    /// default match lengths.
-    fn new_tally(_: &Options) -> Tally {
-        Tally {
-            totals: PerSeat::splat(0),
-            scored: 0,
-            voids: 0,
+    /// TC-D14, CH-D5 after each hand: a scored hand adds its awards; the match ends after its
+    /// number of scored hands (the highest totals win), or at the cap on void deals (a draw).
+    fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
+        match hands.last().and_then(Hand::outcome) {
+            Some(o) => {
+                for s in Seat::first_n(opts.players) {
+                    tally.totals[s] += o.award[s];
+                }
+                tally.scored += 1;
+            }
+            None => tally.voids += 1,
+        }
+        if tally.scored >= opts.match_hands() {
+            Some(MatchResult::won(leaders(&tally.totals, opts.players)))
+        } else {
+            MatchResult::at_cap(tally.voids as usize, opts.max_deals)
         }
     }
-    fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
-        hand_over(opts, tally, hands)
-    }
+    /// The match's context of an observation of the last hand: its number, the totals, the
+    /// earlier hands' outcomes.
     fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-        annotate(obs, tally, hands)
+        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
+        obs.totals = tally.totals;
     }
 
     fn option_sets() -> Vec<Options> {
@@ -110,9 +118,6 @@ impl MatchRules for Chiamata {
     fn default_options(name: &str) -> Option<Options> {
         Variant::from_game(name).map(Options::new)
     }
-    fn name(opts: &Options) -> &'static str {
-        opts.variant.game()
-    }
     fn total_index(_: &Options, seat: Seat) -> usize {
         seat.index()
     }
@@ -120,10 +125,13 @@ impl MatchRules for Chiamata {
     fn teams(opts: &Options) -> Vec<Vec<Seat>> {
         Seat::first_n(opts.players).map(|s| vec![s]).collect()
     }
-    /// The scored hands at their longest, and every void deal (everybody passes) allowed.
-    fn max_actions(opts: &Options) -> u64 {
-        u64::from(opts.match_hands()) * MAX_ACTIONS as u64
-            + u64::from(opts.max_deals) * u64::from(opts.players)
+    /// The scored hands at their longest, and a round of passes for each void deal the
+    /// safety cap allows.
+    fn action_bounds(opts: &Options) -> (u64, u64) {
+        (
+            u64::from(opts.match_hands()) * MAX_ACTIONS as u64,
+            u64::from(opts.players),
+        )
     }
     /// The payout (TC-D12, BC-D11) sums to zero: a lone caller wins or pays 4 against four
     /// defenders (five players), 1 a seat with four; cappotto doubles it, and Briscola's bid
@@ -135,15 +143,6 @@ impl MatchRules for Chiamata {
             worst *= 5;
         }
         (true, -worst, worst)
-    }
-    fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
-        let scored = u64::from(opts.match_hands()) * MAX_ACTIONS as u64;
-        let voids = limit.checked_sub(scored)? / u64::from(opts.players.max(1));
-        let voids = u32::try_from(voids).unwrap_or(u32::MAX);
-        (voids > 0).then(|| Options {
-            max_deals: opts.max_deals.min(voids),
-            ..*opts
-        })
     }
     fn deal_from_cards(
         _: &Options,

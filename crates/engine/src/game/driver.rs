@@ -136,7 +136,7 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     type Hand: HandRules;
     /// What the match keeps across hands besides the hands: the totals, and whatever its end
     /// rule counts.
-    type Tally: Clone + PartialEq + Eq + Debug + Send + Sync;
+    type Tally: Clone + Default + PartialEq + Eq + Debug + Send + Sync;
 
     /// The names the registry knows this game by (see [`Game::NAMES`]).
     const NAMES: &'static [&'static str];
@@ -145,8 +145,6 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     fn option_sets() -> Vec<OptionsFor<Self>>;
     /// See [`Game::default_options`].
     fn default_options(name: &str) -> Option<OptionsFor<Self>>;
-    /// See [`Game::name`].
-    fn name(opts: &OptionsFor<Self>) -> &'static str;
     /// See [`Game::total_index`].
     fn total_index(opts: &OptionsFor<Self>, seat: Seat) -> usize;
     /// See [`Game::dummy_seats`].
@@ -155,13 +153,12 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     }
     /// See [`Game::teams`].
     fn teams(opts: &OptionsFor<Self>) -> Vec<Vec<Seat>>;
-    /// See [`Game::max_actions`].
-    fn max_actions(opts: &OptionsFor<Self>) -> u64;
+    /// The most actions a whole match can take, as `(fixed, per)`: `fixed` plus `per` for each
+    /// deal the safety cap allows (see [`Game::max_actions`], [`Game::fit_actions`]).
+    fn action_bounds(opts: &OptionsFor<Self>) -> (u64, u64);
     /// Whether every hand's awards sum to zero, and the least and greatest award of one seat
     /// in one hand: `(zero_sum, min, max)` (see [`Game::facts`]).
     fn award_bounds(opts: &OptionsFor<Self>) -> (bool, i32, i32);
-    /// See [`Game::fit_actions`].
-    fn fit_actions(opts: &OptionsFor<Self>, limit: u64) -> Option<OptionsFor<Self>>;
     /// See [`Game::deal_from_cards`].
     fn deal_from_cards(
         opts: &OptionsFor<Self>,
@@ -175,8 +172,6 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
         deal: &RecordDeal,
     ) -> Result<DealFor<Self>, RecordError>;
 
-    /// The tally of a match before its first hand.
-    fn new_tally(opts: &OptionsFor<Self>) -> Self::Tally;
     /// Adds the hand that just ended (the last of `hands`) to `tally`, and says whether the
     /// match is over: its result, or `None` for another hand (the safety cap on deals is the
     /// game's to apply here).
@@ -235,7 +230,7 @@ impl<R: MatchRules> Match<R> {
             first_dealer,
             hands: Vec::new(),
             rng: None,
-            tally: R::new_tally(&opts),
+            tally: R::Tally::default(),
             result: None,
         })
     }
@@ -431,7 +426,7 @@ impl<R: MatchRules> Game for Match<R> {
         R::default_options(name)
     }
     fn name(opts: &Self::Options) -> &'static str {
-        R::name(opts)
+        opts.game()
     }
     fn seats(opts: &Self::Options) -> u8 {
         opts.players()
@@ -446,7 +441,8 @@ impl<R: MatchRules> Game for Match<R> {
         R::teams(opts)
     }
     fn max_actions(opts: &Self::Options) -> u64 {
-        R::max_actions(opts)
+        let (fixed, per) = R::action_bounds(opts);
+        fixed + per * u64::from(opts.max_deals())
     }
     fn facts(opts: &Self::Options) -> GameFacts {
         let (zero_sum, min_hand_award, max_hand_award) = R::award_bounds(opts);
@@ -458,7 +454,10 @@ impl<R: MatchRules> Game for Match<R> {
         }
     }
     fn fit_actions(opts: &Self::Options, limit: u64) -> Option<Self::Options> {
-        R::fit_actions(opts, limit)
+        let (fixed, per) = R::action_bounds(opts);
+        let deals = limit.checked_sub(fixed)? / per.max(1);
+        let deals = u32::try_from(deals).unwrap_or(u32::MAX);
+        (deals > 0).then(|| opts.with_max_deals(opts.max_deals().min(deals)))
     }
     fn set_option(opts: &mut Self::Options, key: &str, value: &str) -> Result<(), OptionError> {
         opts.set(key, value)
@@ -618,4 +617,15 @@ where
         replay.apply(action, &mut events);
     }
     events
+}
+
+/// The number of the last of `hands` (0-based) and the outcomes of the ones before it: the
+/// match context a view of the last hand gives.
+pub(crate) fn earlier_outcomes<H, O: Clone>(
+    hands: &[H],
+    outcome: impl Fn(&H) -> Option<&O>,
+) -> (u32, Vec<O>) {
+    let earlier = &hands[..hands.len().saturating_sub(1)];
+    let previous = earlier.iter().filter_map(|h| outcome(h).cloned()).collect();
+    (earlier.len() as u32, previous)
 }

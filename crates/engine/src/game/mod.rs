@@ -27,8 +27,8 @@ mod registry;
 mod traits;
 mod vocab;
 
-pub(crate) use driver::replay_events;
 pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
+pub(crate) use driver::{earlier_outcomes, replay_events};
 pub use features::{Features, HistoryFact};
 pub use hand_core::HandCore;
 pub use option_spec::{

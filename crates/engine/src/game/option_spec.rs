@@ -139,6 +139,12 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     fn defaults(&self) -> Self;
     /// How many seats the game has.
     fn players(&self) -> u8;
+    /// The registered name of the game these options play (a record's `game`).
+    fn game(&self) -> &'static str;
+    /// The safety cap on deals: a match not over after this many ends as a draw.
+    fn max_deals(&self) -> u32;
+    /// These options with the safety cap on deals set to `max_deals`.
+    fn with_max_deals(self, max_deals: u32) -> Self;
 
     /// The options that differ from the defaults, as a record's `options` object (`players`
     /// is the record's own field, and an option that only sets others has no value of its

@@ -108,6 +108,12 @@ impl MatchResult {
             draw: true,
         }
     }
+
+    /// A draw when `deals` have reached the safety cap `max_deals`, else `None` (another
+    /// deal).
+    pub fn at_cap(deals: usize, max_deals: u32) -> Option<MatchResult> {
+        (deals as u64 >= u64::from(max_deals)).then(MatchResult::draw)
+    }
 }
 
 /// The cards of one hand as dealt, in a form every game shares: each seat's cards, and the

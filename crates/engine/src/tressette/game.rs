@@ -4,13 +4,8 @@
 use crate::action::Action;
 use crate::error::IllegalAction;
 use crate::game::HandRules;
-use crate::seat::Seat;
 
-use super::hand::{Hand, side_of};
-use super::observation::Observation;
-use super::options::Options;
 use super::score::Outcome;
-use crate::game::MatchResult;
 
 /// T-D4, checked after each hand: the side at or above the target wins; both: the higher total
 /// wins, and equal totals mean another hand.
@@ -36,34 +31,6 @@ pub type Match = crate::game::Match<Tressette>;
 pub struct Tally {
     /// Totals per side.
     pub totals: [u32; 2],
-}
-
-/// T-D4 after each hand: the side at or above the target wins, or another hand is dealt up to
-/// the safety cap on deals (a draw).
-pub(super) fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
-    let o = hands.last().and_then(Hand::outcome)?;
-    tally.totals[0] += o.points[0];
-    tally.totals[1] += o.points[1];
-    if let Some(w) = winner(tally.totals, opts.target) {
-        let seats = Seat::first_n(opts.variant.players()).filter(|s| side_of(*s) == w);
-        Some(MatchResult::won(seats.collect()))
-    } else if hands.len() as u64 >= u64::from(opts.max_deals) {
-        Some(MatchResult::draw())
-    } else {
-        None
-    }
-}
-
-/// The match's context of an observation of the last hand: its number, the totals, the
-/// earlier hands' outcomes.
-pub(super) fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-    let earlier = &hands[..hands.len().saturating_sub(1)];
-    obs.hand_number = earlier.len() as u32;
-    obs.totals = tally.totals;
-    obs.previous = earlier
-        .iter()
-        .filter_map(|h| h.outcome().copied())
-        .collect();
 }
 
 impl Match {

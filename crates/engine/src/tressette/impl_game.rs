@@ -9,13 +9,13 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::GameOptions;
-use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View};
+use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
 use super::event::Event;
-use super::game::{Match, Tally, Tressette, annotate, hand_over};
+use super::game::{Match, Tally, Tressette, winner};
 use super::hand::{Hand, MAX_HISTORY, side_of};
 use super::observation::Observation;
 use super::options::{Options, Variant};
@@ -44,16 +44,24 @@ impl MatchRules for Tressette {
 
     const NAMES: &'static [&'static str] = &[Variant::Partnership.game(), Variant::Due.game()];
 
-    /// Both variants, with and without accusi, in Due with and without the strict follow rule,
-    /// targets 5 and 21.
-    fn new_tally(_: &Options) -> Tally {
-        Tally::default()
-    }
+    /// T-D4 after each hand: the side at or above the target wins, or another hand is dealt up to
+    /// the safety cap on deals (a draw).
     fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
-        hand_over(opts, tally, hands)
+        let o = hands.last().and_then(Hand::outcome)?;
+        tally.totals[0] += o.points[0];
+        tally.totals[1] += o.points[1];
+        if let Some(w) = winner(tally.totals, opts.target) {
+            let seats = Seat::first_n(opts.variant.players()).filter(|s| side_of(*s) == w);
+            Some(MatchResult::won(seats.collect()))
+        } else {
+            MatchResult::at_cap(hands.len(), opts.max_deals)
+        }
     }
+    /// The match's context of an observation of the last hand: its number, the totals, the
+    /// earlier hands' outcomes.
     fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-        annotate(obs, tally, hands)
+        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
+        obs.totals = tally.totals;
     }
 
     fn option_sets() -> Vec<Options> {
@@ -77,9 +85,6 @@ impl MatchRules for Tressette {
     fn default_options(name: &str) -> Option<Options> {
         Variant::from_game(name).map(Options::new)
     }
-    fn name(opts: &Options) -> &'static str {
-        opts.variant.game()
-    }
     fn total_index(_: &Options, seat: Seat) -> usize {
         side_of(seat)
     }
@@ -93,20 +98,14 @@ impl MatchRules for Tressette {
             })
             .collect()
     }
-    fn max_actions(opts: &Options) -> u64 {
-        u64::from(opts.max_deals) * MAX_HISTORY as u64
+    /// Each deal at its longest (the safety cap counts every deal).
+    fn action_bounds(_: &Options) -> (u64, u64) {
+        (0, MAX_HISTORY as u64)
     }
     /// 11 card points, and accusi (T-D2): a bound rather than the greatest award, 24 for every
     /// napoletana and "all four" accuso at once, though a side's cards hold fewer.
     fn award_bounds(opts: &Options) -> (bool, i32, i32) {
         (false, 0, 11 + if opts.accusi { 24 } else { 0 })
-    }
-    fn fit_actions(opts: &Options, limit: u64) -> Option<Options> {
-        let deals = u32::try_from(limit / MAX_HISTORY as u64).unwrap_or(u32::MAX);
-        (deals > 0).then(|| Options {
-            max_deals: opts.max_deals.min(deals),
-            ..*opts
-        })
     }
     fn deal_from_cards(
         _: &Options,
