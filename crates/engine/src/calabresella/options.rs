@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::game::{
-    GameOptions, OptionDescription, OptionError, read_choice, read_flag, read_number,
+    GameOptions, MAX_DEALS, OptionDescription, OptionError, read_choice, read_flag, read_number,
 };
 
 /// How the match ends (C-D16).
@@ -127,10 +127,8 @@ impl GameOptions for Options {
                 "Two people: seat 2 is a dummy played by the defending person; sets match_end=individual (C-D19).",
                 self.a_due,
             ),
-            D::number(
-                "max_deals",
+            D::max_deals(
                 "Safety cap: after this many deals a match with no winner is a draw.",
-                (1, 10_000_000),
                 self.max_deals,
             ),
             D::choice(
@@ -142,39 +140,31 @@ impl GameOptions for Options {
         ]
     }
 
-    /// Sets one option from its string value. `preset=terziglio` sets the target to 31.
-    /// Setting `a_due=true` also selects the individual match end it requires.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let k = key.trim().to_ascii_lowercase();
-        match k.as_str() {
-            "players" => self.players = read_number(&k, value, (3, 4))? as u8,
-            "target" => self.target = read_number(&k, value, (1, 1_000_000))?,
-            "max_deals" => self.max_deals = read_number(&k, value, (1, 10_000_000))?,
+    fn assign(&mut self, k: &str, value: &str) -> Result<bool, OptionError> {
+        match k {
+            "players" => self.players = read_number(k, value, (3, 4))? as u8,
+            "target" => self.target = read_number(k, value, (1, 1_000_000))?,
+            "max_deals" => self.max_deals = read_number(k, value, MAX_DEALS)?,
             "match_end" => {
                 self.match_end = [MatchEnd::Pooled, MatchEnd::Individual]
-                    [read_choice(&k, value, &["pooled", "individual"])?]
+                    [read_choice(k, value, &["pooled", "individual"])?]
             }
-            "stramazzo" => self.stramazzo = read_flag(&k, value)?,
-            "only_chiamo" => self.only_chiamo = read_flag(&k, value)?,
-            "chiamo_threes_only" => self.chiamo_threes_only = read_flag(&k, value)?,
-            "aperta" => self.aperta = read_flag(&k, value)?,
+            "stramazzo" => self.stramazzo = read_flag(k, value)?,
+            "only_chiamo" => self.only_chiamo = read_flag(k, value)?,
+            "chiamo_threes_only" => self.chiamo_threes_only = read_flag(k, value)?,
+            "aperta" => self.aperta = read_flag(k, value)?,
             "a_due" => {
-                self.a_due = read_flag(&k, value)?;
+                self.a_due = read_flag(k, value)?;
                 if self.a_due {
                     self.match_end = MatchEnd::Individual;
                 }
             }
             "preset" => {
-                self.target = [31, 21][read_choice(&k, value, &["terziglio", "calabresella"])?]
+                self.target = [31, 21][read_choice(k, value, &["terziglio", "calabresella"])?]
             }
-            _ => {
-                return Err(OptionError::Unknown {
-                    key: key.into(),
-                    known: "players, target, match_end, stramazzo, only_chiamo, chiamo_threes_only, aperta, a_due, max_deals, preset",
-                });
-            }
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 
     fn validate(&self) -> Result<(), OptionError> {
@@ -214,14 +204,6 @@ impl GameOptions for Options {
 
     fn game(&self) -> &'static str {
         "calabresella"
-    }
-
-    fn max_deals(&self) -> u32 {
-        self.max_deals
-    }
-
-    fn with_max_deals(self, max_deals: u32) -> Options {
-        Options { max_deals, ..self }
     }
 }
 

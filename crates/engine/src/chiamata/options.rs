@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::game::{
-    GameOptions, OptionDescription, OptionError, read_choice, read_flag, read_number,
+    GameOptions, MAX_DEALS, OptionDescription, OptionError, read_choice, read_flag, read_number,
 };
 
 /// Which game of the calling family is played.
@@ -105,10 +105,6 @@ pub struct Options {
 /// The most scored hands a match may have: every hand is kept in the match, so a bound keeps
 /// one table's memory bounded.
 pub const MAX_HANDS: u32 = 100_000;
-
-/// The option names, for error messages.
-const KNOWN: &str = "players, hands, solo_bid, call_threes_only, call_own_card, auction, \
-                     two_closes, first_lead, bid_multiplier, max_deals";
 
 impl Options {
     /// The defaults of a variant: five players, ten hands.
@@ -231,23 +227,19 @@ impl GameOptions for Options {
                 ));
             }
         }
-        out.push(D::number(
-            "max_deals",
+        out.push(D::max_deals(
             "Safety cap: after this many void deals a match ends as a draw.",
-            (1, 10_000_000),
             self.max_deals,
         ));
         out
     }
 
-    /// Sets one option from its string value.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let k = key.trim().to_ascii_lowercase();
-        match k.as_str() {
+    fn assign(&mut self, k: &str, value: &str) -> Result<bool, OptionError> {
+        match k {
             "players" => {
                 self.players = match (self.variant, value.trim()) {
                     (_, "5") => 5,
-                    (Variant::Tressette, _) => read_number(&k, value, (4, 5))? as u8,
+                    (Variant::Tressette, _) => read_number(k, value, (4, 5))? as u8,
                     (Variant::Briscola, _) => {
                         return Err(OptionError::Players {
                             game: self.variant.game(),
@@ -258,29 +250,24 @@ impl GameOptions for Options {
                 }
             }
             // As given, whatever `players` is set to after it.
-            "hands" => self.hands = Some(read_number(&k, value, (1, MAX_HANDS))?),
-            "max_deals" => self.max_deals = read_number(&k, value, (1, 10_000_000))?,
-            "solo_bid" => self.solo_bid = read_flag(&k, value)?,
-            "call_threes_only" => self.call_threes_only = read_flag(&k, value)?,
-            "call_own_card" => self.call_own_card = read_flag(&k, value)?,
-            "two_closes" => self.two_closes = read_flag(&k, value)?,
-            "bid_multiplier" => self.bid_multiplier = read_flag(&k, value)?,
+            "hands" => self.hands = Some(read_number(k, value, (1, MAX_HANDS))?),
+            "max_deals" => self.max_deals = read_number(k, value, MAX_DEALS)?,
+            "solo_bid" => self.solo_bid = read_flag(k, value)?,
+            "call_threes_only" => self.call_threes_only = read_flag(k, value)?,
+            "call_own_card" => self.call_own_card = read_flag(k, value)?,
+            "two_closes" => self.two_closes = read_flag(k, value)?,
+            "bid_multiplier" => self.bid_multiplier = read_flag(k, value)?,
             "auction" => {
                 self.auction =
-                    [Auction::Ranks, Auction::Points][read_choice(&k, value, &["ranks", "points"])?]
+                    [Auction::Ranks, Auction::Points][read_choice(k, value, &["ranks", "points"])?]
             }
             "first_lead" => {
                 self.first_lead = [FirstLead::Eldest, FirstLead::Caller]
-                    [read_choice(&k, value, &["eldest", "caller"])?]
+                    [read_choice(k, value, &["eldest", "caller"])?]
             }
-            _ => {
-                return Err(OptionError::Unknown {
-                    key: key.into(),
-                    known: KNOWN,
-                });
-            }
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Checks that the options make a playable game: each game's options only on that game.
@@ -338,14 +325,6 @@ impl GameOptions for Options {
 
     fn game(&self) -> &'static str {
         self.variant.game()
-    }
-
-    fn max_deals(&self) -> u32 {
-        self.max_deals
-    }
-
-    fn with_max_deals(self, max_deals: u32) -> Options {
-        Options { max_deals, ..self }
     }
 }
 

@@ -32,7 +32,7 @@ pub(crate) use driver::{earlier_outcomes, replay_events};
 pub use features::{Features, HistoryFact};
 pub use hand_core::HandCore;
 pub use option_spec::{
-    GameOptions, OptionDescription, OptionKind, read_choice, read_flag, read_number,
+    GameOptions, MAX_DEALS, OptionDescription, OptionKind, read_choice, read_flag, read_number,
 };
 pub use registry::{
     AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,

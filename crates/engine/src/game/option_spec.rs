@@ -95,6 +95,16 @@ pub fn read_flag(key: &str, value: &str) -> Result<bool, OptionError> {
     }
 }
 
+/// The values every game's `max_deals` takes.
+pub const MAX_DEALS: (u32, u32) = (1, 10_000_000);
+
+impl OptionDescription {
+    /// The safety cap on deals every game takes (`max_deals`), what it counts, and its value.
+    pub fn max_deals(doc: &'static str, value: u32) -> OptionDescription {
+        OptionDescription::number("max_deals", doc, MAX_DEALS, value)
+    }
+}
+
 /// Reads a whole number from `min` to `max`.
 pub fn read_number(key: &str, value: &str, (min, max): (u32, u32)) -> Result<u32, OptionError> {
     value
@@ -130,9 +140,22 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     /// Every option [`GameOptions::set`] takes in this variant (`players` included), with its
     /// value here, in the game's order.
     fn describe(&self) -> Vec<OptionDescription>;
-    /// Sets one option from its text (keys in any case); `players` too, where the variant's
-    /// number of players is fixed (saying it again is allowed).
-    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError>;
+    /// Sets option `key` (trimmed, in lower case) from its text: `Ok(false)` when the game has
+    /// no such option. `players` too, where the variant's number is fixed (saying it again is
+    /// allowed).
+    fn assign(&mut self, key: &str, value: &str) -> Result<bool, OptionError>;
+    /// Sets one option from its text (keys in any case); an unknown key is refused with the
+    /// keys this game's variant takes.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        if self.assign(&key.trim().to_ascii_lowercase(), value)? {
+            return Ok(());
+        }
+        let known: Vec<&str> = self.describe().iter().map(|d| d.key).collect();
+        Err(OptionError::Unknown {
+            key: key.into(),
+            known: known.join(", "),
+        })
+    }
     /// Checks that the options make a playable game.
     fn validate(&self) -> Result<(), OptionError>;
     /// The defaults of the same game and variant: what a record leaves out.
@@ -141,10 +164,25 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     fn players(&self) -> u8;
     /// The registered name of the game these options play (a record's `game`).
     fn game(&self) -> &'static str;
-    /// The safety cap on deals: a match not over after this many ends as a draw.
-    fn max_deals(&self) -> u32;
-    /// These options with the safety cap on deals set to `max_deals`.
-    fn with_max_deals(self, max_deals: u32) -> Self;
+
+    /// The safety cap on deals, the `max_deals` every game takes: a match not over after this
+    /// many deals (of the kind the game counts) ends as a draw.
+    fn max_deals(&self) -> u32 {
+        self.describe()
+            .into_iter()
+            .find(|d| d.key == "max_deals")
+            .and_then(|d| d.value?.parse().ok())
+            .unwrap_or(u32::MAX)
+    }
+    /// These options with the safety cap on deals set to `max_deals` (unchanged where that is
+    /// not a value the game takes).
+    fn with_max_deals(self, max_deals: u32) -> Self {
+        let mut capped = self;
+        match capped.set("max_deals", &max_deals.to_string()) {
+            Ok(()) => capped,
+            Err(_) => self,
+        }
+    }
 
     /// The options that differ from the defaults, as a record's `options` object (`players`
     /// is the record's own field, and an option that only sets others has no value of its

@@ -163,7 +163,7 @@ pub enum OptionError {
         /// The name given.
         key: String,
         /// The game's option names, comma-separated.
-        known: &'static str,
+        known: String,
     },
     /// The value does not fit the option.
     #[error("option {key}: bad value {value:?} ({expected})")]

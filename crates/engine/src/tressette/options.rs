@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::game::{GameOptions, OptionDescription, OptionError, read_flag, read_number};
+use crate::game::{GameOptions, MAX_DEALS, OptionDescription, OptionError, read_flag, read_number};
 
 /// Which Tressette is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -104,19 +104,15 @@ impl GameOptions for Options {
                 self.follow_suit_always,
             ));
         }
-        out.push(D::number(
-            "max_deals",
+        out.push(D::max_deals(
             "Safety cap: after this many deals a match with no winner is a draw.",
-            (1, 10_000_000),
             self.max_deals,
         ));
         out
     }
 
-    /// Sets one option from its string value; `players` only to the variant's own number.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let k = key.trim().to_ascii_lowercase();
-        match k.as_str() {
+    fn assign(&mut self, k: &str, value: &str) -> Result<bool, OptionError> {
+        match k {
             "players" => {
                 let players = self.variant.players();
                 if value.trim() != players.to_string() {
@@ -127,18 +123,13 @@ impl GameOptions for Options {
                     });
                 }
             }
-            "target" => self.target = read_number(&k, value, (1, 1_000_000))?,
-            "max_deals" => self.max_deals = read_number(&k, value, (1, 10_000_000))?,
-            "accusi" => self.accusi = read_flag(&k, value)?,
-            "follow_suit_always" => self.follow_suit_always = read_flag(&k, value)?,
-            _ => {
-                return Err(OptionError::Unknown {
-                    key: key.into(),
-                    known: "target, accusi, follow_suit_always, max_deals",
-                });
-            }
+            "target" => self.target = read_number(k, value, (1, 1_000_000))?,
+            "max_deals" => self.max_deals = read_number(k, value, MAX_DEALS)?,
+            "accusi" => self.accusi = read_flag(k, value)?,
+            "follow_suit_always" => self.follow_suit_always = read_flag(k, value)?,
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Checks that the options make a playable game.
@@ -161,14 +152,6 @@ impl GameOptions for Options {
 
     fn game(&self) -> &'static str {
         self.variant.game()
-    }
-
-    fn max_deals(&self) -> u32 {
-        self.max_deals
-    }
-
-    fn with_max_deals(self, max_deals: u32) -> Options {
-        Options { max_deals, ..self }
     }
 }
 
