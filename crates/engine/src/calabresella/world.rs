@@ -20,8 +20,8 @@ use crate::cardset::CardSet;
 use crate::game::GameHand;
 use crate::game::{HandRules, Phase, Viewer};
 use crate::rng::GameRng;
-use crate::search::world::{Build, all_but};
-use crate::search::{Layout, Searchable, WorldError, WorldSampler, places_key};
+use crate::search::world::{Build, PlayEvidence, all_but, hands_of};
+use crate::search::{Layout, Searchable, WorldError, WorldSampler};
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
@@ -31,9 +31,6 @@ use super::observation::Observation;
 use super::score::HandOutcome;
 
 impl Searchable for Hand {
-    fn to_move(&self) -> Option<Seat> {
-        self.actor()
-    }
     fn side(&self, seat: Seat) -> u8 {
         match (self.soloist(), self.defenders()) {
             (Some(s), _) if s == seat => 0,
@@ -64,9 +61,6 @@ impl Searchable for Hand {
     fn tricks_left(&self) -> u32 {
         u32::from(TRICKS).saturating_sub(u32::from(self.tricks_done()))
     }
-    fn key(&self) -> u64 {
-        places_key(&crate::game::GameHand::card_places(self), self.actor())
-    }
 }
 
 /// What the events tell one seat, gathered in one pass.
@@ -83,15 +77,14 @@ struct Story {
     monte_received: Vec<(Seat, Option<CardSet>)>,
     split: Option<[(Seat, CardSet); 2]>,
     discards: [Vec<Option<Card>>; Seat::MAX],
-    played: PerSeat<CardSet>,
-    voids: PerSeat<CardSet>,
+    /// The cards played, and the voids they show.
+    play: PlayEvidence,
     /// The hand's actions, hidden ones as `None` (a discard or the return card).
     actions: Vec<Option<Action>>,
 }
 
 fn story(obs: &Observation) -> Story {
     let mut st = Story::default();
-    let mut led: Option<Card> = None;
     for e in &obs.events {
         match e {
             Event::Bid { contract, .. } => {
@@ -122,17 +115,10 @@ fn story(obs: &Observation) -> Story {
                 st.actions.push(card.map(Action::Discard));
             }
             Event::Played { seat, card, signal } => {
-                match led {
-                    Some(l) if l.suit() != card.suit() => {
-                        st.voids[*seat] |= CardSet::suit(l.suit());
-                    }
-                    None => led = Some(*card),
-                    _ => {}
-                }
-                st.played[*seat].insert(*card);
+                st.play.play(*seat, *card, true);
                 st.actions.push(Some(Action::Play(*card, *signal)));
             }
-            Event::TrickWon { .. } => led = None,
+            Event::TrickWon { .. } => st.play.trick_won(),
             _ => {}
         }
     }
@@ -153,16 +139,13 @@ impl Observation {
     /// A sampler of the worlds this seat's view allows, uniformly among the consistent
     /// placements of the cards it has not seen.
     pub fn world_sampler(&self) -> Result<WorldSampler<Hand>, WorldError> {
-        let v = self.viewer.seat().ok_or(WorldError::Spectator)?;
-        if self.outcome.is_some() {
-            return Err(WorldError::HandOver);
-        }
+        let v = WorldError::sampling_seat(self.viewer, self.outcome.is_some())?;
         let opts = self.options;
         let st = story(self);
         let n = opts.players;
         let idle = self.idle;
         let active: Vec<Seat> = Seat::first_n(n).filter(|&s| Some(s) != idle).collect();
-        let played_all = Seat::first_n(n).fold(CardSet::EMPTY, |a, s| a | st.played[s]);
+        let played_all = Seat::first_n(n).fold(CardSet::EMPTY, |a, s| a | st.play.played[s]);
         let soloist = st.contract.map(|(s, _)| s);
         let contract = st.contract.map(|(_, c)| c);
 
@@ -197,7 +180,7 @@ impl Observation {
                     went |= cards.unwrap_or(CardSet::EMPTY);
                 }
             }
-            known_disc[d] |= went - known_in[d] - st.played[d];
+            known_disc[d] |= went - known_in[d] - st.play.played[d];
         }
         // The monte while it lies face up and untaken (scegliete before the split).
         let shown_aside = match (contract, st.split, st.monte_known) {
@@ -269,7 +252,7 @@ impl Observation {
                 let barred: Vec<usize> = hand_seats
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| st.voids[**s].contains(c))
+                    .filter(|(_, s)| st.play.voids[**s].contains(c))
                     .map(|(i, _)| i)
                     .collect();
                 let mut mask = all_but(places, &barred);
@@ -293,17 +276,14 @@ impl Observation {
 
         let obs = self.clone();
         let build: Build<Hand> = Box::new(move |placed, rng| {
-            let mut cur = PerSeat::splat(CardSet::EMPTY);
-            for (i, &s) in hand_seats.iter().enumerate() {
-                cur[s] = placed[i] | known_in[s];
-            }
+            let mut cur = hands_of(placed, &hand_seats, &known_in);
             if Some(v) != idle {
                 cur[v] = obs.hand;
             }
             let disc = PerSeat::from_fn(n, |s| {
                 known_disc[s] | discard_place(s).map_or(CardSet::EMPTY, |i| placed[i])
             });
-            let orig = PerSeat::from_fn(n, |s| cur[s] | st.played[s]);
+            let orig = PerSeat::from_fn(n, |s| cur[s] | st.play.played[s]);
             let untouched = monte_place.map_or(CardSet::EMPTY, |i| placed[i]);
             let mut dealt = orig;
             let mut monte: Vec<Card> = Vec::new();
@@ -445,6 +425,5 @@ fn own_discards_of(st: &Story, s: Seat) -> CardSet {
 }
 
 crate::search::pimc::determinize! {
-    decider: |hand| hand.actor().map(|a| hand.controller(a)),
     solve_tricks: |_hand| 5,
 }

@@ -11,8 +11,8 @@ use crate::action::Action;
 use crate::cardset::CardSet;
 use crate::game::GameHand;
 use crate::game::{HandRules, Phase, Viewer};
-use crate::search::world::{Build, all_but};
-use crate::search::{Layout, Searchable, WorldError, WorldSampler, places_key};
+use crate::search::world::{Build, PlayEvidence, all_but, hands_of, replayed};
+use crate::search::{Layout, Searchable, WorldError, WorldSampler};
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
@@ -22,9 +22,6 @@ use super::observation::Observation;
 use super::options::Variant;
 
 impl Searchable for Hand {
-    fn to_move(&self) -> Option<Seat> {
-        self.actor()
-    }
     fn side(&self, seat: Seat) -> u8 {
         match self.caller() {
             Some(c) if c == seat || self.partner() == Some(seat) => 0,
@@ -41,23 +38,15 @@ impl Searchable for Hand {
     fn tricks_left(&self) -> u32 {
         (40 / u32::from(self.players()).max(1)).saturating_sub(u32::from(self.tricks_done()))
     }
-    fn key(&self) -> u64 {
-        places_key(&crate::game::GameHand::card_places(self), self.actor())
-    }
 }
 
 impl Observation {
     /// A sampler of the worlds this seat's view allows, uniformly among the consistent ones.
     pub fn world_sampler(&self) -> Result<WorldSampler<Hand>, WorldError> {
-        let v = self.viewer.seat().ok_or(WorldError::Spectator)?;
-        if self.outcome.is_some() {
-            return Err(WorldError::HandOver);
-        }
+        let v = WorldError::sampling_seat(self.viewer, self.outcome.is_some())?;
         let opts = self.options;
         let n = opts.players;
-        let mut played = PerSeat::splat(CardSet::EMPTY);
-        let mut voids = PerSeat::splat(CardSet::EMPTY);
-        let mut led: Option<crate::card::Card> = None;
+        let mut evidence = PlayEvidence::default();
         let mut actions: Vec<Action> = Vec::new();
         let mut caller = None;
         let mut called = None;
@@ -70,23 +59,15 @@ impl Observation {
                     called = Some(*card);
                 }
                 Event::Played { seat, card, signal } => {
-                    match led {
-                        // TC-D7: follow suit binds; BC-D9: it does not.
-                        Some(l)
-                            if opts.variant == Variant::Tressette && l.suit() != card.suit() =>
-                        {
-                            voids[*seat] |= CardSet::suit(l.suit());
-                        }
-                        None => led = Some(*card),
-                        _ => {}
-                    }
-                    played[*seat].insert(*card);
+                    // TC-D7: follow suit binds; BC-D9: it does not.
+                    evidence.play(*seat, *card, opts.variant == Variant::Tressette);
                     actions.push(Action::Play(*card, *signal));
                 }
-                Event::TrickWon { .. } => led = None,
+                Event::TrickWon { .. } => evidence.trick_won(),
                 _ => {}
             }
         }
+        let PlayEvidence { played, voids, .. } = evidence;
         let others: Vec<Seat> = Seat::first_n(n).filter(|&s| s != v).collect();
         let all_played = others.iter().fold(played[v], |a, &s| a | played[s]);
         let unseen = CardSet::ALL - self.hand - all_played;
@@ -113,16 +94,11 @@ impl Observation {
         let layout = Layout { sizes, allowed };
         let obs = self.clone();
         let build: Build<Hand> = Box::new(move |placed, _rng| {
-            let mut hands = PerSeat::splat(CardSet::EMPTY);
-            for (i, &s) in others.iter().enumerate() {
-                hands[s] = placed[i];
-            }
+            let mut hands = hands_of(placed, &others, &PerSeat::splat(CardSet::EMPTY));
             hands[v] = obs.hand;
             let dealt = PerSeat::from_fn(n, |s| hands[s] | played[s]);
-            let mut hand = Hand::new(opts, obs.dealer, Deal { hands: dealt }).ok()?;
-            for &a in &actions {
-                hand.try_apply(a).ok()?;
-            }
+            let dealt = Hand::new(opts, obs.dealer, Deal { hands: dealt }).ok()?;
+            let hand = replayed(dealt, &actions)?;
             (hand.observation(Viewer::Seat(v)).events == obs.events).then_some(hand)
         });
         WorldSampler::new(&layout, build)
@@ -130,6 +106,5 @@ impl Observation {
 }
 
 crate::search::pimc::determinize! {
-    decider: |hand| hand.actor(),
     solve_tricks: |hand| if hand.players() == 4 { 4 } else { 3 },
 }

@@ -23,14 +23,16 @@ pub use pimc::{Budget, PimcBot, PimcError};
 pub use solver::Solver;
 pub use world::{WorldError, WorldSampler};
 
-use crate::game::Rollout;
+use crate::game::HandRules;
 use crate::seat::Seat;
 
 /// What a full-information search needs of a hand beyond [`Rollout`]: who moves, the sides
 /// (known in a sampled world), the value of a finished hand, and a key for the position.
-pub trait Searchable: Rollout + Clone {
+pub trait Searchable: HandRules {
     /// The seat whose decision it is now (a dummy's seat counts as its own: it is on a side).
-    fn to_move(&self) -> Option<Seat>;
+    fn to_move(&self) -> Option<Seat> {
+        self.actor()
+    }
     /// The side of `seat`: 0 or 1 once the sides are known (the soloist's or caller's side is
     /// 0), 2 for a seat out of the hand or while the sides are not formed yet.
     fn side(&self, seat: Seat) -> u8;
@@ -43,7 +45,9 @@ pub trait Searchable: Rollout + Clone {
     fn tricks_left(&self) -> u32;
     /// A key for the position: equal for positions with the same cards in the same places, the
     /// same trick and the same seat to move (the transposition table's key within one world).
-    fn key(&self) -> u64;
+    fn key(&self) -> u64 {
+        places_key(&self.card_places(), self.actor())
+    }
 }
 
 /// Mixes `x` into the running key `h` (a 64-bit multiply-xorshift step).

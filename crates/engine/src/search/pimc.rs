@@ -149,7 +149,7 @@ pub trait Determinize {
 /// Implements [`Determinize`] for the game module it is called in: `super::Match` with the
 /// `Hand` and `Observation` in scope. Only who decides and when to solve differ between games.
 macro_rules! determinize {
-    (decider: |$d:ident| $decider:expr, solve_tricks: |$t:ident| $solve:expr $(,)?) => {
+    (solve_tricks: |$t:ident| $solve:expr $(,)?) => {
         impl $crate::search::pimc::Determinize for super::Match {
             type Hand = Hand;
             type Obs = Observation;
@@ -161,8 +161,8 @@ macro_rules! determinize {
             fn seat(obs: &Observation) -> Option<$crate::seat::Seat> {
                 obs.viewer.seat()
             }
-            fn decider($d: &Hand) -> Option<$crate::seat::Seat> {
-                $decider
+            fn decider(hand: &Hand) -> Option<$crate::seat::Seat> {
+                <Hand as $crate::game::HandRules>::decider(hand)
             }
             fn view(hand: &Hand, seat: $crate::seat::Seat) -> Observation {
                 hand.observation($crate::game::Viewer::Seat(seat))

@@ -11,8 +11,12 @@
 //! superset keeps the draw uniform among the consistent ones (where a builder draws hidden
 //! steps at random, over consistent deals with their hidden steps).
 
+use crate::action::Action;
+use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::{HandRules, Viewer};
 use crate::rng::GameRng;
+use crate::seat::{PerSeat, Seat};
 
 use super::assign::{Assigner, Layout, LayoutError};
 
@@ -34,6 +38,18 @@ pub enum WorldError {
     /// Every placement tried was refused by the replay check.
     #[error("no consistent world found in {MAX_TRIES} tries")]
     Rejected,
+}
+
+impl WorldError {
+    /// The seat whose worlds an observation by `viewer` samples: refused for a spectator, and
+    /// once the hand is `over`.
+    pub fn sampling_seat(viewer: Viewer, over: bool) -> Result<Seat, WorldError> {
+        let seat = viewer.seat().ok_or(WorldError::Spectator)?;
+        if over {
+            return Err(WorldError::HandOver);
+        }
+        Ok(seat)
+    }
 }
 
 /// Builds a hand from one placement of the unseen cards, or refuses it.
@@ -138,3 +154,57 @@ macro_rules! any_world {
     };
 }
 crate::for_each_game!(any_world);
+
+/// `hand`, a world's deal, with the seat's history `actions` replayed on it: `None` when one of
+/// them is illegal there (the world cannot have happened).
+pub(crate) fn replayed<H: HandRules>(mut hand: H, actions: &[Action]) -> Option<H> {
+    for &action in actions {
+        hand.try_apply(action).ok()?;
+    }
+    Some(hand)
+}
+
+/// What a seat learns from the cards played to tricks: who played which card, and the suits a
+/// seat showed void in by not following where following binds.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlayEvidence {
+    /// The cards each seat played.
+    pub(crate) played: PerSeat<CardSet>,
+    /// The suits each seat is known to have been dealt none of.
+    pub(crate) voids: PerSeat<CardSet>,
+    /// The first card of the trick in progress.
+    led: Option<Card>,
+}
+
+impl PlayEvidence {
+    /// `seat` played `card`; `binds` says whether following suit was compulsory then.
+    pub(crate) fn play(&mut self, seat: Seat, card: Card, binds: bool) {
+        match self.led {
+            Some(l) if binds && l.suit() != card.suit() => {
+                self.voids[seat] |= CardSet::suit(l.suit());
+            }
+            None => self.led = Some(card),
+            _ => {}
+        }
+        self.played[seat].insert(card);
+    }
+
+    /// The trick in progress was completed.
+    pub(crate) fn trick_won(&mut self) {
+        self.led = None;
+    }
+}
+
+/// The seats' hands in a sampled placement: `seats[i]` holds place `i`'s cards and the cards
+/// it is known to hold (`known`); the other seats nothing yet.
+pub(crate) fn hands_of(
+    placed: &[CardSet],
+    seats: &[Seat],
+    known: &PerSeat<CardSet>,
+) -> PerSeat<CardSet> {
+    let mut hands = PerSeat::splat(CardSet::EMPTY);
+    for (&seat, &cards) in seats.iter().zip(placed) {
+        hands[seat] = cards | known[seat];
+    }
+    hands
+}

@@ -12,8 +12,8 @@ use crate::cardset::CardSet;
 use crate::game::GameHand;
 use crate::game::Rollout;
 use crate::game::{HandRules, Viewer};
-use crate::search::world::{Build, all_but};
-use crate::search::{Layout, Searchable, WorldError, WorldSampler, places_key};
+use crate::search::world::{Build, PlayEvidence, all_but, hands_of, replayed};
+use crate::search::{Layout, Searchable, WorldError, WorldSampler};
 use crate::seat::{PerSeat, Seat};
 
 use super::deal::Deal;
@@ -23,9 +23,6 @@ use super::observation::Observation;
 use super::options::Variant;
 
 impl Searchable for Hand {
-    fn to_move(&self) -> Option<Seat> {
-        self.actor()
-    }
     fn side(&self, seat: Seat) -> u8 {
         side_of(seat) as u8
     }
@@ -46,26 +43,18 @@ impl Searchable for Hand {
         };
         total.saturating_sub(u32::from(self.tricks_done()))
     }
-    fn key(&self) -> u64 {
-        places_key(&crate::game::GameHand::card_places(self), self.actor())
-    }
 }
 
 impl Observation {
     /// A sampler of the worlds this seat's view allows, uniformly among the consistent ones.
     pub fn world_sampler(&self) -> Result<WorldSampler<Hand>, WorldError> {
-        let v = self.viewer.seat().ok_or(WorldError::Spectator)?;
-        if self.outcome.is_some() {
-            return Err(WorldError::HandOver);
-        }
+        let v = WorldError::sampling_seat(self.viewer, self.outcome.is_some())?;
         let opts = self.options;
         let n = opts.variant.players();
-        let mut played = PerSeat::splat(CardSet::EMPTY);
+        let mut evidence = PlayEvidence::default();
         let mut drawn = PerSeat::splat(CardSet::EMPTY);
         let mut declared = PerSeat::splat(CardSet::EMPTY);
         let mut draw_order: Vec<Card> = Vec::new();
-        let mut voids = PerSeat::splat(CardSet::EMPTY);
-        let mut led: Option<Card> = None;
         let mut actions: Vec<Action> = Vec::new();
         for e in &self.events {
             match e {
@@ -75,17 +64,10 @@ impl Observation {
                     let binds = opts.variant != Variant::Due
                         || opts.follow_suit_always
                         || draw_order.len() == 20;
-                    match led {
-                        Some(l) if binds && l.suit() != card.suit() => {
-                            voids[*seat] |= CardSet::suit(l.suit());
-                        }
-                        None => led = Some(*card),
-                        _ => {}
-                    }
-                    played[*seat].insert(*card);
+                    evidence.play(*seat, *card, binds);
                     actions.push(Action::Play(*card, *signal));
                 }
-                Event::TrickWon { .. } => led = None,
+                Event::TrickWon { .. } => evidence.trick_won(),
                 Event::Drew { seat, card } => {
                     drawn[*seat].insert(*card);
                     draw_order.push(*card);
@@ -96,6 +78,7 @@ impl Observation {
                 Event::Dealt { .. } | Event::Scored(_) => {}
             }
         }
+        let PlayEvidence { played, voids, .. } = evidence;
         let others: Vec<Seat> = Seat::first_n(n).filter(|&s| s != v).collect();
         let all_played = others.iter().fold(played[v], |a, &s| a | played[s]);
         // Cards whose holder the seat knows: drawn or declared and not played since.
@@ -128,10 +111,7 @@ impl Observation {
         let layout = Layout { sizes, allowed };
         let obs = self.clone();
         let build: Build<Hand> = Box::new(move |placed, rng| {
-            let mut hands = PerSeat::splat(CardSet::EMPTY);
-            for (i, &s) in others.iter().enumerate() {
-                hands[s] = placed[i] | known[s];
-            }
+            let mut hands = hands_of(placed, &others, &known);
             hands[v] = obs.hand;
             let dealt = PerSeat::from_fn(n, |s| (hands[s] | played[s]) - drawn[s]);
             let stock = match stock_place {
@@ -143,7 +123,7 @@ impl Observation {
                 }
                 None => None,
             };
-            let mut hand = Hand::new(
+            let hand = Hand::new(
                 opts,
                 obs.dealer,
                 Deal {
@@ -152,9 +132,7 @@ impl Observation {
                 },
             )
             .ok()?;
-            for &a in &actions {
-                hand.try_apply(a).ok()?;
-            }
+            let hand = replayed(hand, &actions)?;
             (hand.observation(Viewer::Seat(v)).events == obs.events).then_some(hand)
         });
         WorldSampler::new(&layout, build)
@@ -162,6 +140,5 @@ impl Observation {
 }
 
 crate::search::pimc::determinize! {
-    decider: |hand| hand.actor(),
     solve_tricks: |hand| if hand.options().variant == Variant::Due { 6 } else { 4 },
 }
