@@ -489,3 +489,9 @@ impl FromStr for Action {
         }
     }
 }
+
+/// The actions of a hand's history of action ids, read without a game's context (every game
+/// but Calabresella, whose ids need the hand to decode).
+pub(crate) fn plain_actions(ids: &[u16]) -> impl Iterator<Item = Action> + '_ {
+    ids.iter().filter_map(|&id| Action::from_id(id, None).ok())
+}

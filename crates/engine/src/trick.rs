@@ -17,6 +17,13 @@ pub trait CardEvents {
     fn played(seat: Seat, card: Card, signal: Option<Signal>) -> Self;
     /// The trick numbered `number` (1-based) went to `winner` with `cards`.
     fn trick_won(number: u8, winner: Seat, cards: CardSet) -> Self;
+    /// The card this event plays, if it is a play.
+    fn card_played(&self) -> Option<Card>;
+}
+
+/// Every card `events` play (the public record of the tricks so far).
+pub fn cards_played<E: CardEvents>(events: &[E]) -> CardSet {
+    events.iter().filter_map(E::card_played).collect()
 }
 
 /// The cards a player holding `hand` may play to a trick led in `led` (or lead, when `None`):

@@ -6,6 +6,8 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::seat::Seat;
 
+use super::heuristic::play_card;
+
 /// What the heuristic needs to know about the table, in any game.
 pub(crate) struct Table<'a> {
     /// The player's own cards.
@@ -20,6 +22,28 @@ pub(crate) struct Table<'a> {
     pub(crate) seen: CardSet,
     /// Cards in a complete trick.
     pub(crate) trick_size: usize,
+}
+
+impl<'a> Table<'a> {
+    /// The table as a seat holding `hand` sees it: the cards its `legal` actions play, the
+    /// `trick` so far, its `partner`, the cards `gone` before this trick, and `trick_size`.
+    pub(crate) fn seen_by(
+        hand: CardSet,
+        legal: &[Action],
+        trick: &'a [(Seat, Card)],
+        (partner, gone): (Option<Seat>, CardSet),
+        trick_size: usize,
+    ) -> Table<'a> {
+        let trick_cards: CardSet = trick.iter().map(|(_, c)| *c).collect();
+        Table {
+            hand,
+            playable: legal.iter().filter_map(play_card).collect(),
+            trick,
+            partner,
+            seen: gone | hand | trick_cards,
+            trick_size,
+        }
+    }
 }
 
 fn pick(set: CardSet, key: impl Fn(Card) -> i32) -> Option<Action> {

@@ -4,7 +4,7 @@
 
 use crate::action::{Action, Contract};
 use crate::bots::cardplay::{self, Table};
-use crate::bots::{Bot, HeuristicBot, play_card};
+use crate::bots::{Bot, HeuristicBot};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::game::Viewer;
@@ -147,14 +147,12 @@ fn partner_of(obs: &Observation, seat: Seat) -> Option<Seat> {
 }
 
 fn play(obs: &Observation, actor: Seat, hand: CardSet, gone: CardSet) -> Option<Action> {
-    let playable: CardSet = obs.legal_actions.iter().filter_map(play_card).collect();
-    let trick_cards: CardSet = obs.trick.iter().map(|(_, c)| *c).collect();
-    cardplay::choose(&Table {
+    let partner = partner_of(obs, actor);
+    cardplay::choose(&Table::seen_by(
         hand,
-        playable,
-        trick: &obs.trick,
-        partner: partner_of(obs, actor),
-        seen: gone | hand | trick_cards,
-        trick_size: 3,
-    })
+        &obs.legal_actions,
+        &obs.trick,
+        (partner, gone),
+        3,
+    ))
 }

@@ -249,12 +249,7 @@ impl Observation {
         let allowed = unseen
             .iter()
             .map(|c| {
-                let barred: Vec<usize> = hand_seats
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| st.play.voids[**s].contains(c))
-                    .map(|(i, _)| i)
-                    .collect();
+                let barred = st.play.void_places(&hand_seats, c);
                 let mut mask = all_but(places, &barred);
                 if let (Some(s), Some(called)) = (soloist, st.called)
                     && called == c

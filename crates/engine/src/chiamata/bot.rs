@@ -122,16 +122,13 @@ fn call(obs: &Observation) -> Option<Action> {
 }
 
 fn tressette_play(obs: &Observation, _me: Seat) -> Option<Action> {
-    let playable: CardSet = obs.legal_actions.iter().filter_map(play_card).collect();
-    let trick_cards: CardSet = obs.trick.iter().map(|(_, c)| *c).collect();
-    cardplay::choose(&Table {
-        hand: obs.hand,
-        playable,
-        trick: &obs.trick,
-        partner: ally(obs),
-        seen: obs.played() | obs.hand | trick_cards,
-        trick_size: obs.options.players as usize,
-    })
+    cardplay::choose(&Table::seen_by(
+        obs.hand,
+        &obs.legal_actions,
+        &obs.trick,
+        (ally(obs), obs.played()),
+        usize::from(obs.options.players),
+    ))
 }
 
 fn briscola_play(obs: &Observation, _me: Seat) -> Option<Action> {

@@ -218,9 +218,7 @@ impl Hand {
 
     /// The actions taken so far, in order.
     pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
-        self.history
-            .iter()
-            .filter_map(|&id| Action::from_id(id, None).ok())
+        crate::action::plain_actions(&self.history)
     }
 
     /// Number of actions taken so far.

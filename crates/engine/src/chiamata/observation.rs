@@ -73,13 +73,7 @@ pub struct Observation {
 impl Observation {
     /// Every card played to a trick so far this hand (public).
     pub fn played(&self) -> CardSet {
-        self.events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Played { card, .. } => Some(*card),
-                _ => None,
-            })
-            .collect()
+        crate::trick::cards_played(&self.events)
     }
 }
 

@@ -67,7 +67,7 @@ impl Observation {
                 _ => {}
             }
         }
-        let PlayEvidence { played, voids, .. } = evidence;
+        let played = evidence.played;
         let others: Vec<Seat> = Seat::first_n(n).filter(|&s| s != v).collect();
         let all_played = others.iter().fold(played[v], |a, &s| a | played[s]);
         let unseen = CardSet::ALL - self.hand - all_played;
@@ -76,12 +76,7 @@ impl Observation {
         let allowed = unseen
             .iter()
             .map(|c| {
-                let mut barred: Vec<usize> = others
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| voids[**s].contains(c))
-                    .map(|(i, _)| i)
-                    .collect();
+                let mut barred = evidence.void_places(&others, c);
                 if Some(c) == called
                     && !opts.own_card_allowed()
                     && let Some(i) = others.iter().position(|&s| Some(s) == caller)

@@ -193,6 +193,16 @@ impl PlayEvidence {
     pub(crate) fn trick_won(&mut self) {
         self.led = None;
     }
+
+    /// The places (indices into `seats`) that cannot hold `card`: the seats void in its suit.
+    pub(crate) fn void_places(&self, seats: &[Seat], card: Card) -> Vec<usize> {
+        seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| self.voids[**s].contains(card))
+            .map(|(i, _)| i)
+            .collect()
+    }
 }
 
 /// The seats' hands in a sampled placement: `seats[i]` holds place `i`'s cards and the cards

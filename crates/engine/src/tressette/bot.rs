@@ -3,8 +3,7 @@
 
 use crate::action::Action;
 use crate::bots::cardplay::{self, Table};
-use crate::bots::{Bot, HeuristicBot, play_card};
-use crate::cardset::CardSet;
+use crate::bots::{Bot, HeuristicBot};
 
 use super::observation::Observation;
 
@@ -21,16 +20,14 @@ impl Bot<Observation> for HeuristicBot {
             return fallback;
         };
         let n = obs.options.variant.players();
-        let playable: CardSet = obs.legal_actions.iter().filter_map(play_card).collect();
-        let trick_cards: CardSet = obs.trick.iter().map(|(_, c)| *c).collect();
-        cardplay::choose(&Table {
-            hand: obs.hand,
-            playable,
-            trick: &obs.trick,
-            partner: (n == 4).then(|| me.next(n).next(n)),
-            seen: obs.played() | obs.hand | trick_cards,
-            trick_size: n as usize,
-        })
+        let partner = (n == 4).then(|| me.next(n).next(n));
+        cardplay::choose(&Table::seen_by(
+            obs.hand,
+            &obs.legal_actions,
+            &obs.trick,
+            (partner, obs.played()),
+            usize::from(n),
+        ))
         .unwrap_or(fallback)
     }
 }

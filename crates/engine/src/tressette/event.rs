@@ -99,6 +99,12 @@ impl fmt::Display for Event {
 }
 
 impl crate::trick::CardEvents for Event {
+    fn card_played(&self) -> Option<Card> {
+        match self {
+            Event::Played { card, .. } => Some(*card),
+            _ => None,
+        }
+    }
     fn dealt(seat: Seat, cards: CardSet) -> Event {
         Event::Dealt { seat, cards }
     }

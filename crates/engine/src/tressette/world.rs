@@ -78,7 +78,7 @@ impl Observation {
                 Event::Dealt { .. } | Event::Scored(_) => {}
             }
         }
-        let PlayEvidence { played, voids, .. } = evidence;
+        let played = evidence.played;
         let others: Vec<Seat> = Seat::first_n(n).filter(|&s| s != v).collect();
         let all_played = others.iter().fold(played[v], |a, &s| a | played[s]);
         // Cards whose holder the seat knows: drawn or declared and not played since.
@@ -99,12 +99,7 @@ impl Observation {
         let allowed = unseen
             .iter()
             .map(|c| {
-                let barred: Vec<usize> = others
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| voids[**s].contains(c))
-                    .map(|(i, _)| i)
-                    .collect();
+                let barred = evidence.void_places(&others, c);
                 (c, all_but(places, &barred))
             })
             .collect();
