@@ -4,12 +4,12 @@
 
 use serde_json::{Value, json};
 
-use crate::action::{Action, Contract};
+use crate::action::Contract;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::GameOptions;
-use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View, earlier_outcomes};
+use crate::game::{GameHand, MatchResult, MatchRules, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
@@ -23,35 +23,6 @@ use super::score::HandOutcome;
 
 /// The registered name.
 const NAME: &str = "calabresella";
-
-impl View for Observation {
-    fn legal_actions(&self) -> &[Action] {
-        &self.legal_actions
-    }
-    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
-        use super::event::Event as E;
-        for e in &self.events {
-            visit(match *e {
-                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
-                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
-                E::Bid { seat, contract } => HistoryFact::Bid(seat, contract, None),
-                E::Discarded {
-                    seat,
-                    card: Some(card),
-                } => HistoryFact::Discarded(seat, card),
-                E::MonteTaken { cards, .. } => {
-                    HistoryFact::MonteSeen(cards.map_or(CardSet::EMPTY, CardSet::from_iter))
-                }
-                E::MonteReceived { cards, .. } => {
-                    HistoryFact::MonteSeen(cards.unwrap_or(CardSet::EMPTY))
-                }
-                E::MonteShown { cards } => HistoryFact::MonteSeen(CardSet::from_iter(cards)),
-                E::MonteRevealed { cards, .. } => HistoryFact::MonteSeen(cards),
-                _ => continue,
-            });
-        }
-    }
-}
 
 impl MatchRules for Calabresella {
     type Hand = Hand;
@@ -77,12 +48,6 @@ impl MatchRules for Calabresella {
         } else {
             MatchResult::at_cap(hands.len(), opts.max_deals)
         }
-    }
-    /// The match's context of an observation of the last hand: its number, the totals, the
-    /// earlier hands' outcomes.
-    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
-        obs.totals = tally.totals;
     }
 
     fn option_sets() -> Vec<Options> {
@@ -264,9 +229,10 @@ impl MatchRules for Calabresella {
         }
         line
     }
-    fn replay_winners(m: &Match) -> Vec<usize> {
-        Match::result(m)
-            .map(|r| r.winners.iter().map(|s| s.index()).collect())
-            .unwrap_or_default()
+    /// The match's context of an observation of the last hand: its number, the totals, the
+    /// earlier hands' outcomes.
+    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
+        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
+        obs.totals = tally.totals;
     }
 }

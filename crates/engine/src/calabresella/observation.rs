@@ -6,6 +6,7 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::GameHand;
 use crate::game::HandRules;
+use crate::game::{HistoryFact, View};
 use crate::seat::{PerSeat, Seat};
 
 use super::event::Event;
@@ -93,6 +94,35 @@ impl Observation {
     }
 }
 
+impl View for Observation {
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Bid { seat, contract } => HistoryFact::Bid(seat, contract, None),
+                E::Discarded {
+                    seat,
+                    card: Some(card),
+                } => HistoryFact::Discarded(seat, card),
+                E::MonteTaken { cards, .. } => {
+                    HistoryFact::MonteSeen(cards.map_or(CardSet::EMPTY, CardSet::from_iter))
+                }
+                E::MonteReceived { cards, .. } => {
+                    HistoryFact::MonteSeen(cards.unwrap_or(CardSet::EMPTY))
+                }
+                E::MonteShown { cards } => HistoryFact::MonteSeen(CardSet::from_iter(cards)),
+                E::MonteRevealed { cards, .. } => HistoryFact::MonteSeen(cards),
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                _ => continue,
+            });
+        }
+    }
+    fn legal_actions(&self) -> &[Action] {
+        &self.legal_actions
+    }
+}
+
 impl Hand {
     /// Other seats' current hands `viewer` may see now: the a due dummy once the auction is
     /// over, the partner's hand in aperta after trick 1. The one place these rules live.
@@ -125,21 +155,14 @@ impl Hand {
     /// The view of `viewer`: built from events passed through the visibility filter and from
     /// public counters, so nothing hidden can reach it.
     pub fn observation(&self, viewer: Viewer) -> Observation {
-        let events: Vec<Event> = self
-            .events()
-            .iter()
-            .filter_map(|e| GameHand::visible(self, e, viewer))
-            .collect();
+        let events = self.events_seen_by(viewer);
         let own = match viewer {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
         };
         let visible_hands = self.visible_hands(viewer);
-        let decider = self.actor().map(|a| self.controller(a));
-        let legal_actions = match (own, decider) {
-            (Some(v), Some(d)) if v == d => self.legal_actions().to_vec(),
-            _ => Vec::new(),
-        };
+        let decider = self.decider();
+        let legal_actions = self.legal_actions_of(viewer);
         let hand_sizes = PerSeat::from_fn(self.options().players, |s| self.hand_of(s).len() as u8);
         let trick = self.trick().seated(|s| self.next_active(s));
         Observation {

@@ -553,11 +553,7 @@ impl Rollout for Hand {
     /// Applies a legal `action` without checking it (the action must be legal).
     #[inline]
     fn apply_unchecked(&mut self, action: Action) {
-        debug_assert!(
-            self.is_legal(&action),
-            "apply_unchecked({action}) is illegal"
-        );
-        self.apply(action, &mut NoEvents);
+        crate::game::apply_quiet(self, action);
     }
 
     /// Plays the hand out with uniformly random legal actions from `rng` (the same result as

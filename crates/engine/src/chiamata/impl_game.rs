@@ -8,7 +8,7 @@ use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
-use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View, earlier_outcomes};
+use crate::game::{GameHand, MatchResult, MatchRules, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
@@ -19,27 +19,6 @@ use super::hand::{Hand, MAX_ACTIONS};
 use super::observation::Observation;
 use super::options::{Auction, FirstLead, Options, Variant};
 use super::score::Outcome;
-
-impl View for Observation {
-    fn legal_actions(&self) -> &[Action] {
-        &self.legal_actions
-    }
-    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
-        use super::event::Event as E;
-        for e in &self.events {
-            visit(match *e {
-                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
-                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
-                E::Spoke { seat, action } => match action {
-                    Action::Bid(c) => HistoryFact::Bid(seat, Some(c), None),
-                    Action::Promise(p) => HistoryFact::Bid(seat, None, Some(p)),
-                    _ => HistoryFact::Bid(seat, None, None),
-                },
-                _ => continue,
-            });
-        }
-    }
-}
 
 impl MatchRules for Chiamata {
     type Hand = Hand;
@@ -64,12 +43,6 @@ impl MatchRules for Chiamata {
         } else {
             MatchResult::at_cap(tally.voids as usize, opts.max_deals)
         }
-    }
-    /// The match's context of an observation of the last hand: its number, the totals, the
-    /// earlier hands' outcomes.
-    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
-        obs.totals = tally.totals;
     }
 
     fn option_sets() -> Vec<Options> {
@@ -238,11 +211,11 @@ impl MatchRules for Chiamata {
             "award": o.award.first_n(n), "totals": totals,
         })
     }
-    /// The seats with the highest total.
-    fn replay_winners(m: &Match) -> Vec<usize> {
-        Match::result(m)
-            .map(|r| r.winners.iter().map(|s| s.index()).collect())
-            .unwrap_or_default()
+    /// The match's context of an observation of the last hand: its number, the totals, the
+    /// earlier hands' outcomes.
+    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
+        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
+        obs.totals = tally.totals;
     }
 }
 

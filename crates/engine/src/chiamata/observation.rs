@@ -5,6 +5,7 @@ use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::game::GameHand;
 use crate::game::HandRules;
+use crate::game::{HistoryFact, View};
 use crate::game::{Phase, Viewer};
 use crate::seat::{PerSeat, Seat};
 
@@ -77,6 +78,27 @@ impl Observation {
     }
 }
 
+impl View for Observation {
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Spoke { seat, action } => match action {
+                    Action::Bid(c) => HistoryFact::Bid(seat, Some(c), None),
+                    Action::Promise(p) => HistoryFact::Bid(seat, None, Some(p)),
+                    _ => HistoryFact::Bid(seat, None, None),
+                },
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                _ => continue,
+            });
+        }
+    }
+    fn legal_actions(&self) -> &[Action] {
+        &self.legal_actions
+    }
+}
+
 impl Hand {
     /// The partner as `viewer` may know it: once the called card is out, or the holder
     /// himself.
@@ -96,10 +118,6 @@ impl Hand {
     /// The view of `viewer`.
     pub fn observation(&self, viewer: Viewer) -> Observation {
         let n = self.players();
-        let legal_actions = match (viewer, self.actor()) {
-            (Viewer::Seat(v), Some(a)) if v == a => self.legal_actions().to_vec(),
-            _ => Vec::new(),
-        };
         Observation {
             viewer,
             options: *self.options(),
@@ -123,12 +141,8 @@ impl Hand {
             trick: self.trick().seated(|s| s.next(n)),
             tricks_done: self.tricks_done(),
             seat_points: PerSeat::from_fn(n, |s| self.seat_points(s)),
-            events: self
-                .events()
-                .iter()
-                .filter_map(|e| GameHand::visible(self, e, viewer))
-                .collect(),
-            legal_actions,
+            events: self.events_seen_by(viewer),
+            legal_actions: self.legal_actions_of(viewer),
             outcome: self.outcome().copied(),
         }
     }

@@ -74,6 +74,14 @@ pub trait HandRules: GameHand + PartialEq + Eq + 'static {
     /// What `viewer` may know of the hand now, without the match's context.
     fn observation(&self, viewer: Viewer) -> Self::Observation;
 
+    /// The legal actions `viewer` may take now: every one when it decides, else none.
+    fn legal_actions_of(&self, viewer: Viewer) -> Vec<Action> {
+        match (viewer.seat(), self.decider()) {
+            (Some(v), Some(d)) if v == d => self.legal_actions().to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Whether `action` is legal now.
     fn is_legal(&self, action: &Action) -> bool {
         self.check(action).is_ok()
@@ -198,8 +206,12 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     fn hand_summary(m: &Match<Self>, i: usize) -> Option<String>;
     /// See [`Game::replay_hand`].
     fn replay_hand(m: &Match<Self>, i: usize) -> Value;
-    /// See [`Game::replay_winners`].
-    fn replay_winners(m: &Match<Self>) -> Vec<usize>;
+    /// See [`Game::replay_winners`]: by default the winning seats' numbers.
+    fn replay_winners(m: &Match<Self>) -> Vec<usize> {
+        m.result()
+            .map(|r| r.winners.iter().map(|s| s.index()).collect())
+            .unwrap_or_default()
+    }
 }
 
 /// A whole match of the game `R` as a value: its hands so far and how the next is dealt, the
@@ -628,4 +640,15 @@ pub(crate) fn earlier_outcomes<H, O: Clone>(
     let earlier = &hands[..hands.len().saturating_sub(1)];
     let previous = earlier.iter().filter_map(|h| outcome(h).cloned()).collect();
     (earlier.len() as u32, previous)
+}
+
+/// Applies a legal `action` to `hand` with no events: every game's
+/// [`Rollout::apply_unchecked`] (a debug build checks that the action is legal).
+#[inline]
+pub(crate) fn apply_quiet<H: HandRules>(hand: &mut H, action: Action) {
+    debug_assert!(
+        hand.is_legal(&action),
+        "apply_unchecked({action}) is illegal"
+    );
+    hand.apply(action, &mut NoEvents);
 }

@@ -28,7 +28,7 @@ mod traits;
 mod vocab;
 
 pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsFor};
-pub(crate) use driver::{earlier_outcomes, replay_events};
+pub(crate) use driver::{apply_quiet, earlier_outcomes, replay_events};
 pub use features::{Features, HistoryFact};
 pub use hand_core::HandCore;
 pub use option_spec::{

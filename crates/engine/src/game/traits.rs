@@ -133,6 +133,13 @@ pub trait GameHand: Rollout + Clone + Debug + Send + Sync {
     fn events(&self) -> Vec<Self::Event>;
     /// What `viewer` may see of `event`, an event of this hand: the one visibility filter.
     fn visible(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
+    /// Every event so far as `viewer` may see it (through [`GameHand::visible`]).
+    fn events_seen_by(&self, viewer: Viewer) -> Vec<Self::Event> {
+        self.events()
+            .iter()
+            .filter_map(|e| self.visible(e, viewer))
+            .collect()
+    }
     /// The points the hand awarded, added up (0 until it is over): a checksum of random runs.
     fn award_sum(&self) -> u64;
     /// What `viewer` may know of the hand now, without allocating (tensor encodings).

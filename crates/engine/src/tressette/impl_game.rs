@@ -4,12 +4,11 @@
 
 use serde_json::{Value, json};
 
-use crate::action::Action;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::game::GameOptions;
-use crate::game::{GameHand, HistoryFact, MatchResult, MatchRules, View, earlier_outcomes};
+use crate::game::{GameHand, MatchResult, MatchRules, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
 
@@ -19,24 +18,6 @@ use super::game::{Match, Tally, Tressette, winner};
 use super::hand::{Hand, MAX_HISTORY, side_of};
 use super::observation::Observation;
 use super::options::{Options, Variant};
-
-impl View for Observation {
-    fn legal_actions(&self) -> &[Action] {
-        &self.legal_actions
-    }
-    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
-        use super::event::Event as E;
-        for e in &self.events {
-            visit(match *e {
-                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
-                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
-                E::Drew { card, .. } => HistoryFact::Drew(card),
-                E::Declared { seat, accuso } => HistoryFact::Declared(seat, accuso.cards()),
-                _ => continue,
-            });
-        }
-    }
-}
 
 impl MatchRules for Tressette {
     type Hand = Hand;
@@ -56,12 +37,6 @@ impl MatchRules for Tressette {
         } else {
             MatchResult::at_cap(hands.len(), opts.max_deals)
         }
-    }
-    /// The match's context of an observation of the last hand: its number, the totals, the
-    /// earlier hands' outcomes.
-    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
-        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
-        obs.totals = tally.totals;
     }
 
     fn option_sets() -> Vec<Options> {
@@ -209,5 +184,11 @@ impl MatchRules for Tressette {
             .and_then(|r| r.winners.first())
             .map(|&s| vec![side_of(s)])
             .unwrap_or_default()
+    }
+    /// The match's context of an observation of the last hand: its number, the totals, the
+    /// earlier hands' outcomes.
+    fn annotate(obs: &mut Observation, tally: &Tally, hands: &[Hand]) {
+        (obs.hand_number, obs.previous) = earlier_outcomes(hands, Hand::outcome);
+        obs.totals = tally.totals;
     }
 }

@@ -5,7 +5,7 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::GameHand;
 use crate::game::HandRules;
-use crate::game::Viewer;
+use crate::game::{HistoryFact, View, Viewer};
 use crate::seat::{PerSeat, Seat};
 
 use super::event::Event;
@@ -56,6 +56,24 @@ impl Observation {
     }
 }
 
+impl View for Observation {
+    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
+        use super::event::Event as E;
+        for e in &self.events {
+            visit(match *e {
+                E::Drew { card, .. } => HistoryFact::Drew(card),
+                E::Declared { seat, accuso } => HistoryFact::Declared(seat, accuso.cards()),
+                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
+                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
+                _ => continue,
+            });
+        }
+    }
+    fn legal_actions(&self) -> &[Action] {
+        &self.legal_actions
+    }
+}
+
 impl Hand {
     /// The view of `viewer`. Partners see nothing of each other's
     /// hands; the stock's order stays hidden; drawn cards are public.
@@ -63,10 +81,6 @@ impl Hand {
         let n = self.players();
         let hand_sizes = PerSeat::from_fn(n, |s| self.hand_of(s).len() as u8);
         let trick = self.trick().seated(|s| s.next(n));
-        let legal_actions = match (viewer, self.actor()) {
-            (Viewer::Seat(v), Some(a)) if v == a => self.legal_actions().to_vec(),
-            _ => Vec::new(),
-        };
         Observation {
             viewer,
             options: *self.options(),
@@ -80,12 +94,8 @@ impl Hand {
             stock_left: self.stock().len() as u8,
             trick,
             tricks_done: self.tricks_done(),
-            events: self
-                .events()
-                .iter()
-                .filter_map(|e| GameHand::visible(self, e, viewer))
-                .collect(),
-            legal_actions,
+            events: self.events_seen_by(viewer),
+            legal_actions: self.legal_actions_of(viewer),
             outcome: self.outcome().copied(),
         }
     }
