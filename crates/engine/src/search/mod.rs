@@ -26,7 +26,7 @@ pub use world::{WorldError, WorldSampler};
 use crate::game::HandRules;
 use crate::seat::Seat;
 
-/// What a full-information search needs of a hand beyond [`Rollout`]: who moves, the sides
+/// What a full-information search needs of a hand beyond [`Rollout`](crate::game::Rollout): who moves, the sides
 /// (known in a sampled world), the value of a finished hand, and a key for the position.
 pub trait Searchable: HandRules {
     /// The seat whose decision it is now (a dummy's seat counts as its own: it is on a side).
