@@ -584,6 +584,25 @@ fn every_game_reads_and_writes_options_through_its_descriptions() {
             rules,
             "{rules}: its record's options read back"
         );
+        // A JSON object has no order and keys may come in any case: the same rules, and a key
+        // given twice refused.
+        let shouted: serde_json::Map<String, serde_json::Value> = written
+            .iter()
+            .map(|(k, v)| (k.to_ascii_uppercase(), v.clone()))
+            .collect();
+        assert_eq!(
+            Rules::from_record(name, rules.seats(), &shouted).unwrap(),
+            rules,
+            "{rules}: keys in upper case"
+        );
+        if let Some((k, v)) = written.iter().next() {
+            let mut twice = written.clone();
+            twice.insert(k.to_ascii_uppercase(), v.clone());
+            assert!(
+                Rules::from_record(name, rules.seats(), &twice).is_err(),
+                "{rules}: {k} given twice"
+            );
+        }
         let mut with_players = written.clone();
         with_players.insert("players".into(), rules.seats().into());
         assert!(

@@ -1,5 +1,5 @@
-//! Calabresella's match: its hand as the match driver plays it (dealer rotation and seeded
-//! deals are the driver's, C-D4, C-D24), the totals and the match end (C-D16, C-D17).
+//! Calabresella's match: the marker the match driver plays it by (dealer rotation and seeded
+//! deals are the driver's, C-D4, C-D24), its tally, and the match-end check (C-D16, C-D19).
 
 use crate::action::Action;
 use crate::error::IllegalAction;

@@ -1,6 +1,6 @@
-//! Calabresella behind the one game interface: [`Game`] for [`Match`], [`GameHand`] and
-//! [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for [`Observation`], and the game's record lines (the
-//! deal with its monte, the replay output's hand line).
+//! Calabresella's part of the match ([`MatchRules`] for [`Calabresella`]): the tally and the
+//! match's end after each hand (C-D16, C-D17), its option sets, teams and the a due dummy, and
+//! the game's record lines (the deal with its monte, the replay output's hand line).
 
 use serde_json::{Value, json};
 

@@ -1,5 +1,6 @@
-//! Rule options of Calabresella (decision IDs in `docs/RULES.md`), with parsing from `key=value`
-//! strings and JSON, validation, and the list of options that differ from the defaults.
+//! Rule options of Calabresella (decision IDs in `docs/RULES.md`): what each `key=value` sets,
+//! their descriptions and the combinations that make a game (the grammar itself is
+//! [`crate::game::GameOptions`]'s).
 
 use std::fmt;
 

@@ -1,6 +1,6 @@
-//! Tressette con la Chiamata and Briscola Chiamata behind the one game interface: [`Game`] for
-//! [`Match`], [`GameHand`] and [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for
-//! [`Observation`], and the record lines (CH-D4).
+//! The calling games' part of the match ([`MatchRules`] for [`Chiamata`]): a fixed number of
+//! scored hands with individual, zero-sum totals, its option sets, and the record lines
+//! (CH-D4).
 
 use serde_json::{Value, json};
 

@@ -92,8 +92,8 @@ impl Observation {
             let mut hands = hands_of(placed, &others, &PerSeat::splat(CardSet::EMPTY));
             hands[v] = obs.hand;
             let dealt = PerSeat::from_fn(n, |s| hands[s] | played[s]);
-            let dealt = Hand::new(opts, obs.dealer, Deal { hands: dealt }).ok()?;
-            let hand = replayed(dealt, &actions)?;
+            let world = Hand::new(opts, obs.dealer, Deal { hands: dealt }).ok()?;
+            let hand = replayed(world, &actions)?;
             (hand.observation(Viewer::Seat(v)).events == obs.events).then_some(hand)
         });
         WorldSampler::new(&layout, build)

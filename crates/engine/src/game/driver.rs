@@ -20,7 +20,7 @@ use crate::seat::{PerSeat, Seat};
 use crate::sink::{EventSink, NoEvents};
 use crate::trick::CardEvents;
 
-use super::option_spec::{GameOptions, OptionDescription};
+use super::option_spec::{GameOptions, MAX_DEALS, OptionDescription};
 use super::traits::{Game, GameHand, Rollout, View};
 use super::vocab::{ActionList, GameFacts, HandError, MatchResult, OptionError, Viewer};
 
@@ -137,7 +137,7 @@ pub type DealFor<R> = <<R as MatchRules>::Hand as GameHand>::Deal;
 pub type ObservationFor<R> = <<R as MatchRules>::Hand as HandRules>::Observation;
 
 /// How a game's hands add up to a match, and everything else of [`Game`] that is the game's
-/// own: its options, its deals from cards and records, its record's lines. Implemented by a
+/// own: its option sets, its deals from cards and records, its record's lines. Implemented by a
 /// marker type per game module; [`Match`] of it is the game's match.
 pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'static {
     /// The game's hand.
@@ -469,7 +469,9 @@ impl<R: MatchRules> Game for Match<R> {
         let (fixed, per) = R::action_bounds(opts);
         let deals = limit.checked_sub(fixed)? / per.max(1);
         let deals = u32::try_from(deals).unwrap_or(u32::MAX);
-        (deals > 0).then(|| opts.with_max_deals(opts.max_deals().min(deals)))
+        // Within the values `max_deals` takes, so that the cap is always set.
+        let deals = deals.min(opts.max_deals()).min(MAX_DEALS.1);
+        (deals > 0).then(|| opts.with_max_deals(deals))
     }
     fn set_option(opts: &mut Self::Options, key: &str, value: &str) -> Result<(), OptionError> {
         opts.set(key, value)
@@ -642,8 +644,9 @@ pub(crate) fn earlier_outcomes<H, O: Clone>(
     (earlier.len() as u32, previous)
 }
 
-/// Applies a legal `action` to `hand` with no events: every game's
-/// [`Rollout::apply_unchecked`] (a debug build checks that the action is legal).
+/// Applies a legal `action` to `hand` with no events (a debug build checks that the action is
+/// legal): [`Rollout::apply_unchecked`] of the games without a faster path of their own
+/// (Calabresella plays its cards without building the history id twice).
 #[inline]
 pub(crate) fn apply_quiet<H: HandRules>(hand: &mut H, action: Action) {
     debug_assert!(

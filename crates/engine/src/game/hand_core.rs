@@ -24,7 +24,7 @@ pub struct HandCore<O, D> {
     pub(crate) hands: PerSeat<CardSet>,
     /// The tricks: the one in progress, and what each side won.
     pub(crate) tricks: Tricks,
-    /// Whose turn it is (the last to act once the hand is over).
+    /// Whose turn it is (meaningless once the hand is over).
     pub(crate) actor: Seat,
 }
 
@@ -88,7 +88,7 @@ impl<O, D> HandCore<O, D> {
         self.tricks.won()
     }
 
-    /// Tricks won so far per side.
+    /// Tricks won so far per side (hidden while a partnership is secret).
     pub const fn side_tricks(&self) -> [u32; 2] {
         self.tricks.side_tricks()
     }

@@ -211,20 +211,34 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     }
 
     /// These options (a game's defaults) with a record's `players` and `options` object,
-    /// validated.
+    /// validated. A JSON object has no order: its keys (in any case) are applied in
+    /// alphabetical order, whatever order the parser kept them in, and a key given twice is
+    /// refused.
     fn with_record(
         mut self,
         players: u8,
         options: &Map<String, Value>,
     ) -> Result<Self, OptionError> {
         self.set("players", &players.to_string())?;
-        for (key, value) in options {
-            if key.trim().eq_ignore_ascii_case("players") {
+        let mut keyed: Vec<(String, &Value)> = options
+            .iter()
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v))
+            .collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        for pair in keyed.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                return Err(OptionError::Conflict(
+                    "an option is given twice in the record",
+                ));
+            }
+        }
+        for (key, value) in keyed {
+            if key == "players" {
                 return Err(OptionError::Conflict(
                     "players belongs at the top level of a record, not in options",
                 ));
             }
-            self.set(key, &json_option_text(key, value)?)?;
+            self.set(&key, &json_option_text(&key, value)?)?;
         }
         self.validate()?;
         Ok(self)

@@ -98,7 +98,7 @@ pub trait GameHand: Rollout + Clone + Debug + Send + Sync {
     fn piles(&self) -> [CardSet; 2] {
         self.core().piles()
     }
-    /// Tricks won so far per side.
+    /// Tricks won so far per side (hidden information while a partnership is secret).
     fn side_tricks(&self) -> [u32; 2] {
         self.core().side_tricks()
     }

@@ -220,7 +220,8 @@ pub enum HandError {
     Deal(#[from] DealError),
 }
 
-/// The text of a JSON option value (a string, number or boolean), for every game's `set`.
+/// The text of a JSON option value (a string, number or boolean), as a record's `options` are
+/// read ([`crate::game::GameOptions::with_record`]).
 pub(crate) fn json_option_text(key: &str, value: &Value) -> Result<String, OptionError> {
     match value {
         Value::String(s) => Ok(s.clone()),

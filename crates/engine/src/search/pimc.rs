@@ -147,7 +147,7 @@ pub trait Determinize {
 }
 
 /// Implements [`Determinize`] for the game module it is called in: `super::Match` with the
-/// `Hand` and `Observation` in scope. Only who decides and when to solve differ between games.
+/// `Hand` and `Observation` in scope. Only when to solve differs between games.
 macro_rules! determinize {
     (solve_tricks: |$t:ident| $solve:expr $(,)?) => {
         impl $crate::search::pimc::Determinize for super::Match {

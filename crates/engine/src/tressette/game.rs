@@ -1,4 +1,4 @@
-//! Tressette's match: its hand as the match driver plays it, the totals per side, and the
+//! Tressette's match: the marker the match driver plays it by, the totals per side, and the
 //! end at the target (T-D4).
 
 use crate::action::Action;

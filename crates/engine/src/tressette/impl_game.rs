@@ -1,6 +1,7 @@
-//! Tressette and Tressette in Due behind the one game interface: [`Game`] for [`Match`],
-//! [`GameHand`] and [`Rollout`](crate::game::Rollout) for [`Hand`], [`View`] for [`Observation`], and the games'
-//! record lines (the deal with its stock, the replay output's hand line per partnership).
+//! Tressette's part of the match ([`MatchRules`] for [`Tressette`]): the totals per side and
+//! the end at the target after each hand (T-D4), its option sets and partnerships, and the
+//! games' record lines (the deal with its stock, the replay output's hand line per
+//! partnership).
 
 use serde_json::{Value, json};
 
