@@ -21,6 +21,44 @@ pub trait CardEvents {
     fn card_played(&self) -> Option<Card>;
 }
 
+/// Implements [`CardEvents`] for the game module's `Event`, whose `Dealt`, `Played` and
+/// `TrickWon` variants every game declares alike (their fields are the wire's and the
+/// records').
+macro_rules! card_events {
+    () => {
+        impl $crate::trick::CardEvents for Event {
+            fn dealt(seat: $crate::seat::Seat, cards: $crate::cardset::CardSet) -> Event {
+                Event::Dealt { seat, cards }
+            }
+            fn played(
+                seat: $crate::seat::Seat,
+                card: $crate::card::Card,
+                signal: Option<$crate::action::Signal>,
+            ) -> Event {
+                Event::Played { seat, card, signal }
+            }
+            fn trick_won(
+                number: u8,
+                winner: $crate::seat::Seat,
+                cards: $crate::cardset::CardSet,
+            ) -> Event {
+                Event::TrickWon {
+                    number,
+                    winner,
+                    cards,
+                }
+            }
+            fn card_played(&self) -> Option<$crate::card::Card> {
+                match self {
+                    Event::Played { card, .. } => Some(*card),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use card_events;
+
 /// Every card `events` play (the public record of the tricks so far).
 pub fn cards_played<E: CardEvents>(events: &[E]) -> CardSet {
     events.iter().filter_map(E::card_played).collect()

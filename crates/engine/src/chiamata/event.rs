@@ -122,24 +122,4 @@ impl fmt::Display for Event {
     }
 }
 
-impl crate::trick::CardEvents for Event {
-    fn card_played(&self) -> Option<Card> {
-        match self {
-            Event::Played { card, .. } => Some(*card),
-            _ => None,
-        }
-    }
-    fn dealt(seat: Seat, cards: CardSet) -> Event {
-        Event::Dealt { seat, cards }
-    }
-    fn played(seat: Seat, card: Card, signal: Option<Signal>) -> Event {
-        Event::Played { seat, card, signal }
-    }
-    fn trick_won(number: u8, winner: Seat, cards: CardSet) -> Event {
-        Event::TrickWon {
-            number,
-            winner,
-            cards,
-        }
-    }
-}
+crate::trick::card_events!();
