@@ -10,47 +10,109 @@ use crate::sink::EventSink;
 
 /// The card events every game logs (a seat's cards dealt, a card played, a trick won), built
 /// in each game's own event type.
-pub trait CardEvents {
+pub trait CardEvents: Clone {
     /// `seat` was dealt `cards` (seen by that seat alone).
     fn dealt(seat: Seat, cards: CardSet) -> Self;
     /// `seat` played `card`, with a lead signal where the game has them.
     fn played(seat: Seat, card: Card, signal: Option<Signal>) -> Self;
     /// The trick numbered `number` (1-based) went to `winner` with `cards`.
     fn trick_won(number: u8, winner: Seat, cards: CardSet) -> Self;
+    /// Who played which card, if this event is a play.
+    fn play(&self) -> Option<(Seat, Card)>;
     /// The card this event plays, if it is a play.
-    fn card_played(&self) -> Option<Card>;
+    fn card_played(&self) -> Option<Card> {
+        self.play().map(|(_, card)| card)
+    }
+    /// The seat this event deals cards to, if it is a deal.
+    fn dealt_to(&self) -> Option<Seat>;
+    /// The number of the trick this event completes, if it completes one.
+    fn trick_completed(&self) -> Option<u8>;
 }
 
-/// Implements [`CardEvents`] for the game module's `Event`, whose `Dealt`, `Played` and
-/// `TrickWon` variants every game declares alike (their fields are the wire's and the
-/// records').
+/// Declares a game module's event enum: the variants the game writes, after the three every
+/// game shares (`Dealt`, `Played`, `TrickWon`, whose fields are the wire's and the records'),
+/// with [`CardEvents`] for it and `fmt_card_event`, the text of those three.
 macro_rules! card_events {
-    () => {
-        impl $crate::trick::CardEvents for Event {
-            fn dealt(seat: $crate::seat::Seat, cards: $crate::cardset::CardSet) -> Event {
-                Event::Dealt { seat, cards }
+    ($(#[$meta:meta])* pub enum $name:ident { $($own:tt)* }) => {
+        $(#[$meta])*
+        pub enum $name {
+            /// A seat received its cards (private to that seat).
+            Dealt {
+                /// The seat.
+                seat: $crate::seat::Seat,
+                /// Its cards.
+                cards: $crate::cardset::CardSet,
+            },
+            /// A card was played to the trick (public).
+            Played {
+                /// Who played.
+                seat: $crate::seat::Seat,
+                /// The card.
+                card: $crate::card::Card,
+                /// A lead signal (busso, striscio or volo), in the games that have them.
+                signal: Option<$crate::action::Signal>,
+            },
+            /// A trick was completed (public).
+            TrickWon {
+                /// Trick number, 1-based.
+                number: u8,
+                /// Who won it.
+                winner: $crate::seat::Seat,
+                /// Its cards.
+                cards: $crate::cardset::CardSet,
+            },
+            $($own)*
+        }
+
+        impl $name {
+            /// The text of a shared card event (`seat 1 plays 3b`); nothing for the game's own.
+            fn fmt_card_event(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    $name::Dealt { seat, cards } => write!(f, "seat {seat} is dealt {cards}"),
+                    $name::Played { seat, card, signal } => {
+                        $crate::trick::fmt_play(f, *seat, *card, *signal)
+                    }
+                    $name::TrickWon { number, winner, cards } => {
+                        write!(f, "trick {number} to seat {winner}: {cards}")
+                    }
+                    _ => Ok(()),
+                }
+            }
+        }
+
+        impl $crate::trick::CardEvents for $name {
+            fn dealt(seat: $crate::seat::Seat, cards: $crate::cardset::CardSet) -> $name {
+                $name::Dealt { seat, cards }
             }
             fn played(
                 seat: $crate::seat::Seat,
                 card: $crate::card::Card,
                 signal: Option<$crate::action::Signal>,
-            ) -> Event {
-                Event::Played { seat, card, signal }
+            ) -> $name {
+                $name::Played { seat, card, signal }
             }
             fn trick_won(
                 number: u8,
                 winner: $crate::seat::Seat,
                 cards: $crate::cardset::CardSet,
-            ) -> Event {
-                Event::TrickWon {
-                    number,
-                    winner,
-                    cards,
+            ) -> $name {
+                $name::TrickWon { number, winner, cards }
+            }
+            fn play(&self) -> Option<($crate::seat::Seat, $crate::card::Card)> {
+                match self {
+                    $name::Played { seat, card, .. } => Some((*seat, *card)),
+                    _ => None,
                 }
             }
-            fn card_played(&self) -> Option<$crate::card::Card> {
+            fn trick_completed(&self) -> Option<u8> {
                 match self {
-                    Event::Played { card, .. } => Some(*card),
+                    $name::TrickWon { number, .. } => Some(*number),
+                    _ => None,
+                }
+            }
+            fn dealt_to(&self) -> Option<$crate::seat::Seat> {
+                match self {
+                    $name::Dealt { seat, .. } => Some(*seat),
                     _ => None,
                 }
             }
@@ -395,16 +457,6 @@ pub(crate) fn fmt_play(
         None => write!(f, "seat {seat} plays {card}"),
         Some(s) => write!(f, "seat {seat} plays {card} {}", s.name()),
     }
-}
-
-/// How every game's event log writes a completed trick: `trick 3 to seat 2: 3b Ab 7b`.
-pub(crate) fn fmt_trick(
-    f: &mut std::fmt::Formatter<'_>,
-    number: u8,
-    winner: Seat,
-    cards: CardSet,
-) -> std::fmt::Result {
-    write!(f, "trick {number} to seat {winner}: {cards}")
 }
 
 #[cfg(test)]

@@ -1,139 +1,117 @@
 //! Everything that happens in a hand, as events, and the one function that decides what each
 //! seat may see of them (the visibility table of the rules).
 
-use crate::action::{Contract, Signal};
+use crate::action::Contract;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::Viewer;
+use crate::game::{EventFacts, HistoryFact, card_fact};
 use crate::seat::Seat;
 
 use super::score::HandOutcome;
 
-/// Something that happened in a hand. Fields that may be hidden from a viewer are `Option`s:
-/// the engine fills them all, and each observation ([`Hand::observation`]) blanks what its viewer may not see.
-///
-/// [`Hand::observation`]: super::Hand::observation
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Event {
-    /// A seat received its cards (private to that seat).
-    Dealt {
-        /// The seat.
-        seat: Seat,
-        /// Its 12 cards.
-        cards: CardSet,
-    },
-    /// A seat spoke in the auction: `None` is a pass (public).
-    Bid {
-        /// Who spoke.
-        seat: Seat,
-        /// The contract bid, or `None` for a pass.
-        contract: Option<Contract>,
-    },
-    /// The auction closed with a soloist (public).
-    AuctionWon {
-        /// The soloist.
-        soloist: Seat,
-        /// The contract.
-        contract: Contract,
-    },
-    /// Everybody passed: the deal is void (C-D4, public).
-    AllPassed,
-    /// A due: the dummy's hand is exposed to both people (C-D19, public).
-    DummyExposed {
-        /// The dummy seat.
-        seat: Seat,
-        /// Its cards at that moment.
-        cards: CardSet,
-    },
-    /// Chiamo: the soloist named a card (public).
-    Called {
-        /// The called card.
-        card: Card,
-    },
-    /// Chiamo: a defender handed the called card over (public: who; the card is the called one).
-    HandedOver {
-        /// The holder.
-        from: Seat,
-    },
-    /// Chiamo: the called card was in the monte (public, C-D7).
-    CalledInMonte,
-    /// Chiamo: the soloist gave a card back (the card only for the soloist and the holder).
-    Returned {
-        /// The holder who receives it.
-        to: Seat,
-        /// The card, if visible.
-        card: Option<Card>,
-    },
-    /// The soloist took the monte (the fact public; the cards only for the soloist).
-    MonteTaken {
-        /// The soloist.
-        seat: Seat,
-        /// The 4 cards, if visible.
-        cards: Option<[Card; 4]>,
-    },
-    /// Dividete: a defender received two monte cards (the cards only for him).
-    MonteReceived {
-        /// The defender.
-        seat: Seat,
-        /// The cards, if visible.
-        cards: Option<CardSet>,
-    },
-    /// Scegliete: the monte is turned face up (public).
-    MonteShown {
-        /// The monte in deal order.
-        cards: [Card; 4],
-    },
-    /// Scegliete: how the defenders split the monte (public).
-    MonteSplit {
-        /// The first defender and what he took.
-        first: (Seat, CardSet),
-        /// The second defender and what he got.
-        second: (Seat, CardSet),
-    },
-    /// A card went face down into the set-aside monte (the card only for its owner).
-    Discarded {
-        /// Who discarded.
-        seat: Seat,
-        /// The card, if visible.
-        card: Option<Card>,
-    },
-    /// A card was played to the trick (public).
-    Played {
-        /// Who played.
-        seat: Seat,
-        /// The card.
-        card: Card,
-        /// A Tressette lead signal, if any.
-        signal: Option<Signal>,
-    },
-    /// A trick was completed (public).
-    TrickWon {
-        /// Trick number, 1-based.
-        number: u8,
-        /// Who won it.
-        winner: Seat,
-        /// The trick's cards.
-        cards: CardSet,
-    },
-    /// Aperta: a defender's remaining hand shown to the other defender after trick 1 (C-D18).
-    HandShown {
-        /// Whose hand.
-        seat: Seat,
-        /// Who sees it.
-        to: Seat,
-        /// The cards.
-        cards: CardSet,
-    },
-    /// The set-aside monte went to the last trick's winner and is shown to all (public).
-    MonteRevealed {
-        /// Who took it.
-        to: Seat,
-        /// The cards.
-        cards: CardSet,
-    },
-    /// The hand is over and scored (public). Boxed: events are queued per stream, and the
-    /// score is large and rare.
-    Scored(Box<HandOutcome>),
+crate::trick::card_events! {
+    /// Something that happened in a hand. Fields that may be hidden from a viewer are `Option`s:
+    /// the engine fills them all, and each observation ([`Hand::observation`]) blanks what its viewer may not see.
+    ///
+    /// [`Hand::observation`]: super::Hand::observation
+    #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+    pub enum Event {
+        /// A seat spoke in the auction: `None` is a pass (public).
+        Bid {
+            /// Who spoke.
+            seat: Seat,
+            /// The contract bid, or `None` for a pass.
+            contract: Option<Contract>,
+        },
+        /// The auction closed with a soloist (public).
+        AuctionWon {
+            /// The soloist.
+            soloist: Seat,
+            /// The contract.
+            contract: Contract,
+        },
+        /// Everybody passed: the deal is void (C-D4, public).
+        AllPassed,
+        /// A due: the dummy's hand is exposed to both people (C-D19, public).
+        DummyExposed {
+            /// The dummy seat.
+            seat: Seat,
+            /// Its cards at that moment.
+            cards: CardSet,
+        },
+        /// Chiamo: the soloist named a card (public).
+        Called {
+            /// The called card.
+            card: Card,
+        },
+        /// Chiamo: a defender handed the called card over (public: who; the card is the called one).
+        HandedOver {
+            /// The holder.
+            from: Seat,
+        },
+        /// Chiamo: the called card was in the monte (public, C-D7).
+        CalledInMonte,
+        /// Chiamo: the soloist gave a card back (the card only for the soloist and the holder).
+        Returned {
+            /// The holder who receives it.
+            to: Seat,
+            /// The card, if visible.
+            card: Option<Card>,
+        },
+        /// The soloist took the monte (the fact public; the cards only for the soloist).
+        MonteTaken {
+            /// The soloist.
+            seat: Seat,
+            /// The 4 cards, if visible.
+            cards: Option<[Card; 4]>,
+        },
+        /// Dividete: a defender received two monte cards (the cards only for him).
+        MonteReceived {
+            /// The defender.
+            seat: Seat,
+            /// The cards, if visible.
+            cards: Option<CardSet>,
+        },
+        /// Scegliete: the monte is turned face up (public).
+        MonteShown {
+            /// The monte in deal order.
+            cards: [Card; 4],
+        },
+        /// Scegliete: how the defenders split the monte (public).
+        MonteSplit {
+            /// The first defender and what he took.
+            first: (Seat, CardSet),
+            /// The second defender and what he got.
+            second: (Seat, CardSet),
+        },
+        /// A card went face down into the set-aside monte (the card only for its owner).
+        Discarded {
+            /// Who discarded.
+            seat: Seat,
+            /// The card, if visible.
+            card: Option<Card>,
+        },
+        /// Aperta: a defender's remaining hand shown to the other defender after trick 1 (C-D18).
+        HandShown {
+            /// Whose hand.
+            seat: Seat,
+            /// Who sees it.
+            to: Seat,
+            /// The cards.
+            cards: CardSet,
+        },
+        /// The set-aside monte went to the last trick's winner and is shown to all (public).
+        MonteRevealed {
+            /// Who took it.
+            to: Seat,
+            /// The cards.
+            cards: CardSet,
+        },
+        /// The hand is over and scored (public). Boxed: events are queued per stream, and the
+        /// score is large and rare.
+        Scored(Box<HandOutcome>),
+    }
 }
 
 /// Facts about the hand that decide visibility: in Calabresella a due the defending person sees
@@ -230,7 +208,6 @@ impl std::fmt::Display for Event {
     /// One line per event; a hidden card shows as `??`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Event::Dealt { seat, cards } => write!(f, "seat {seat} is dealt {cards}"),
             Event::Bid {
                 seat,
                 contract: None,
@@ -280,14 +257,9 @@ impl std::fmt::Display for Event {
             Event::Discarded { seat, card } => {
                 write!(f, "seat {seat} discards {}", show_card(card))
             }
-            Event::Played { seat, card, signal } => {
-                crate::trick::fmt_play(f, *seat, *card, *signal)
+            Event::Dealt { .. } | Event::Played { .. } | Event::TrickWon { .. } => {
+                self.fmt_card_event(f)
             }
-            Event::TrickWon {
-                number,
-                winner,
-                cards,
-            } => crate::trick::fmt_trick(f, *number, *winner, *cards),
             Event::HandShown { seat, to, cards } => {
                 write!(f, "seat {seat}'s hand shown to seat {to}: {cards}")
             }
@@ -316,4 +288,23 @@ impl std::fmt::Display for Event {
     }
 }
 
-crate::trick::card_events!();
+impl EventFacts for Event {
+    fn fact(&self) -> Option<HistoryFact> {
+        Some(match *self {
+            Event::Bid { seat, contract } => HistoryFact::Bid(seat, contract, None),
+            Event::Discarded {
+                seat,
+                card: Some(card),
+            } => HistoryFact::Discarded(seat, card),
+            Event::MonteTaken { cards, .. } => {
+                HistoryFact::MonteSeen(cards.map_or(CardSet::EMPTY, CardSet::from_iter))
+            }
+            Event::MonteReceived { cards, .. } => {
+                HistoryFact::MonteSeen(cards.unwrap_or(CardSet::EMPTY))
+            }
+            Event::MonteShown { cards } => HistoryFact::MonteSeen(CardSet::from_iter(cards)),
+            Event::MonteRevealed { cards, .. } => HistoryFact::MonteSeen(cards),
+            _ => return card_fact(self),
+        })
+    }
+}

@@ -8,7 +8,6 @@ use crate::action::Contract;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
-use crate::game::GameOptions;
 use crate::game::{GameHand, MatchResult, MatchRules, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -30,8 +29,7 @@ impl MatchRules for Calabresella {
 
     const NAMES: &'static [&'static str] = &[NAME];
 
-    /// C-D16, C-D17 after each hand: its award added, then the match-end check, or another hand
-    /// up to the safety cap on deals (a draw).
+    /// C-D16, C-D17 after each hand: its award added, then the match-end check.
     fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
         let outcome = *hands.last().and_then(Hand::outcome)?;
         let award = outcome.award();
@@ -43,38 +41,28 @@ impl MatchRules for Calabresella {
             HandOutcome::Scored(s) => winners_after(opts, &tally.totals, &s),
             HandOutcome::Void => None,
         };
-        if let Some(winners) = winners {
-            Some(MatchResult::won(winners))
-        } else {
-            MatchResult::at_cap(hands.len(), opts.max_deals)
-        }
+        winners.map(MatchResult::won)
     }
 
     fn option_sets() -> Vec<Options> {
-        let mut out = Vec::new();
-        for players in [3u8, 4] {
-            for bits in 0u32..64 {
-                let o = Options {
-                    players,
-                    target: [21, 31, 5][(bits as usize) % 3],
-                    match_end: if bits & 1 != 0 {
-                        MatchEnd::Individual
-                    } else {
-                        MatchEnd::Pooled
-                    },
-                    stramazzo: bits & 2 == 0,
-                    only_chiamo: bits & 4 != 0,
-                    chiamo_threes_only: bits & 8 != 0,
-                    aperta: bits & 16 != 0,
-                    a_due: bits & 32 != 0,
-                    max_deals: 200,
-                };
-                if o.validate().is_ok() {
-                    out.push(o);
-                }
-            }
-        }
-        out
+        let flags = |players: u8| {
+            (0u32..64).map(move |bits| Options {
+                players,
+                target: [21, 31, 5][(bits as usize) % 3],
+                match_end: if bits & 1 != 0 {
+                    MatchEnd::Individual
+                } else {
+                    MatchEnd::Pooled
+                },
+                stramazzo: bits & 2 == 0,
+                only_chiamo: bits & 4 != 0,
+                chiamo_threes_only: bits & 8 != 0,
+                aperta: bits & 16 != 0,
+                a_due: bits & 32 != 0,
+                max_deals: 200,
+            })
+        };
+        flags(3).chain(flags(4)).collect()
     }
     fn default_options(name: &str) -> Option<Options> {
         (name == NAME).then(Options::default)

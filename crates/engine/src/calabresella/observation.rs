@@ -4,68 +4,40 @@
 use crate::action::{Action, Contract};
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::game::GameHand;
-use crate::game::HandRules;
-use crate::game::{HistoryFact, View};
+use crate::game::{GameHand, HandRules, observation};
+use crate::game::{Phase, Viewer};
 use crate::seat::{PerSeat, Seat};
 
 use super::event::Event;
 use super::hand::Hand;
 use super::options::Options;
 use super::score::HandOutcome;
-use crate::game::{Phase, Viewer};
 
-/// One seat's view of the game: public history, its own cards, what the rules let it see of
-/// others, and its legal actions when it must decide.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Observation {
-    /// Whose view this is.
-    pub viewer: Viewer,
-    /// The rules in force.
-    pub options: Options,
-    /// Hand number in the match, 0-based (void deals count).
-    pub hand_number: u32,
-    /// The dealer of this hand.
-    pub dealer: Seat,
-    /// The idle dealer in a four-player game.
-    pub idle: Option<Seat>,
-    /// Match totals so far (this hand's award included once it is scored).
-    pub totals: PerSeat<u32>,
-    /// Outcomes of the match's earlier hands (public).
-    pub previous: Vec<HandOutcome>,
-    /// What the hand waits for.
-    pub phase: Phase,
-    /// Whose decision it is (in a due, possibly the dummy's seat).
-    pub actor: Option<Seat>,
-    /// Who takes that decision (the actor, or the person playing the dummy).
-    pub decider: Option<Seat>,
-    /// The highest bid so far.
-    pub highest_bid: Option<(Seat, Contract)>,
-    /// The soloist once known.
-    pub soloist: Option<Seat>,
-    /// The contract once known.
-    pub contract: Option<Contract>,
-    /// The called card in Chiamo.
-    pub called: Option<Card>,
-    /// The viewer's own cards now (empty for a spectator and the idle dealer).
-    pub hand: CardSet,
-    /// Other seats' current hands this viewer may see: the a due dummy after the auction, the
-    /// partner's hand in aperta after trick 1.
-    pub visible_hands: Vec<(Seat, CardSet)>,
-    /// How many cards each seat holds now (public).
-    pub hand_sizes: PerSeat<u8>,
-    /// The trick in progress, in play order.
-    pub trick: Vec<(Seat, Card)>,
-    /// Completed tricks.
-    pub tricks_done: u8,
-    /// Tricks won so far, `[soloist, defenders]`.
-    pub side_tricks: [u32; 2],
-    /// Everything that happened this hand, as this viewer may see it.
-    pub events: Vec<Event>,
-    /// The viewer's legal actions when it must decide, else empty.
-    pub legal_actions: Vec<Action>,
-    /// The hand's outcome once over.
-    pub outcome: Option<HandOutcome>,
+observation! {
+    /// One seat's view of the game: public history, its own cards, what the rules let it see of
+    /// others, and its legal actions when it must decide. Match totals are
+    /// per seat.
+    pub struct Observation(Options, Event, HandOutcome, PerSeat<u32>) {
+        /// The idle dealer in a four-player game.
+        pub idle: Option<Seat>,
+        /// What the hand waits for.
+        pub phase: Phase,
+        /// Who takes the decision (the actor, or the person playing the dummy).
+        pub decider: Option<Seat>,
+        /// The highest bid so far.
+        pub highest_bid: Option<(Seat, Contract)>,
+        /// The soloist once known.
+        pub soloist: Option<Seat>,
+        /// The contract once known.
+        pub contract: Option<Contract>,
+        /// The called card in Chiamo.
+        pub called: Option<Card>,
+        /// Other seats' current hands this viewer may see: the a due dummy after the auction, the
+        /// partner's hand in aperta after trick 1.
+        pub visible_hands: Vec<(Seat, CardSet)>,
+        /// Tricks won so far, `[soloist, defenders]`.
+        pub side_tricks: [u32; 2],
+    }
 }
 
 impl Observation {
@@ -86,40 +58,6 @@ impl Observation {
             Event::MonteShown { cards } => Some(*cards),
             _ => None,
         })
-    }
-
-    /// Every card played to a trick so far this hand (public).
-    pub fn played(&self) -> CardSet {
-        crate::trick::cards_played(&self.events)
-    }
-}
-
-impl View for Observation {
-    fn history(&self, visit: &mut dyn FnMut(HistoryFact)) {
-        use super::event::Event as E;
-        for e in &self.events {
-            visit(match *e {
-                E::Bid { seat, contract } => HistoryFact::Bid(seat, contract, None),
-                E::Discarded {
-                    seat,
-                    card: Some(card),
-                } => HistoryFact::Discarded(seat, card),
-                E::MonteTaken { cards, .. } => {
-                    HistoryFact::MonteSeen(cards.map_or(CardSet::EMPTY, CardSet::from_iter))
-                }
-                E::MonteReceived { cards, .. } => {
-                    HistoryFact::MonteSeen(cards.unwrap_or(CardSet::EMPTY))
-                }
-                E::MonteShown { cards } => HistoryFact::MonteSeen(CardSet::from_iter(cards)),
-                E::MonteRevealed { cards, .. } => HistoryFact::MonteSeen(cards),
-                E::Played { seat, card, .. } => HistoryFact::Played(seat, card),
-                E::TrickWon { number, .. } => HistoryFact::TrickWon(u32::from(number)),
-                _ => continue,
-            });
-        }
-    }
-    fn legal_actions(&self) -> &[Action] {
-        &self.legal_actions
     }
 }
 
@@ -155,40 +93,18 @@ impl Hand {
     /// The view of `viewer`: built from events passed through the visibility filter and from
     /// public counters, so nothing hidden can reach it.
     pub fn observation(&self, viewer: Viewer) -> Observation {
-        let events = self.events_seen_by(viewer);
-        let own = match viewer {
-            Viewer::Seat(s) => Some(s),
-            Viewer::Spectator => None,
-        };
-        let visible_hands = self.visible_hands(viewer);
-        let decider = self.decider();
-        let legal_actions = self.legal_actions_of(viewer);
-        let hand_sizes = PerSeat::from_fn(self.options().players, |s| self.hand_of(s).len() as u8);
         let trick = self.trick().seated(|s| self.next_active(s));
-        Observation {
-            viewer,
-            options: *self.options(),
-            hand_number: 0,
-            dealer: self.dealer(),
+        let own = OwnFields {
             idle: self.idle_seat(),
-            totals: PerSeat::splat(0),
-            previous: Vec::new(),
             phase: self.phase(),
-            actor: self.actor(),
-            decider,
+            decider: self.decider(),
             highest_bid: self.highest_bid(),
             soloist: self.soloist(),
             contract: self.contract(),
             called: self.called(),
-            hand: own.map_or(CardSet::EMPTY, |s| self.hand_of(s)),
-            visible_hands,
-            hand_sizes,
-            trick,
-            tricks_done: self.tricks_done(),
+            visible_hands: self.visible_hands(viewer),
             side_tricks: self.side_tricks(),
-            events,
-            legal_actions,
-            outcome: self.outcome().copied(),
-        }
+        };
+        Observation::assemble(self, viewer, trick, self.outcome().copied(), own)
     }
 }

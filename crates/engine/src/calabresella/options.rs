@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::game::{
-    GameOptions, MAX_DEALS, OptionDescription, OptionError, read_choice, read_flag, read_number,
+    GameOptions, OptionDescription, OptionError, read_choice, read_flag, read_number,
 };
 
 /// How the match ends (C-D16).
@@ -81,8 +81,7 @@ impl Options {
 }
 
 impl GameOptions for Options {
-    /// Every option [`GameOptions::set`] takes, with its value here.
-    fn describe(&self) -> Vec<OptionDescription> {
+    fn describe_own(&self) -> Vec<OptionDescription> {
         type D = OptionDescription;
         vec![
             D::number(
@@ -128,10 +127,6 @@ impl GameOptions for Options {
                 "Two people: seat 2 is a dummy played by the defending person; sets match_end=individual (C-D19).",
                 self.a_due,
             ),
-            D::max_deals(
-                "Safety cap: after this many deals a match with no winner is a draw.",
-                self.max_deals,
-            ),
             D::choice(
                 "preset",
                 "Sets the target: terziglio 31, calabresella 21 (C-D22).",
@@ -145,7 +140,6 @@ impl GameOptions for Options {
         match k {
             "players" => self.players = read_number(k, value, (3, 4))? as u8,
             "target" => self.target = read_number(k, value, (1, 1_000_000))?,
-            "max_deals" => self.max_deals = read_number(k, value, MAX_DEALS)?,
             "match_end" => {
                 self.match_end = [MatchEnd::Pooled, MatchEnd::Individual]
                     [read_choice(k, value, &["pooled", "individual"])?]
@@ -166,6 +160,10 @@ impl GameOptions for Options {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    fn deal_cap(&mut self) -> &mut u32 {
+        &mut self.max_deals
     }
 
     fn validate(&self) -> Result<(), OptionError> {

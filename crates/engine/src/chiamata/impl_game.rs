@@ -27,7 +27,7 @@ impl MatchRules for Chiamata {
     const NAMES: &'static [&'static str] = &[Variant::Tressette.game(), Variant::Briscola.game()];
 
     /// TC-D14, CH-D5 after each hand: a scored hand adds its awards; the match ends after its
-    /// number of scored hands (the highest totals win), or at the cap on void deals (a draw).
+    /// number of scored hands (the highest totals win).
     fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
         match hands.last().and_then(Hand::outcome) {
             Some(o) => {
@@ -38,11 +38,12 @@ impl MatchRules for Chiamata {
             }
             None => tally.voids += 1,
         }
-        if tally.scored >= opts.match_hands() {
-            Some(MatchResult::won(leaders(&tally.totals, opts.players)))
-        } else {
-            MatchResult::at_cap(tally.voids as usize, opts.max_deals)
-        }
+        (tally.scored >= opts.match_hands())
+            .then(|| MatchResult::won(leaders(&tally.totals, opts.players)))
+    }
+    /// Only void deals count toward the safety cap: scored hands end the match by themselves.
+    fn deals_toward_cap(tally: &Tally, _hands: &[Hand]) -> usize {
+        tally.voids as usize
     }
 
     fn option_sets() -> Vec<Options> {

@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::game::{
-    GameOptions, MAX_DEALS, OptionDescription, OptionError, read_choice, read_flag, read_number,
+    GameOptions, OptionDescription, OptionError, read_choice, read_fixed_players, read_flag,
+    read_number,
 };
 
 /// Which game of the calling family is played.
@@ -159,8 +160,10 @@ impl Options {
 }
 
 impl GameOptions for Options {
-    /// Every option [`GameOptions::set`] takes in this variant, with its value here.
-    fn describe(&self) -> Vec<OptionDescription> {
+    const MAX_DEALS_DOC: &'static str =
+        "Safety cap: after this many void deals a match ends as a draw.";
+
+    fn describe_own(&self) -> Vec<OptionDescription> {
         type D = OptionDescription;
         let min_players = match self.variant {
             Variant::Tressette => 4,
@@ -227,31 +230,22 @@ impl GameOptions for Options {
                 ));
             }
         }
-        out.push(D::max_deals(
-            "Safety cap: after this many void deals a match ends as a draw.",
-            self.max_deals,
-        ));
         out
     }
 
     fn assign(&mut self, k: &str, value: &str) -> Result<bool, OptionError> {
         match k {
             "players" => {
-                self.players = match (self.variant, value.trim()) {
-                    (_, "5") => 5,
-                    (Variant::Tressette, _) => read_number(k, value, (4, 5))? as u8,
-                    (Variant::Briscola, _) => {
-                        return Err(OptionError::Players {
-                            game: self.variant.game(),
-                            players: 5,
-                            given: value.into(),
-                        });
+                self.players = match self.variant {
+                    Variant::Tressette => read_number(k, value, (4, 5))? as u8,
+                    Variant::Briscola => {
+                        read_fixed_players(self.variant.game(), 5, value)?;
+                        5
                     }
                 }
             }
             // As given, whatever `players` is set to after it.
             "hands" => self.hands = Some(read_number(k, value, (1, MAX_HANDS))?),
-            "max_deals" => self.max_deals = read_number(k, value, MAX_DEALS)?,
             "solo_bid" => self.solo_bid = read_flag(k, value)?,
             "call_threes_only" => self.call_threes_only = read_flag(k, value)?,
             "call_own_card" => self.call_own_card = read_flag(k, value)?,
@@ -268,6 +262,10 @@ impl GameOptions for Options {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    fn deal_cap(&mut self) -> &mut u32 {
+        &mut self.max_deals
     }
 
     /// Checks that the options make a playable game: each game's options only on that game.

@@ -149,7 +149,8 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     /// The names the registry knows this game by (see [`Game::NAMES`]).
     const NAMES: &'static [&'static str];
 
-    /// See [`Game::option_sets`].
+    /// The candidates for [`Game::option_sets`]: every combination worth trying; those that
+    /// do not validate are left out there.
     fn option_sets() -> Vec<OptionsFor<Self>>;
     /// See [`Game::default_options`].
     fn default_options(name: &str) -> Option<OptionsFor<Self>>;
@@ -181,13 +182,17 @@ pub trait MatchRules: Clone + PartialEq + Eq + Debug + Send + Sync + Sized + 'st
     ) -> Result<DealFor<Self>, RecordError>;
 
     /// Adds the hand that just ended (the last of `hands`) to `tally`, and says whether the
-    /// match is over: its result, or `None` for another hand (the safety cap on deals is the
-    /// game's to apply here).
+    /// game's own rule ends the match: its result, or `None` (the match then ends as a draw
+    /// only at the safety cap on deals, counted by [`MatchRules::deals_toward_cap`]).
     fn hand_over(
         opts: &OptionsFor<Self>,
         tally: &mut Self::Tally,
         hands: &[Self::Hand],
     ) -> Option<MatchResult>;
+    /// The deals the safety cap counts, after `hands` were tallied: by default every deal.
+    fn deals_toward_cap(_tally: &Self::Tally, hands: &[Self::Hand]) -> usize {
+        hands.len()
+    }
     /// Gives `obs`, a view of the last of `hands`, the match's context: the hand's number,
     /// the totals, the earlier hands' results.
     fn annotate(obs: &mut ObservationFor<Self>, tally: &Self::Tally, hands: &[Self::Hand]);
@@ -399,12 +404,16 @@ impl<R: MatchRules> Match<R> {
     }
 
     /// After an action: when it ended the hand, the game tallies it and says whether the match
-    /// is over; if not, a seeded match deals the next hand.
+    /// is over, or the safety cap ends it; if not, a seeded match deals the next hand.
     fn after_action(&mut self) {
         if !self.hands.last().is_some_and(Rollout::is_over) {
             return;
         }
-        match R::hand_over(&self.opts, &mut self.tally, &self.hands) {
+        let result = R::hand_over(&self.opts, &mut self.tally, &self.hands).or_else(|| {
+            let deals = R::deals_toward_cap(&self.tally, &self.hands);
+            MatchResult::at_cap(deals, self.opts.max_deals())
+        });
+        match result {
             Some(result) => self.result = Some(result),
             None => self.deal_next(),
         }
@@ -432,7 +441,9 @@ impl<R: MatchRules> Game for Match<R> {
     const NAMES: &'static [&'static str] = R::NAMES;
 
     fn option_sets() -> Vec<Self::Options> {
-        R::option_sets()
+        let mut sets = R::option_sets();
+        sets.retain(|o| o.validate().is_ok());
+        sets
     }
     fn default_options(name: &str) -> Option<Self::Options> {
         R::default_options(name)

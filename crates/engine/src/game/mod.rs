@@ -22,6 +22,7 @@
 mod driver;
 mod features;
 mod hand_core;
+mod observation;
 mod option_spec;
 mod registry;
 mod traits;
@@ -31,8 +32,11 @@ pub use driver::{DealFor, HandRules, Match, MatchRules, ObservationFor, OptionsF
 pub(crate) use driver::{apply_quiet, earlier_outcomes, replay_events};
 pub use features::{Features, HistoryFact};
 pub use hand_core::HandCore;
+pub use observation::EventFacts;
+pub(crate) use observation::{card_fact, observation, public_but_deals};
 pub use option_spec::{
-    GameOptions, MAX_DEALS, OptionDescription, OptionKind, read_choice, read_flag, read_number,
+    GameOptions, MAX_DEALS, OptionDescription, OptionKind, read_choice, read_fixed_players,
+    read_flag, read_number,
 };
 pub use registry::{
     AnyEvent, AnyMatch, AnyObservation, Rules, RulesError, every_option_set, game_names,

@@ -124,6 +124,19 @@ pub fn read_choice(key: &str, value: &str, choices: &[&str]) -> Result<usize, Op
         .ok_or_else(|| bad_value(key, value, choices.join(" or ")))
 }
 
+/// Checks a `players` value where the variant's number is fixed: saying it again is allowed,
+/// any other number is refused.
+pub fn read_fixed_players(game: &'static str, players: u8, value: &str) -> Result<(), OptionError> {
+    if value.trim() == players.to_string() {
+        return Ok(());
+    }
+    Err(OptionError::Players {
+        game,
+        players,
+        given: value.into(),
+    })
+}
+
 fn bad_value(key: &str, value: &str, expected: String) -> OptionError {
     OptionError::BadValue {
         key: key.trim().to_ascii_lowercase(),
@@ -137,17 +150,37 @@ fn bad_value(key: &str, value: &str, expected: String) -> OptionError {
 /// make a game ([`GameOptions::validate`]); a record's `options` object is derived from the
 /// descriptions once, here.
 pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + Sized {
-    /// Every option [`GameOptions::set`] takes in this variant (`players` included), with its
-    /// value here, in the game's order.
-    fn describe(&self) -> Vec<OptionDescription>;
-    /// Sets option `key` (trimmed, in lower case) from its text: `Ok(false)` when the game has
-    /// no such option. `players` too, where the variant's number is fixed (saying it again is
-    /// allowed).
+    /// What the safety cap on deals counts in this game, for its description.
+    const MAX_DEALS_DOC: &'static str =
+        "Safety cap: after this many deals a match with no winner is a draw.";
+    /// The game's own options in this variant (`players` included, `max_deals` not), with
+    /// their values here, in the game's order.
+    fn describe_own(&self) -> Vec<OptionDescription>;
+    /// Sets the game's own option `key` (trimmed, in lower case) from its text: `Ok(false)`
+    /// when the game has no such option. `players` too, where the variant's number is fixed
+    /// (saying it again is allowed).
     fn assign(&mut self, key: &str, value: &str) -> Result<bool, OptionError>;
+    /// The safety cap on deals, the `max_deals` every game takes.
+    fn deal_cap(&mut self) -> &mut u32;
+    /// Every option [`GameOptions::set`] takes in this variant: the game's own, then
+    /// `max_deals`.
+    fn describe(&self) -> Vec<OptionDescription> {
+        let mut out = self.describe_own();
+        out.push(OptionDescription::max_deals(
+            Self::MAX_DEALS_DOC,
+            self.max_deals(),
+        ));
+        out
+    }
     /// Sets one option from its text (keys in any case); an unknown key is refused with the
     /// keys this game's variant takes.
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        if self.assign(&key.trim().to_ascii_lowercase(), value)? {
+        let key_lower = key.trim().to_ascii_lowercase();
+        if key_lower == "max_deals" {
+            *self.deal_cap() = read_number(&key_lower, value, MAX_DEALS)?;
+            return Ok(());
+        }
+        if self.assign(&key_lower, value)? {
             return Ok(());
         }
         let known: Vec<&str> = self.describe().iter().map(|d| d.key).collect();
@@ -168,20 +201,17 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     /// The safety cap on deals, the `max_deals` every game takes: a match not over after this
     /// many deals (of the kind the game counts) ends as a draw.
     fn max_deals(&self) -> u32 {
-        self.describe()
-            .into_iter()
-            .find(|d| d.key == "max_deals")
-            .and_then(|d| d.value?.parse().ok())
-            .unwrap_or(u32::MAX)
+        // Options are small `Copy` values: one accessor serves reading and writing.
+        let mut copy = *self;
+        *copy.deal_cap()
     }
     /// These options with the safety cap on deals set to `max_deals` (unchanged where that is
     /// not a value the game takes).
-    fn with_max_deals(self, max_deals: u32) -> Self {
-        let mut capped = self;
-        match capped.set("max_deals", &max_deals.to_string()) {
-            Ok(()) => capped,
-            Err(_) => self,
+    fn with_max_deals(mut self, max_deals: u32) -> Self {
+        if (MAX_DEALS.0..=MAX_DEALS.1).contains(&max_deals) {
+            *self.deal_cap() = max_deals;
         }
+        self
     }
 
     /// The options that differ from the defaults, as a record's `options` object (`players`

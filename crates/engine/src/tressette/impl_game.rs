@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::deals::DealError;
-use crate::game::GameOptions;
 use crate::game::{GameHand, MatchResult, MatchRules, earlier_outcomes};
 use crate::record::{RecordDeal, RecordError, in_hand, parse_fixed, parse_hands};
 use crate::seat::{PerSeat, Seat};
@@ -26,37 +25,29 @@ impl MatchRules for Tressette {
 
     const NAMES: &'static [&'static str] = &[Variant::Partnership.game(), Variant::Due.game()];
 
-    /// T-D4 after each hand: the side at or above the target wins, or another hand is dealt up to
-    /// the safety cap on deals (a draw).
+    /// T-D4 after each hand: the side at or above the target wins.
     fn hand_over(opts: &Options, tally: &mut Tally, hands: &[Hand]) -> Option<MatchResult> {
         let o = hands.last().and_then(Hand::outcome)?;
         tally.totals[0] += o.points[0];
         tally.totals[1] += o.points[1];
-        if let Some(w) = winner(tally.totals, opts.target) {
-            let seats = Seat::first_n(opts.variant.players()).filter(|s| side_of(*s) == w);
-            Some(MatchResult::won(seats.collect()))
-        } else {
-            MatchResult::at_cap(hands.len(), opts.max_deals)
-        }
+        let w = winner(tally.totals, opts.target)?;
+        let seats = Seat::first_n(opts.variant.players()).filter(|s| side_of(*s) == w);
+        Some(MatchResult::won(seats.collect()))
     }
 
     fn option_sets() -> Vec<Options> {
-        let mut out = Vec::new();
-        for variant in [Variant::Partnership, Variant::Due] {
-            for bits in 0u32..8 {
-                let o = Options {
-                    variant,
-                    target: if bits & 4 != 0 { 5 } else { 21 },
-                    accusi: bits & 1 == 0,
-                    follow_suit_always: bits & 2 != 0,
-                    max_deals: 200,
-                };
-                if o.validate().is_ok() {
-                    out.push(o);
-                }
-            }
-        }
-        out
+        let flags = |variant: Variant| {
+            (0u32..8).map(move |bits| Options {
+                variant,
+                target: if bits & 4 != 0 { 5 } else { 21 },
+                accusi: bits & 1 == 0,
+                follow_suit_always: bits & 2 != 0,
+                max_deals: 200,
+            })
+        };
+        flags(Variant::Partnership)
+            .chain(flags(Variant::Due))
+            .collect()
     }
     fn default_options(name: &str) -> Option<Options> {
         Variant::from_game(name).map(Options::new)

@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use crate::game::{GameOptions, MAX_DEALS, OptionDescription, OptionError, read_flag, read_number};
+use crate::game::{
+    GameOptions, OptionDescription, OptionError, read_fixed_players, read_flag, read_number,
+};
 
 /// Which Tressette is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,9 +79,7 @@ impl Options {
 }
 
 impl GameOptions for Options {
-    /// Every option [`GameOptions::set`] takes in this variant, with its
-    /// value here.
-    fn describe(&self) -> Vec<OptionDescription> {
+    fn describe_own(&self) -> Vec<OptionDescription> {
         type D = OptionDescription;
         let players = u32::from(self.variant.players());
         let mut out = vec![
@@ -104,32 +104,22 @@ impl GameOptions for Options {
                 self.follow_suit_always,
             ));
         }
-        out.push(D::max_deals(
-            "Safety cap: after this many deals a match with no winner is a draw.",
-            self.max_deals,
-        ));
         out
     }
 
     fn assign(&mut self, k: &str, value: &str) -> Result<bool, OptionError> {
         match k {
-            "players" => {
-                let players = self.variant.players();
-                if value.trim() != players.to_string() {
-                    return Err(OptionError::Players {
-                        game: self.variant.game(),
-                        players,
-                        given: value.into(),
-                    });
-                }
-            }
+            "players" => read_fixed_players(self.variant.game(), self.variant.players(), value)?,
             "target" => self.target = read_number(k, value, (1, 1_000_000))?,
-            "max_deals" => self.max_deals = read_number(k, value, MAX_DEALS)?,
             "accusi" => self.accusi = read_flag(k, value)?,
             "follow_suit_always" => self.follow_suit_always = read_flag(k, value)?,
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    fn deal_cap(&mut self) -> &mut u32 {
+        &mut self.max_deals
     }
 
     /// Checks that the options make a playable game.

@@ -9,7 +9,7 @@ use crate::cardset::CardSet;
 use crate::deals::DealError;
 use crate::error::IllegalAction;
 use crate::game::{DealtCards, Features, HandCore, Phase, Viewer, replay_events};
-use crate::game::{GameHand, HandRules, Rollout};
+use crate::game::{GameHand, HandRules, Rollout, public_but_deals};
 use crate::rng::GameRng;
 use crate::seat::{PerSeat, Seat};
 use crate::sink::EventSink;
@@ -121,7 +121,7 @@ impl GameHand for Hand {
         replay_events(self, self.eldest().round(self.players()), [])
     }
     fn visible(&self, event: &Event, viewer: Viewer) -> Option<Event> {
-        event.visible(viewer)
+        public_but_deals(event, viewer)
     }
     fn features(&self, viewer: Viewer) -> Features {
         let n = self.players();
