@@ -15,8 +15,7 @@ use super::score::HandOutcome;
 
 observation! {
     /// One seat's view of the game: public history, its own cards, what the rules let it see of
-    /// others, and its legal actions when it must decide. Match totals are
-    /// per seat.
+    /// others, and its legal actions when it must decide. Match totals are per seat.
     pub struct Observation(Options, Event, HandOutcome, PerSeat<u32>) {
         /// The idle dealer in a four-player game.
         pub idle: Option<Seat>,

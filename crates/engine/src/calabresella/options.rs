@@ -162,7 +162,7 @@ impl GameOptions for Options {
         Ok(true)
     }
 
-    fn deal_cap(&mut self) -> &mut u32 {
+    fn max_deals_mut(&mut self) -> &mut u32 {
         &mut self.max_deals
     }
 

@@ -58,16 +58,17 @@ macro_rules! observation {
             pub viewer: $crate::game::Viewer,
             /// The rules in force.
             pub options: $o,
-            /// Hand number in the match, 0-based (void deals count).
+            /// Hand number in the match, 0-based (every deal counts, a void one too).
             pub hand_number: u32,
             /// The dealer of this hand.
             pub dealer: $crate::seat::Seat,
             /// Match totals so far, in the game's unit (per seat, or per side); this hand's
             /// award is included once it is scored.
             pub totals: $t,
-            /// Outcomes of the match's earlier hands (public).
+            /// Outcomes of the match's earlier hands (public; where a void deal has no
+            /// outcome, the scored hands').
             pub previous: Vec<$r>,
-            /// Whose decision it is (in Calabresella a due possibly the dummy's seat).
+            /// Whose decision it is (possibly a dummy's seat, where the game has one).
             pub actor: Option<$crate::seat::Seat>,
             /// The viewer's own cards now (empty for a spectator and an idle dealer).
             pub hand: $crate::cardset::CardSet,
@@ -116,8 +117,12 @@ macro_rules! observation {
                     totals: <$t>::default(),
                     previous: Vec::new(),
                     actor: HandRules::actor(hand),
-                    hand: viewer.seat().map_or($crate::cardset::CardSet::EMPTY, |s| hand.hand_of(s)),
-                    hand_sizes: $crate::seat::PerSeat::from_fn(players, |s| hand.hand_of(s).len() as u8),
+                    hand: viewer
+                        .seat()
+                        .map_or($crate::cardset::CardSet::EMPTY, |s| hand.hand_of(s)),
+                    hand_sizes: $crate::seat::PerSeat::from_fn(players, |s| {
+                        hand.hand_of(s).len() as u8
+                    }),
                     trick,
                     tricks_done: hand.tricks_done(),
                     events: hand.events_seen_by(viewer),

@@ -146,9 +146,10 @@ fn bad_value(key: &str, value: &str, expected: String) -> OptionError {
 }
 
 /// A game's rule options, in the `key=value` grammar every game shares: the game says which
-/// keys it takes ([`GameOptions::describe`], [`GameOptions::set`]) and which combinations
-/// make a game ([`GameOptions::validate`]); a record's `options` object is derived from the
-/// descriptions once, here.
+/// keys it takes ([`GameOptions::describe_own`], [`GameOptions::assign`]) and which
+/// combinations make a game ([`GameOptions::validate`]); `max_deals`, the full description
+/// ([`GameOptions::describe`]), setting by text ([`GameOptions::set`]) and a record's
+/// `options` object are derived from them once, here.
 pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + Sized {
     /// What the safety cap on deals counts in this game, for its description.
     const MAX_DEALS_DOC: &'static str =
@@ -161,15 +162,18 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     /// (saying it again is allowed).
     fn assign(&mut self, key: &str, value: &str) -> Result<bool, OptionError>;
     /// The safety cap on deals, the `max_deals` every game takes.
-    fn deal_cap(&mut self) -> &mut u32;
-    /// Every option [`GameOptions::set`] takes in this variant: the game's own, then
-    /// `max_deals`.
+    fn max_deals_mut(&mut self) -> &mut u32;
+    /// Every option [`GameOptions::set`] takes in this variant: the game's own, and
+    /// `max_deals` after those with a value.
     fn describe(&self) -> Vec<OptionDescription> {
         let mut out = self.describe_own();
-        out.push(OptionDescription::max_deals(
-            Self::MAX_DEALS_DOC,
-            self.max_deals(),
-        ));
+        // Before the options that only set others (no value of their own), which come last.
+        let at = out
+            .iter()
+            .rposition(|d| d.value.is_some())
+            .map_or(0, |i| i + 1);
+        let cap = OptionDescription::max_deals(Self::MAX_DEALS_DOC, self.max_deals());
+        out.insert(at, cap);
         out
     }
     /// Sets one option from its text (keys in any case); an unknown key is refused with the
@@ -177,7 +181,7 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let key_lower = key.trim().to_ascii_lowercase();
         if key_lower == "max_deals" {
-            *self.deal_cap() = read_number(&key_lower, value, MAX_DEALS)?;
+            *self.max_deals_mut() = read_number(&key_lower, value, MAX_DEALS)?;
             return Ok(());
         }
         if self.assign(&key_lower, value)? {
@@ -203,13 +207,13 @@ pub trait GameOptions: Copy + PartialEq + Eq + Debug + Display + Send + Sync + S
     fn max_deals(&self) -> u32 {
         // Options are small `Copy` values: one accessor serves reading and writing.
         let mut copy = *self;
-        *copy.deal_cap()
+        *copy.max_deals_mut()
     }
     /// These options with the safety cap on deals set to `max_deals` (unchanged where that is
     /// not a value the game takes).
     fn with_max_deals(mut self, max_deals: u32) -> Self {
         if (MAX_DEALS.0..=MAX_DEALS.1).contains(&max_deals) {
-            *self.deal_cap() = max_deals;
+            *self.max_deals_mut() = max_deals;
         }
         self
     }
