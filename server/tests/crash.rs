@@ -252,3 +252,74 @@ async fn killing_the_server_at_random_moments_loses_nothing() {
         );
     }
 }
+
+/// Holds the PostgreSQL instance lock of the default instance (`main`) in a session of its
+/// own, as a killed server's session does until the database notices; the session ends when
+/// `release` fires (or is dropped).
+fn hold_instance_lock(
+    url: &str,
+    release: std::sync::mpsc::Receiver<()>,
+) -> std::thread::JoinHandle<()> {
+    let url = url.to_owned();
+    let (held, is_held) = std::sync::mpsc::channel();
+    let holder = std::thread::spawn(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL");
+        // The server's lock key (store/postgres.rs).
+        c.query_one("SELECT pg_advisory_lock(7163, hashtext('main'))", &[])
+            .expect("lock");
+        held.send(()).expect("held");
+        let _ = release.recv();
+    });
+    is_held.recv().expect("the lock is held");
+    holder
+}
+
+/// A server started at once after a crash may find its PostgreSQL instance lock still held by
+/// the dead server's session: it waits for the lock to go instead of failing. A lock that stays
+/// held, as a running server's does, still stops it, with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_waits_for_the_lock_of_a_stopped_server_but_not_for_a_running_one() {
+    let dir = tempfile::tempdir().expect("dir");
+    let Some((_, store)) = common::backends(dir.path(), "lock_grace")
+        .into_iter()
+        .find(|(kind, _)| kind == "postgres")
+    else {
+        return;
+    };
+    let Location::Postgres(url) = &store.location else {
+        panic!("a PostgreSQL store");
+    };
+
+    // Released a second after the server starts: it comes up once the lock is free.
+    let (release, released) = std::sync::mpsc::channel();
+    let holder = hold_instance_lock(url, released);
+    let began = std::time::Instant::now();
+    let releaser = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        release.send(()).expect("release");
+    });
+    let mut server = start(free_port(), &store).await;
+    assert!(
+        began.elapsed() >= Duration::from_secs(1),
+        "the server came up while the lock was held"
+    );
+    server.kill().await.expect("stop");
+    releaser.await.expect("releaser");
+    holder.join().expect("holder");
+
+    // Held throughout: the server stops after its grace, saying the database is locked.
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let holder = hold_instance_lock(url, released);
+    let out = Command::new(BIN)
+        .args(["serve", "--listen", &format!("127.0.0.1:{}", free_port())])
+        .args(store_args(&store))
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("run the server");
+    drop(release);
+    holder.join().expect("holder");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a second server ran beside the lock");
+    assert!(err.contains("the database is locked"), "{err}");
+}

@@ -366,6 +366,10 @@ impl ServeArgs {
     }
 }
 
+/// How long a server waits for a PostgreSQL instance lock still held by the session of a server
+/// that has just stopped.
+const LOCK_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Opens the store, or explains why it cannot be used.
 pub async fn open_store(options: StoreOptions) -> Result<Opened> {
     let place = options.location.describe();
@@ -383,7 +387,20 @@ pub async fn open_store(options: StoreOptions) -> Result<Opened> {
              is full; raise --db-max-mb, or run `calabresella db vacuum` with the server stopped"
         );
     }
-    match Store::open(options).await {
+    let mut opened = Store::open(options.clone()).await;
+    // A PostgreSQL instance lock lives in the database session of the server that took it: after
+    // that server is killed, the database lets it go only once it notices the dropped connection,
+    // which can be after a supervisor has already started the replacement. Wait that out; a
+    // server that really runs keeps the lock, and this one then stops as before.
+    if matches!(options.location, Location::Postgres(_)) {
+        let deadline = std::time::Instant::now() + LOCK_GRACE;
+        while matches!(opened, Err(StoreError::Locked(_))) && std::time::Instant::now() < deadline {
+            tracing::info!(at = %place, "the instance lock is held; waiting in case its server has just stopped");
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            opened = Store::open(options.clone()).await;
+        }
+    }
+    match opened {
         Ok(opened) => {
             tracing::info!(
                 store = opened.store.kind(),
