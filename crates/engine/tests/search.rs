@@ -586,4 +586,32 @@ fn ismcts_is_deterministic_for_a_seed_and_always_legal() {
     assert!(bot_from_spec("ismcts:iterations=0", 1).is_err());
     assert!(bot_from_spec("ismcts:depth=3", 1).is_err());
     assert!(bot_from_spec("ismcts:explore=141:solve=3", 1).is_ok());
+    search_bot_is_deterministic_and_legal(&[
+        "ismcts:iterations=40:bid=ismcts",
+        "ismcts:iterations=40:bid=ismcts",
+    ]);
+    assert!(bot_from_spec("ismcts:bid=heuristic", 1).is_err());
+}
+
+#[test]
+fn ismcts_leaves_the_auction_to_pimc_unless_told_otherwise() {
+    // A hand's first decision is a bid in every game with an auction: by default `ismcts`
+    // answers it as `pimc` with the same seed does.
+    let mut differs = 0;
+    for name in ["calabresella", "tressette-chiamata", "briscola-chiamata"] {
+        let rules = Rules::parse(name, []).unwrap();
+        for seed in 0..6 {
+            let m = AnyMatch::seeded(rules, seed, None).unwrap();
+            let obs = m.observation(Viewer::Seat(m.decider().unwrap())).unwrap();
+            let act = |spec: &str| bot_from_spec(spec, seed).unwrap().act(&obs);
+            assert_eq!(act("ismcts"), act("pimc"), "{name} seed {seed}");
+            assert_eq!(act("ismcts:bid=pimc"), act("pimc"), "{name} seed {seed}");
+            differs += usize::from(act("ismcts:iterations=300:bid=ismcts") != act("pimc"));
+        }
+    }
+    // Searching the auction itself is another bot: somewhere it bids otherwise.
+    assert!(
+        differs > 0,
+        "ismcts:bid=ismcts bid as pimc in every position"
+    );
 }

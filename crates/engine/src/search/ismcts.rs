@@ -10,7 +10,8 @@
 //! where its action was legal, so an action is judged by how it does without knowing the world.
 //!
 //! Once few tricks are left it hands the decision to PIMC, whose exact solver is stronger there
-//! than play-outs.
+//! than play-outs; by default it does the same before the play (the auction, the call, the
+//! monte and the discards), where each decision has many actions and the tree is shallow.
 
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,8 @@ pub struct IsmctsBudget {
     pub explore: f64,
     /// Hand over to PIMC from this many tricks left (`None`: the game's solver depth).
     pub solve: Option<u32>,
+    /// Whether PIMC takes the decisions before the play (auction, call, monte, discards).
+    pub bid_by_pimc: bool,
 }
 
 impl Default for IsmctsBudget {
@@ -42,6 +45,7 @@ impl Default for IsmctsBudget {
             ms: None,
             explore: 0.7,
             solve: None,
+            bid_by_pimc: true,
         }
     }
 }
@@ -71,9 +75,20 @@ impl IsmctsBudget {
                 "ms" => b.ms = Some(num(1, 600_000)?),
                 "explore" => b.explore = f64::from(num(0, 1000)?) / 100.0,
                 "solve" => b.solve = Some(num(0, 20)?),
+                "bid" => {
+                    b.bid_by_pimc = match value {
+                        "pimc" => true,
+                        "ismcts" => false,
+                        _ => {
+                            return Err(format!(
+                                "ismcts parameter bid: bad value {value:?} (pimc or ismcts)"
+                            ));
+                        }
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve"
+                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid"
                     ));
                 }
             }
@@ -134,10 +149,12 @@ impl IsmctsBot {
             return self.heuristic.act(obs);
         };
         let mut rng = GameRng::from_seed(super::mix(self.seed, D::position(obs)));
-        // Near the end the exact solver of PIMC beats play-outs: hand over.
+        // Near the end the exact solver of PIMC beats play-outs: hand over; and before the
+        // play, when PIMC bids.
         if let Ok(first) = sampler.sample(&mut rng) {
             let solve_from = self.budget.solve.unwrap_or_else(|| D::solve_tricks(&first));
-            if first.in_play() && first.tricks_left() <= solve_from {
+            let endgame = first.in_play() && first.tricks_left() <= solve_from;
+            if endgame || (self.budget.bid_by_pimc && !first.in_play()) {
                 return self.endgame.decide::<D>(obs);
             }
         }
