@@ -392,10 +392,16 @@ pub async fn open_store(options: StoreOptions) -> Result<Opened> {
     // that server is killed, the database lets it go only once it notices the dropped connection,
     // which can be after a supervisor has already started the replacement. Wait that out; a
     // server that really runs keeps the lock, and this one then stops as before.
-    if matches!(options.location, Location::Postgres(_)) {
+    if matches!(options.location, Location::Postgres(_))
+        && matches!(opened, Err(StoreError::Locked(_)))
+    {
+        tracing::info!(
+            at = %place,
+            grace_s = LOCK_GRACE.as_secs(),
+            "the instance lock is held; waiting in case its server has just stopped"
+        );
         let deadline = std::time::Instant::now() + LOCK_GRACE;
         while matches!(opened, Err(StoreError::Locked(_))) && std::time::Instant::now() < deadline {
-            tracing::info!(at = %place, "the instance lock is held; waiting in case its server has just stopped");
             tokio::time::sleep(std::time::Duration::from_millis(250)).await;
             opened = Store::open(options.clone()).await;
         }
