@@ -111,25 +111,42 @@ var SeatKindNames = map[string]pb.SeatKind{
 	"heuristic": pb.SeatKind_SEAT_KIND_BOT_HEURISTIC,
 }
 
+// SearchBots are the built-in search bots a seat names, with optional parameters after a colon:
+// "best" plays as the strongest bot of each game.
+var SearchBots = []string{"pimc", "ismcts", "best"}
+
+// isSearchBot reports whether key (lower case, trimmed) names a search bot, with or without
+// parameters.
+func isSearchBot(key string) bool {
+	base, _, _ := strings.Cut(key, ":")
+	for _, b := range SearchBots {
+		if base == b {
+			return true
+		}
+	}
+	return false
+}
+
 // SeatKinds turns seat kind names ("open", "random", "heuristic", any case) into wire values;
-// an unknown name is an *OptionError. The search bot ("pimc", "pimc:ms=50") is a seat of kind
-// SEAT_KIND_BOT_NAMED whose name goes along: see SeatChoices.
+// an unknown name is an *OptionError. A search bot ("pimc", "pimc:ms=50", "ismcts", "best") is a
+// seat of kind SEAT_KIND_BOT_NAMED whose name goes along: see SeatChoices.
 func SeatKinds(names ...string) ([]pb.SeatKind, error) {
 	kinds, _, err := SeatChoices(names...)
 	return kinds, err
 }
 
 // SeatChoices turns seat names into wire values and, for each seat, the named bot that fills
-// it: the search bot "pimc", with optional parameters after a colon ("pimc:worlds=64:ms=50"),
-// or a submitted bot ("submitted:NAME", "submitted:NAME@VERSION"), which the server checks;
-// empty for the other kinds. bots is nil when no seat names a bot.
+// it: a search bot (SearchBots: "pimc", "ismcts", or "best", the strongest of each game), with
+// optional parameters after a colon ("pimc:worlds=64:ms=50"), or a submitted bot
+// ("submitted:NAME", "submitted:NAME@VERSION"), which the server checks; empty for the other
+// kinds. bots is nil when no seat names a bot.
 func SeatChoices(names ...string) (kinds []pb.SeatKind, bots []string, err error) {
 	kinds = make([]pb.SeatKind, 0, len(names))
 	named := make([]string, 0, len(names))
 	anyNamed := false
 	for _, n := range names {
 		key := strings.ToLower(strings.TrimSpace(n))
-		if key == "pimc" || strings.HasPrefix(key, "pimc:") || strings.HasPrefix(key, "submitted:") {
+		if isSearchBot(key) || strings.HasPrefix(key, "submitted:") {
 			kinds = append(kinds, pb.SeatKind_SEAT_KIND_BOT_NAMED)
 			named = append(named, key)
 			anyNamed = true
@@ -137,7 +154,7 @@ func SeatChoices(names ...string) (kinds []pb.SeatKind, bots []string, err error
 		}
 		k, ok := SeatKindNames[key]
 		if !ok {
-			return nil, nil, &OptionError{Key: "seat", Value: n, Expected: "open, random, heuristic or pimc"}
+			return nil, nil, &OptionError{Key: "seat", Value: n, Expected: "open, random, heuristic, pimc, ismcts or best"}
 		}
 		kinds = append(kinds, k)
 		named = append(named, "")

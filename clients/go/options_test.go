@@ -90,6 +90,14 @@ func TestSeatKinds(t *testing.T) {
 	if err != nil || kinds[1] != pb.SeatKind_SEAT_KIND_BOT_NAMED || len(bots) != 2 || bots[0] != "" || bots[1] != "pimc:ms=50" {
 		t.Fatalf("%v %v %v", kinds, bots, err)
 	}
+	kinds, bots, err = SeatChoices("Best", "ismcts:iterations=500", "best:ms=80")
+	if err != nil || kinds[0] != pb.SeatKind_SEAT_KIND_BOT_NAMED || kinds[2] != pb.SeatKind_SEAT_KIND_BOT_NAMED ||
+		bots[0] != "best" || bots[1] != "ismcts:iterations=500" || bots[2] != "best:ms=80" {
+		t.Fatalf("%v %v %v", kinds, bots, err)
+	}
+	if _, _, err := SeatChoices("bestx"); err == nil {
+		t.Fatal("a name that only starts like a search bot is rejected")
+	}
 	if _, bots, _ := SeatChoices("open", "random"); bots != nil {
 		t.Fatalf("no named bot, no names: %v", bots)
 	}

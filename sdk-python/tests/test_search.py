@@ -48,6 +48,19 @@ def test_sample_worlds_refuses_bad_requests_and_changes_nothing() -> None:
     assert state == before
 
 
+def test_best_and_ismcts_play_by_name_in_every_game() -> None:
+    assert {"ismcts", "best"} <= set(cb.BOT_NAMES)
+    for game in cb.GAMES:
+        state = cb.new_match(game, seed=4)
+        for bot in ("best", "best:ms=50", "ismcts:iterations=50"):
+            assert state.bot_action(bot, seed=1) in state.legal_actions(), (game, bot)
+    state = cb.new_match("tressette", seed=4)
+    # The same seed and observation, the same choice (a budget in iterations, no time cap).
+    assert state.bot_action("best", seed=3) == state.bot_action("best", seed=3)
+    with pytest.raises(cb.CalabresellaError, match="unknown best parameter"):
+        state.bot_action("best:worlds=3")
+
+
 def test_pimc_plays_by_name_and_beats_random() -> None:
     assert "pimc" in cb.BOT_NAMES
     state = cb.new_match("tressette-in-due", seed=2)

@@ -1335,6 +1335,23 @@ async fn until_finished(
     panic!("table {id} did not finish: {last:?}");
 }
 
+/// The record of table `id`, parsed.
+async fn record_of(
+    c: &mut calabresella_proto::v1::table_service_client::TableServiceClient<
+        tonic::transport::Channel,
+    >,
+    id: &str,
+) -> Record {
+    let record = c
+        .get_record(v1::GetRecordRequest {
+            table_id: id.to_owned(),
+        })
+        .await
+        .expect("record")
+        .into_inner();
+    Record::parse(&record.record_json).expect("record")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finished_tables_free_their_slot_and_the_oldest_leave_memory_but_not_the_store() {
     let config = ServerConfig {
@@ -1655,9 +1672,15 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         (vec![named, heuristic], vec!["pimc"]),
         (vec![heuristic, heuristic], vec!["", "pimc"]),
         (vec![named, heuristic], vec!["pimc\u{202e}", ""]),
-        // An engine bot whose thinking the server does not cap plays in-process only.
-        (vec![named, heuristic], vec!["ismcts", ""]),
         (vec![named, heuristic], vec!["ismcts:ms=50", ""]),
+        (
+            vec![named, heuristic],
+            vec!["ismcts:iterations=99999999", ""],
+        ),
+        (vec![named, heuristic], vec!["ismcts:solve=12", ""]),
+        (vec![named, heuristic], vec!["best:ms=41", ""]),
+        (vec![named, heuristic], vec!["best:worlds=3", ""]),
+        (vec![named, heuristic], vec!["bestx", ""]),
     ] {
         expect_code(
             c.create_table(request(seats, bots)).await,
@@ -1701,14 +1724,7 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
     let elapsed = started.elapsed();
     let t = table_of(&mut c, &t.table_id).await;
     assert!(t.decisions > 20, "{t:?}");
-    let record = c
-        .get_record(v1::GetRecordRequest {
-            table_id: t.table_id.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner();
-    let record = Record::parse(&record.record_json).expect("record");
+    let record = record_of(&mut c, &t.table_id).await;
     let searched = record_actions(&record)
         .iter()
         .filter(|(s, _)| s.index() == 0)
@@ -1717,6 +1733,74 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
         elapsed >= Duration::from_millis(40) * searched,
         "{searched} decisions at 40 ms each took {elapsed:?}"
     );
+}
+
+/// The thinking time of each action of `seat` in a finished table's record (the `ms` the server
+/// writes beside each action).
+fn thinking_ms(record: &Record, seat: usize) -> Vec<u64> {
+    record
+        .hands
+        .iter()
+        .flat_map(|h| h.actions.iter())
+        .filter_map(|a| match a {
+            RecordAction::Detailed { seat: s, extra, .. } if usize::from(*s) == seat => {
+                extra.get("ms").and_then(serde_json::Value::as_u64)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `ismcts` and `best` (the strongest bot of each game) take seats like `pimc`: a bare name
+/// gets the server's cap as its ceiling, and a budget that would think far longer is cut to
+/// it, so every decision is answered at the cap's pace, however much the bot would search.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ismcts_and_best_think_within_the_servers_time_cap() {
+    const CAP: u64 = 40;
+    let config = ServerConfig {
+        max_bot_ms: CAP as u32,
+        ..ServerConfig::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut c = server.client.clone();
+    let named = v1::SeatKind::BotNamed as i32;
+    // Fifty thousand iterations take about a second a decision on one core: only the cap
+    // keeps this seat's answers near 40 ms.
+    let t = c
+        .create_table(v1::CreateTableRequest {
+            options: Some(options(v1::Game::TressetteInDue, 3)),
+            seats: vec![named, named],
+            seat_bots: vec!["Best".into(), "ismcts:iterations=50000".into()],
+            seed: Some(12),
+            ..Default::default()
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .table
+        .expect("table");
+    assert_eq!(t.seats[0].player_name, "best bot");
+    assert_eq!(
+        t.seats[1].player_name, "ismcts:iterations=50000:ms=40 bot",
+        "a stronger budget than the default is a different player, with the cap written in"
+    );
+    until_finished(&mut c, &t.table_id).await;
+    let record = record_of(&mut c, &t.table_id).await;
+    for seat in 0..2 {
+        let mut ms = thinking_ms(&record, seat);
+        assert!(ms.len() >= 10, "seat {seat}: {ms:?}");
+        // Paced: no answer comes before the cap, so its timing says nothing of the cards.
+        assert!(ms.iter().all(|&m| m >= CAP), "seat {seat}: {ms:?}");
+        // Capped: the typical answer is at the cap, and none comes near a second (a loaded
+        // machine may delay a few).
+        ms.sort_unstable();
+        let median = ms[ms.len() / 2];
+        assert!(
+            median < 3 * CAP,
+            "seat {seat}: median {median} ms of {ms:?}"
+        );
+        assert!(ms.iter().all(|&m| m < 1000), "seat {seat}: {ms:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -41,6 +41,7 @@ export {
 export type { CodeName } from "./errors.js";
 export {
   GAMES,
+  SEARCH_BOTS,
   SEAT_KINDS,
   gameByName,
   gameName,

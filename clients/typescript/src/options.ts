@@ -51,7 +51,11 @@ export const SEAT_KINDS: Readonly<Record<string, SeatKind>> = {
   heuristic: SeatKind.BOT_HEURISTIC,
 };
 
-/** A seat as named: its kind, and for the search bot (`pimc`, `pimc:ms=50`) its name with
+/** The built-in search bots a seat names, with optional parameters after a colon: `best` plays
+ * as the strongest bot of each game. */
+export const SEARCH_BOTS: readonly string[] = ["pimc", "ismcts", "best"];
+
+/** A seat as named: its kind, and for a search bot (`pimc`, `pimc:ms=50`, `best`) its name with
  * parameters, which the server checks. */
 export interface SeatChoice {
   /** The seat kind. */
@@ -60,18 +64,16 @@ export interface SeatChoice {
   bot: string;
 }
 
-/** The seat of a name: a seat kind (`open`, `random`, `heuristic`), the search bot `pimc`
- * with optional parameters after a colon (`pimc:worlds=64:ms=50`), or a submitted bot
+/** The seat of a name: a seat kind (`open`, `random`, `heuristic`), a search bot
+ * ({@link SEARCH_BOTS}) with optional parameters after a colon (`pimc:worlds=64:ms=50`), or a
+ * submitted bot
  * (`submitted:NAME`, `submitted:NAME@VERSION`, which the server checks); throws
  * {@link OptionsError} for anything else. */
 export function seatChoice(name: string | SeatKind): SeatChoice {
   if (typeof name === "string") {
     const key = name.trim().toLowerCase();
-    if (
-      key === "pimc" ||
-      key.startsWith("pimc:") ||
-      key.startsWith("submitted:")
-    ) {
+    const base = key.split(":", 1)[0].trim();
+    if (SEARCH_BOTS.includes(base) || key.startsWith("submitted:")) {
       return { kind: SeatKind.BOT_NAMED, bot: key };
     }
   }
@@ -99,7 +101,7 @@ export function seatKind(name: string | SeatKind): SeatKind {
   const k = SEAT_KINDS[name.trim().toLowerCase()];
   if (k === undefined) {
     throw new OptionsError(
-      `unknown seat kind "${name}" (known: ${Object.keys(SEAT_KINDS).join(", ")}, pimc)`,
+      `unknown seat kind "${name}" (known: ${Object.keys(SEAT_KINDS).join(", ")}, ${SEARCH_BOTS.join(", ")})`,
     );
   }
   return k;

@@ -133,4 +133,13 @@ test("seat kinds by name", () => {
     bot: "",
   });
   assert.throws(() => seatChoice("pimcx"), /unknown seat kind "pimcx"/);
+  assert.deepEqual(seatChoice("Best"), {
+    kind: SeatKind.BOT_NAMED,
+    bot: "best",
+  });
+  assert.deepEqual(seatChoice("ismcts:iterations=500"), {
+    kind: SeatKind.BOT_NAMED,
+    bot: "ismcts:iterations=500",
+  });
+  assert.throws(() => seatChoice("bestx"), /unknown seat kind "bestx"/);
 });

@@ -156,7 +156,7 @@ test("the lobby shows the create form and the table list; first load's JavaScrip
     .evaluateAll((els) => els.map((e) => e.value));
   assert.deepEqual(
     seatKinds.sort(),
-    ["heuristic", "open", "pimc", "random"],
+    ["best", "heuristic", "ismcts", "open", "pimc", "random"],
     'select[name="seat-0"]',
   );
   // The rule fields come from the server's description of the game (ListGames): by kind,

@@ -163,6 +163,17 @@ test("a person plays a whole Tressette in due match against the search bot", asy
   });
 });
 
+test("a person plays a whole Tressette in due match against the strongest bot", async (s) => {
+  await wholeMatch(s, {
+    game: "tressette-in-due",
+    options: { target: 3 },
+    seats: ["open", "best"],
+    name: "Bruna E2E",
+    prefix: "tressette-in-due-best",
+    seed: SEED + 8,
+  });
+});
+
 test("a person plays a whole one-hand Tressette con la Chiamata match against four bots", async (s) => {
   await wholeMatch(s, {
     game: "tressette-chiamata",

@@ -272,6 +272,8 @@ function CreateForm(props: {
                   <option value="random">{t("kind.random")}</option>
                   <option value="heuristic">{t("kind.heuristic")}</option>
                   <option value="pimc">{t("kind.pimc")}</option>
+                  <option value="ismcts">{t("kind.ismcts")}</option>
+                  <option value="best">{t("kind.best")}</option>
                 </select>
               )}
             </label>

@@ -56,9 +56,9 @@ export function stateName(s: TableState | undefined): StateName {
   }
 }
 
-/** A seat kind's word: `open`, `random`, `heuristic`, `pimc` (a named bot: the search bot),
- * or `dummy` (the a due dummy). */
-export type KindName = "open" | "random" | "heuristic" | "pimc" | "dummy";
+/** A seat kind's word: `open`, `random`, `heuristic`, `named` (a bot by name: a search bot
+ * such as `pimc` or `best`, or a submitted bot), or `dummy` (the a due dummy). */
+export type KindName = "open" | "random" | "heuristic" | "named" | "dummy";
 
 /** The word of a seat kind. */
 export function kindName(k: SeatKind): KindName {
@@ -70,7 +70,7 @@ export function kindName(k: SeatKind): KindName {
     case SeatKind.BOT_HEURISTIC:
       return "heuristic";
     case SeatKind.BOT_NAMED:
-      return "pimc";
+      return "named";
     default:
       return "dummy";
   }

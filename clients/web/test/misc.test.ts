@@ -241,7 +241,7 @@ test("events and results read as sentences, names as plain text", () => {
 });
 
 test("every seat kind has a word, the search bot's included", () => {
-  assert.equal(kindName(SeatKind.BOT_NAMED), "pimc");
+  assert.equal(kindName(SeatKind.BOT_NAMED), "named");
   assert.equal(kindName(SeatKind.BOT_HEURISTIC), "heuristic");
   assert.equal(kindName(SeatKind.UNSPECIFIED), "dummy");
 });

@@ -13,8 +13,9 @@ use tonic::transport::Channel;
 pub enum NameError {
     /// Not a seat kind.
     #[error(
-        "unknown seat kind {0:?}: open (or human, player), random (or bot), heuristic or pimc \
-         (pimc:ms=50, the search bot)"
+        "unknown seat kind {0:?}: open (or human, player), random (or bot), heuristic, or a \
+         search bot: pimc, ismcts or best (the strongest), with parameters after a colon \
+         (pimc:ms=50)"
     )]
     SeatKind(String),
     /// A named bot with bad parameters.
@@ -51,6 +52,10 @@ pub fn seat_kind(name: &str) -> Result<v1::SeatKind, NameError> {
         .ok_or_else(|| NameError::SeatKind(name.to_owned()))
 }
 
+/// The built-in search bots, which a seat names (`SEAT_KIND_BOT_NAMED`) with optional
+/// parameters: `pimc`, `ismcts`, and `best`, the strongest of each game.
+pub const SEARCH_BOTS: [&str; 3] = ["pimc", "ismcts", "best"];
+
 /// A seat as people name it: its kind, and for a named built-in bot (`pimc`, `pimc:ms=50`)
 /// the bot's name with its parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +76,7 @@ impl From<v1::SeatKind> for SeatChoice {
 }
 
 /// The seat named `name`: a seat kind (as [`seat_kind`]), or a named built-in bot with its
-/// parameters (`pimc`, `pimc:worlds=64:ms=50`), checked here.
+/// parameters (`pimc`, `pimc:worlds=64:ms=50`, `best`), checked here.
 pub fn seat(name: &str) -> Result<SeatChoice, NameError> {
     let key = name.trim().to_ascii_lowercase();
     if key.starts_with("submitted:") {
@@ -81,8 +86,9 @@ pub fn seat(name: &str) -> Result<SeatChoice, NameError> {
             bot: key,
         });
     }
-    if key == "pimc" || key.starts_with("pimc:") {
-        calabresella_engine::bots::bot_from_spec(&key, 0)
+    let base = key.split(':').next().unwrap_or("").trim();
+    if SEARCH_BOTS.contains(&base) {
+        calabresella_engine::bots::BotSpec::parse(&key)
             .map_err(|e| NameError::Bot(e.to_string()))?;
         return Ok(SeatChoice {
             kind: v1::SeatKind::BotNamed,
@@ -319,6 +325,25 @@ mod tests {
         assert_eq!(r.seat_bots, ["", "pimc:ms=40"]);
         assert!(matches!(seat("pimc:depth=3"), Err(NameError::Bot(_))));
         assert!(matches!(seat("alphazero"), Err(NameError::SeatKind(_))));
+        for (name, bot) in [
+            ("Best", "best"),
+            ("best:ms=80", "best:ms=80"),
+            ("ismcts", "ismcts"),
+            (" ismcts:iterations=500 ", "ismcts:iterations=500"),
+        ] {
+            assert_eq!(
+                seat(name).unwrap(),
+                SeatChoice {
+                    kind: v1::SeatKind::BotNamed,
+                    bot: bot.to_owned()
+                }
+            );
+        }
+        assert!(matches!(seat("best:worlds=3"), Err(NameError::Bot(_))));
+        assert!(matches!(
+            seat("ismcts:iterations=0"),
+            Err(NameError::Bot(_))
+        ));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use calabresella_engine::bots::{Bot, RandomBot, bot_from_spec};
 use calabresella_engine::game::{AnyMatch, Rules, Viewer, every_option_set};
-use calabresella_engine::search::{Searchable, Solver};
+use calabresella_engine::search::{Searchable, Solver, best_for};
 use calabresella_engine::{Action, Card, CardSet, Contract, PerSeat, Seat};
 
 /// Plays `m` with random bots for `steps` decisions (or to the end of its current hand).
@@ -591,6 +591,46 @@ fn ismcts_is_deterministic_for_a_seed_and_always_legal() {
         "ismcts:iterations=40:bid=ismcts",
     ]);
     assert!(bot_from_spec("ismcts:bid=heuristic", 1).is_err());
+}
+
+#[test]
+fn best_plays_as_the_bot_chosen_for_each_game() {
+    // One `best` bot asked about every game in turn answers each position as the bot chosen
+    // for that game would, seeded alike: it switches when the game does.
+    let mut best = bot_from_spec("best", 11).unwrap();
+    assert_eq!(best.name(), "best");
+    let mut chosen = std::collections::BTreeSet::new();
+    for (name, options) in [
+        ("calabresella", vec![]),
+        ("calabresella", vec![("a_due", "true")]),
+        ("tressette", vec![]),
+        ("tressette-in-due", vec![]),
+        ("tressette-chiamata", vec![]),
+        ("briscola-chiamata", vec![]),
+    ] {
+        let rules = Rules::parse(name, options).unwrap();
+        let spec = best_for(&rules);
+        chosen.insert(spec.name());
+        for steps in [0, 9, 17] {
+            let mut m = AnyMatch::seeded(rules, 3, None).unwrap();
+            advance(&mut m, steps, 5);
+            let Some(d) = m.decider() else { continue };
+            let obs = m.observation(Viewer::Seat(d)).unwrap();
+            let a = best.act(&obs);
+            assert!(obs.legal_actions().contains(&a), "{name}: illegal {a}");
+            assert_eq!(
+                a,
+                spec.build(11).act(&obs),
+                "{name} after {steps}: best is not {}",
+                spec.name()
+            );
+        }
+    }
+    // Every choice is a search bot at its default strength.
+    assert!(
+        chosen.iter().all(|n| ["pimc", "ismcts"].contains(n)),
+        "{chosen:?}"
+    );
 }
 
 #[test]

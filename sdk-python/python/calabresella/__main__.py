@@ -19,7 +19,8 @@ import calabresella as cb
 def load_bot(spec: str) -> Any:
     """A bot from the command line: a built-in name, ``module:attr`` or ``file.py:attr``. A
     class is instantiated with no arguments."""
-    if spec in cb.BOT_NAMES:
+    if spec.split(":", 1)[0].strip().lower() in cb.BOT_NAMES:
+        # A built-in bot, with its parameters after a colon (``pimc:ms=50``).
         return spec
     if ":" not in spec:
         raise SystemExit(

@@ -46,7 +46,8 @@ pub struct CreateArgs {
     #[command(flatten)]
     game: GameArgs,
     /// Who fills each seat, comma-separated: open (or human, player), random (or bot),
-    /// heuristic, pimc (the search bot; `pimc:ms=50` with a budget); one name fills every seat.
+    /// heuristic, or a search bot: pimc, ismcts, best (the strongest of each game), with a budget
+    /// after a colon (`pimc:ms=50`); one name fills every seat.
     #[arg(long, default_value = "open", value_delimiter = ',', value_parser = values::seat_kind)]
     seats: Vec<calabresella_client::requests::SeatChoice>,
     /// A name for the table.

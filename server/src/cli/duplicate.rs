@@ -22,8 +22,9 @@ pub struct DuplicateArgs {
     #[arg(long, default_value_t = 2000)]
     deals: u64,
     /// One bot per side (a seat, or a partnership), comma-separated; the first is compared
-    /// with the rest. Default: heuristic, then random for every other side. Parameters follow
-    /// a colon: `pimc:ms=50`.
+    /// with the rest. Default: heuristic, then random for every other side. Bots: random,
+    /// heuristic, pimc, ismcts, best (the strongest of each game); parameters follow a colon:
+    /// `pimc:ms=50`.
     #[arg(long, value_delimiter = ',')]
     bots: Option<Vec<BotName>>,
     /// Seed for the deals and the bots.

@@ -29,7 +29,8 @@ pub struct ServeArgs {
     /// Longest time per decision a table may ask for, in milliseconds.
     #[arg(long, env = "CALABRESELLA_MAX_MOVE_MS", default_value_t = 3_600_000)]
     max_move_ms: u64,
-    /// Longest time a named built-in bot (`pimc`) may think per decision, in milliseconds:
+    /// Longest time a built-in search bot (`pimc`, `ismcts`, `best`) may think per decision, in
+    /// milliseconds:
     /// bots without a time budget get it, larger budgets are refused.
     #[arg(long, env = "CALABRESELLA_MAX_BOT_MS", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
     max_bot_ms: u32,

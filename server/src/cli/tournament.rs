@@ -78,7 +78,7 @@ pub struct CreateArgs {
     #[arg(long, default_value_t = 1)]
     deals: u32,
     /// Entrants, comma-separated: registered players and built-in bots (random, heuristic,
-    /// pimc, pimc:ms=50).
+    /// pimc, pimc:ms=50, ismcts, best).
     #[arg(long, value_delimiter = ',')]
     entrants: Vec<String>,
     /// Let registered players enter themselves until the start.

@@ -12,7 +12,8 @@ pub fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(calabresella_engine::game::game_names())
 }
 
-/// A seat by name: open (or human, player), random (or bot), heuristic, `pimc` or `pimc:<budget>`.
+/// A seat by name: open (or human, player), random (or bot), heuristic, or a search bot
+/// (`pimc`, `ismcts`, `best`) with an optional budget after a colon (`pimc:ms=50`).
 pub fn seat_kind(name: &str) -> Result<requests::SeatChoice, requests::NameError> {
     requests::seat(name)
 }
@@ -23,7 +24,7 @@ pub fn table_state(name: &str) -> Result<v1::TableState, requests::NameError> {
 }
 
 /// A built-in bot by name, with its parameters where it takes them: `random`, `heuristic`,
-/// `pimc` or `pimc:ms=50:worlds=64`. Checked when the command line is read.
+/// `pimc` or `pimc:ms=50:worlds=64`, `ismcts`, `best`. Checked when the command line is read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotName(String);
 

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use calabresella_engine::Seat;
+use calabresella_engine::bots::BotSpec;
 use calabresella_engine::game::Rules;
 use calabresella_proto::convert;
 use calabresella_proto::v1;
@@ -101,23 +102,61 @@ const MAX_WORLDS: u32 = 1_000;
 /// The longest bot name with its parameters.
 const MAX_BOT_NAME: usize = 64;
 
-/// The built-in bots a server seats: those whose thinking it can cap and pace. Other engine
-/// bots (the `ismcts` candidate) play in-process only (`play`, `duplicate`, Python).
-pub const SERVER_BOTS: [&str; 3] = ["random", "heuristic", "pimc"];
+/// The most tree-search iterations per decision a server's `ismcts` bot may ask for.
+const MAX_ITERATIONS: u32 = 50_000;
 
-/// Whether `spec` (a built-in bot's name with its parameters) names a bot a server seats.
+/// Whether `spec` (a built-in bot's name with its parameters) names a bot a server seats:
+/// every built-in bot, since the server caps and paces the thinking of each that searches.
 pub fn server_bot(spec: &str) -> bool {
-    let base = spec
-        .split(':')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    SERVER_BOTS.contains(&base.as_str())
+    BotSpec::parse(spec).is_ok()
+}
+
+/// A search bot's budget beyond its time: refused when a decision's work is out of proportion
+/// to the server's cap on time (the solver grows about tenfold per trick). The cap stops the
+/// search too, but a budget that can only ever be cut short is refused with a reason.
+fn search_limits(spec: &BotSpec, params: &str) -> Result<(), String> {
+    match spec {
+        BotSpec::Pimc(b)
+            if b.solve.is_some_and(|s| s > MAX_SOLVE_TRICKS)
+                || (params.contains("work") && b.work > MAX_WORK)
+                || (params.contains("worlds") && b.worlds > MAX_WORLDS) =>
+        {
+            Err(format!(
+                "pimc on this server takes solve at most {MAX_SOLVE_TRICKS}, work at most \
+                 {MAX_WORK} and worlds at most {MAX_WORLDS}"
+            ))
+        }
+        BotSpec::Ismcts(b)
+            if b.solve.is_some_and(|s| s > MAX_SOLVE_TRICKS) || b.iterations > MAX_ITERATIONS =>
+        {
+            Err(format!(
+                "ismcts on this server takes solve at most {MAX_SOLVE_TRICKS} and iterations \
+                 at most {MAX_ITERATIONS}"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A search bot's name with the server's cap on time written in: `max_ms` where it gives no
+/// time. `pimc` also gets its default worlds, since a time budget alone would have it think
+/// for the whole cap every decision.
+fn with_time_cap(spec: &BotSpec, params: &str, max_ms: u32) -> String {
+    let worlds = match spec {
+        BotSpec::Pimc(b) if !params.contains("worlds") => format!("worlds={}:", b.worlds),
+        _ => String::new(),
+    };
+    let rest = if params.is_empty() {
+        String::new()
+    } else {
+        format!("{params}:")
+    };
+    format!("{}:{worlds}{rest}ms={max_ms}", spec.name())
 }
 
 /// The bot of each `BotNamed` seat, checked and with the server's cap on thinking time: a
-/// `pimc` bot without a time budget gets `max_bot_ms`, one with a larger budget is refused.
+/// search bot (`pimc`, `ismcts`, `best`) without a time budget gets `max_bot_ms`, one with a
+/// larger budget is refused.
 fn seat_bots(
     r: &v1::CreateTableRequest,
     seats: &[v1::SeatKind],
@@ -165,50 +204,17 @@ fn seat_bots(
                     ))
                 });
             }
-            calabresella_engine::bots::bot_from_spec(&name, 0)
-                .map_err(|e| bad(format!("seat {i}: {e}")))?;
-            if !server_bot(&name) {
-                return Err(bad(format!(
-                    "seat {i}: {given:?} plays in-process only; a server seats {}",
-                    SERVER_BOTS.join(", ")
-                )));
-            }
-            let Some(params) = name.strip_prefix("pimc") else {
+            let spec = BotSpec::parse(&name).map_err(|e| bad(format!("seat {i}: {e}")))?;
+            if !spec.thinks() {
                 return Ok(name);
-            };
-            let params = params.strip_prefix(':').unwrap_or(params);
-            let budget = calabresella_engine::search::Budget::parse(params)
-                .map_err(|e| bad(format!("seat {i}: {e}")))?;
-            // Beyond these a decision's work is out of proportion to its time cap (the solver
-            // grows about tenfold per trick); the cap stops the solver too, but a budget that
-            // can only ever be cut short is refused with a reason.
-            if budget.solve.is_some_and(|s| s > MAX_SOLVE_TRICKS)
-                || (params.contains("work") && budget.work > MAX_WORK)
-                || (params.contains("worlds") && budget.worlds > MAX_WORLDS)
-            {
-                return Err(bad(format!(
-                    "seat {i}: pimc on this server takes solve at most {MAX_SOLVE_TRICKS}, \
-                     work at most {MAX_WORK} and worlds at most {MAX_WORLDS}"
-                )));
             }
-            match budget.ms {
-                // The default budget in worlds, with the server's cap on time as a ceiling (a
-                // time budget alone would think for the whole cap every decision).
-                None => {
-                    let worlds = if params.contains("worlds") {
-                        String::new()
-                    } else {
-                        format!("worlds={}:", budget.worlds)
-                    };
-                    let rest = if params.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{params}:")
-                    };
-                    Ok(format!("pimc:{worlds}{rest}ms={}", config.max_bot_ms))
-                }
+            let params = name.split_once(':').map_or("", |(_, p)| p.trim());
+            search_limits(&spec, params).map_err(|e| bad(format!("seat {i}: {e}")))?;
+            match spec.ms() {
+                None => Ok(with_time_cap(&spec, params, config.max_bot_ms)),
                 Some(ms) if ms > config.max_bot_ms => Err(bad(format!(
-                    "seat {i}: pimc thinks at most {} ms per decision on this server, asked {ms}",
+                    "seat {i}: {} thinks at most {} ms per decision on this server, asked {ms}",
+                    spec.name(),
                     config.max_bot_ms
                 ))),
                 Some(_) => Ok(name),

@@ -26,15 +26,12 @@ pub fn seat_bot(kind: v1::SeatKind, named: &str, seed: u64, max_ms: u32) -> Opti
         v1::SeatKind::BotNamed => named,
         _ => return None,
     };
-    if let Some(params) = name.strip_prefix("pimc") {
-        let mut budget =
-            calabresella_engine::search::Budget::parse(params.trim_start_matches(':')).ok()?;
-        budget.ms = Some(budget.ms.map_or(max_ms, |ms| ms.min(max_ms)));
-        return Some(Box::new(calabresella_engine::search::PimcBot::new(
-            seed, budget,
-        )));
-    }
-    bots::by_name(name, seed)
+    let spec = bots::BotSpec::parse(name).ok()?;
+    Some(if spec.thinks() {
+        spec.capped(max_ms).build(seed)
+    } else {
+        spec.build(seed)
+    })
 }
 
 /// The match of a table, and the keys of its committed deals.

@@ -29,6 +29,9 @@ export const de: Messages = {
   "kind.random": "Zufallsbot",
   "kind.heuristic": "heuristischer Bot",
   "kind.pimc": "Suchbot (PIMC)",
+  "kind.ismcts": "Suchbot (ISMCTS)",
+  "kind.best": "stärkster Bot",
+  "kind.named": "benannter Bot",
   "kind.dummy": "Strohmann",
   "kind.player": "Spieler",
 

@@ -31,6 +31,9 @@ export const en = {
   "kind.random": "random bot",
   "kind.heuristic": "heuristic bot",
   "kind.pimc": "search bot (PIMC)",
+  "kind.ismcts": "search bot (ISMCTS)",
+  "kind.best": "strongest bot",
+  "kind.named": "named bot",
   "kind.dummy": "dummy",
   "kind.player": "player",
 

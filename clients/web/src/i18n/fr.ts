@@ -29,6 +29,9 @@ export const fr: Messages = {
   "kind.random": "bot aléatoire",
   "kind.heuristic": "bot heuristique",
   "kind.pimc": "bot de recherche (PIMC)",
+  "kind.ismcts": "bot de recherche (ISMCTS)",
+  "kind.best": "bot le plus fort",
+  "kind.named": "bot nommé",
   "kind.dummy": "mort",
   "kind.player": "joueur",
 

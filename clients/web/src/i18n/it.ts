@@ -29,6 +29,9 @@ export const it: Messages = {
   "kind.random": "bot casuale",
   "kind.heuristic": "bot euristico",
   "kind.pimc": "bot di ricerca (PIMC)",
+  "kind.ismcts": "bot di ricerca (ISMCTS)",
+  "kind.best": "bot più forte",
+  "kind.named": "bot con nome",
   "kind.dummy": "morto",
   "kind.player": "giocatore",
 

@@ -29,6 +29,9 @@ export const nl: Messages = {
   "kind.random": "willekeurige bot",
   "kind.heuristic": "heuristische bot",
   "kind.pimc": "zoekbot (PIMC)",
+  "kind.ismcts": "zoekbot (ISMCTS)",
+  "kind.best": "sterkste bot",
+  "kind.named": "benoemde bot",
   "kind.dummy": "blinde",
   "kind.player": "speler",
 

@@ -285,6 +285,9 @@ fn set_of<O: OptionsOf>(o: &mut O, key: &str, value: &str) -> Result<(), OptionE
 fn validate_of<O: OptionsOf>(o: &O) -> Result<(), OptionError> {
     O::Game::validate(o)
 }
+fn rules_of_options<O: OptionsOf>(o: O) -> Rules {
+    O::Game::rules(o)
+}
 fn name_of<O: OptionsOf>(o: &O) -> &'static str {
     O::Game::name(o)
 }
@@ -734,6 +737,11 @@ impl AnyObservation {
     /// The viewer's legal actions.
     pub fn legal_actions(&self) -> &[Action] {
         View::legal_actions(self)
+    }
+
+    /// The rules of the game this observation is of.
+    pub fn rules(&self) -> Rules {
+        each!(AnyObservation, self, o => rules_of_options(o.options))
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod analysis;
 mod assign;
+pub mod best;
 mod figures;
 pub mod ismcts;
 pub mod pimc;
@@ -17,6 +18,7 @@ pub mod world;
 
 pub use analysis::{Analysis, AnalysisOptions, analyse};
 pub use assign::{Assigner, Layout, LayoutError, MAX_PLACES};
+pub use best::{BestBot, BestBudget, best_for};
 pub use figures::{SearchFigures, search_figures};
 pub use ismcts::{IsmctsBot, IsmctsBudget};
 pub use pimc::{Budget, PimcBot, PimcError};

@@ -53,8 +53,9 @@ const (
 	// The engine's heuristic bot.
 	SeatKind_SEAT_KIND_BOT_HEURISTIC SeatKind = 3
 	// A built-in bot named, with its parameters, in `CreateTableRequest.seat_bots` (for example
-	// `pimc` or `pimc:ms=50`, the search bot). The server caps a bot's thinking time per
-	// decision (`--max-bot-ms`); a name without a time budget gets that cap.
+	// `pimc` or `pimc:ms=50`, a search bot; `best`, the strongest bot of each game). The server
+	// caps a bot's thinking time per decision (`--max-bot-ms`); a name without a time budget gets
+	// that cap.
 	SeatKind_SEAT_KIND_BOT_NAMED SeatKind = 4
 )
 
@@ -937,9 +938,10 @@ type CreateTableRequest struct {
 	// follow a bot table; 0: bots play at server speed.
 	BotDelayMs uint32 `protobuf:"varint,8,opt,name=bot_delay_ms,json=botDelayMs,proto3" json:"bot_delay_ms,omitempty"`
 	// The bot of each `SEAT_KIND_BOT_NAMED` seat, by seat: empty, or one entry per seat (entries
-	// of other kinds must be empty). Names: `random`, `heuristic`, `pimc` with optional
-	// parameters after a colon (`pimc:worlds=64:ms=50`). Errors: INVALID_ARGUMENT (BAD_SEATS) for
-	// an unknown name, bad parameters or a time budget above the server's cap.
+	// of other kinds must be empty). Names: `random`, `heuristic`, and the search bots `pimc`,
+	// `ismcts` and `best` (the strongest of each game), with optional parameters after a colon
+	// (`pimc:worlds=64:ms=50`, `best:ms=80`). Errors: INVALID_ARGUMENT (BAD_SEATS) for an unknown
+	// name, bad parameters or a time budget above the server's cap.
 	SeatBots      []string `protobuf:"bytes,9,rep,name=seat_bots,json=seatBots,proto3" json:"seat_bots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -4403,8 +4405,8 @@ type CreateTournamentRequest struct {
 	Deals uint32 `protobuf:"varint,5,opt,name=deals,proto3" json:"deals,omitempty"`
 	// When scheduling starts (Unix ms); 0: now.
 	StartUnixMs int64 `protobuf:"varint,6,opt,name=start_unix_ms,json=startUnixMs,proto3" json:"start_unix_ms,omitempty"`
-	// Registered player names and built-in bots (`random`, `heuristic`, `pimc`, with parameters
-	// as in `seat_bots`), each at most once.
+	// Registered player names and built-in bots (`random`, `heuristic`, `pimc`, `ismcts`, `best`,
+	// with parameters as in `seat_bots`), each at most once.
 	Entrants []string `protobuf:"bytes,7,rep,name=entrants,proto3" json:"entrants,omitempty"`
 	// Registered players may enter themselves with `EnterTournament` until the start.
 	OpenRegistration bool `protobuf:"varint,8,opt,name=open_registration,json=openRegistration,proto3" json:"open_registration,omitempty"`

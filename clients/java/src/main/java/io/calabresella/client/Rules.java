@@ -33,6 +33,12 @@ public final class Rules {
             .toList();
 
     /**
+     * The built-in search bots a seat names, bare or with parameters after a colon:
+     * {@code best} plays as the strongest bot of each game.
+     */
+    public static final List<String> SEARCH_BOTS = List.of("pimc", "ismcts", "best");
+
+    /**
      * A game's name, as the server's records and the command-line tool spell it.
      *
      * @param game a game
@@ -62,8 +68,9 @@ public final class Rules {
     }
 
     /**
-     * Whether {@code name} names a bot by name: the search bot {@code pimc}, or {@code pimc:}
-     * with its budget ({@code pimc:ms=50}), or a submitted bot ({@code submitted:NAME},
+     * Whether {@code name} names a bot by name: a search bot ({@code pimc}, {@code ismcts}, or
+     * {@code best}, the strongest of each game), bare or with its budget after a colon
+     * ({@code pimc:ms=50}), or a submitted bot ({@code submitted:NAME},
      * {@code submitted:NAME@VERSION}), any letter case. Such a seat is
      * {@code SEAT_KIND_BOT_NAMED} and its name goes in {@code seat_bots}; the server checks it.
      *
@@ -72,12 +79,13 @@ public final class Rules {
      */
     public static boolean isNamedBot(String name) {
         String k = key(name);
-        return k.equals("pimc") || k.startsWith("pimc:") || k.startsWith("submitted:");
+        String base = k.split(":", 2)[0].strip();
+        return SEARCH_BOTS.contains(base) || k.startsWith("submitted:");
     }
 
     /**
      * The seat kind named {@code name}: {@code open} (or {@code human}, {@code player}),
-     * {@code random} (or {@code bot}), {@code heuristic}, or the search bot {@code pimc}
+     * {@code random} (or {@code bot}), {@code heuristic}, or a search bot
      * ({@link #isNamedBot(String)}), any letter case.
      *
      * @param name the kind's name
@@ -94,7 +102,8 @@ public final class Rules {
                     yield SeatKind.SEAT_KIND_BOT_NAMED;
                 }
                 throw new IllegalArgumentException("unknown seat kind \"" + name
-                        + "\": open (or human, player), random (or bot), heuristic or pimc (pimc:ms=50)");
+                        + "\": open (or human, player), random (or bot), heuristic, or a search bot:"
+                        + " pimc, ismcts or best (pimc:ms=50)");
             }
         };
     }

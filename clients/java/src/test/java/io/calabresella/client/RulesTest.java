@@ -68,6 +68,9 @@ class RulesTest {
         assertEquals(List.of(SeatKind.SEAT_KIND_BOT_HEURISTIC, SeatKind.SEAT_KIND_BOT_NAMED), r.getSeatsList());
         assertEquals(List.of("", "pimc:ms=50"), r.getSeatBotsList());
         assertEquals(0, NewTable.of("tressette-in-due").seats("open", "random").request().getSeatBotsCount());
+        var best = NewTable.of("calabresella").seats("Best", "ismcts:iterations=500", "best:ms=80").request();
+        assertEquals(List.of("best", "ismcts:iterations=500", "best:ms=80"), best.getSeatBotsList());
+        assertThrows(IllegalArgumentException.class, () -> Rules.seatKind("bestx"));
     }
 
     @Test
