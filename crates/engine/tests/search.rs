@@ -12,9 +12,9 @@
 use calabresella_engine::game::Rollout;
 use std::collections::HashMap;
 
-use calabresella_engine::bots::{Bot, RandomBot, bot_from_spec};
+use calabresella_engine::bots::{Bot, RandomBot, best_for, bot_from_spec};
 use calabresella_engine::game::{AnyMatch, Rules, Viewer, every_option_set};
-use calabresella_engine::search::{Searchable, Solver, best_for};
+use calabresella_engine::search::{Searchable, Solver};
 use calabresella_engine::{Action, Card, CardSet, Contract, PerSeat, Seat};
 
 /// Plays `m` with random bots for `steps` decisions (or to the end of its current hand).
@@ -461,6 +461,63 @@ fn every_game_hand_is_searchable_through_the_trait() {
 /// discarding (dividete, or scegliete with the dummy a taker), both people find worlds, and every one of them looks
 /// to its seat like the real hand. The soloist knows the dummy's discards in part from the hand
 /// exposed after the auction; the defending person sees them.
+/// The card-point margin of a finished hand: opposite between the sides, within -1..1, and
+/// where the contract is made by points alone (Calabresella, Tressette con la Chiamata: 6 of
+/// 11) of the value's sign.
+#[test]
+fn the_points_margin_breaks_ties_without_contradicting_the_value() {
+    fn check<H: Searchable>(h: &H, n: u8, by_points: bool, rules: &Rules) -> usize {
+        if !h.is_over() {
+            return 0;
+        }
+        for s in Seat::first_n(n) {
+            let m = h.points_margin(s);
+            assert!((-1.0..=1.0).contains(&m), "{rules}: {m}");
+            if h.side(s) == 2 {
+                assert_eq!(m, 0.0, "{rules}: a seat out of the hand");
+                continue;
+            }
+            for o in Seat::first_n(n).filter(|&o| h.side(o) < 2 && h.side(o) != h.side(s)) {
+                assert_eq!(m, -h.points_margin(o), "{rules}");
+            }
+            if by_points && h.value(s) != 0 {
+                assert_eq!(
+                    m > 0.0,
+                    h.value(s) > 0,
+                    "{rules}: margin {m}, value {}",
+                    h.value(s)
+                );
+            }
+        }
+        1
+    }
+    let mut finished = 0;
+    for rules in every_option_set() {
+        for seed in 0..12 {
+            let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+            let i = current(&m);
+            advance(&mut m, 1000, seed);
+            let n = rules.seats();
+            match &m {
+                AnyMatch::Calabresella(g) => {
+                    finished += check(&g.hands()[i], n, true, &rules);
+                }
+                AnyMatch::Chiamata(g) => {
+                    let tressette = rules.game_name() == "tressette-chiamata";
+                    finished += check(&g.hands()[i], n, tressette, &rules);
+                }
+                AnyMatch::Tressette(g) => {
+                    // Its value is the points already.
+                    let h = &g.hands()[i];
+                    assert!(Seat::first_n(n).all(|s| h.points_margin(s) == 0.0));
+                }
+            }
+        }
+    }
+    // Most random hands are played out (some are void deals, without sides).
+    assert!(finished > 100, "{finished} finished hands checked");
+}
+
 #[test]
 fn a_due_positions_after_the_dummy_discards_have_worlds() {
     let rules = Rules::parse("calabresella", [("a_due", "true")]).unwrap();
@@ -591,6 +648,12 @@ fn ismcts_is_deterministic_for_a_seed_and_always_legal() {
         "ismcts:iterations=40:bid=ismcts",
     ]);
     assert!(bot_from_spec("ismcts:bid=heuristic", 1).is_err());
+    // Inferring from a weighted pool of worlds: as deterministic, as legal.
+    search_bot_is_deterministic_and_legal(&[
+        "ismcts:iterations=40:infer=30:pool=16",
+        "ismcts:iterations=40:infer=30:pool=16",
+    ]);
+    assert!(bot_from_spec("ismcts:infer=100", 1).is_err());
 }
 
 #[test]

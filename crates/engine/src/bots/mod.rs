@@ -12,7 +12,7 @@ pub use bot::Bot;
 pub use heuristic::HeuristicBot;
 pub(crate) use heuristic::play_card;
 pub use random::{Driver, RandomBot, RandomRun, random_hands};
-pub use spec::{BOT_NAMES, BotSpec, BotSpecError, bot_from_spec, by_name};
+pub use spec::{BOT_NAMES, BotSpec, BotSpecError, best_for, bot_from_spec, by_name};
 
 use crate::game::AnyMatch;
 pub use crate::game::View;

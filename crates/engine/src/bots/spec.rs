@@ -2,7 +2,8 @@
 //! parsed once, so that the places that seat bots (the CLI, a server, Python) agree on what a
 //! name means, which bots think, and how their time is capped.
 
-use crate::search::{BestBudget, Budget, IsmctsBudget};
+use crate::game::Rules;
+use crate::search::{BestBot, BestBudget, Budget, IsmctsBudget};
 
 use super::{Bot, HeuristicBot, RandomBot};
 
@@ -82,7 +83,7 @@ impl BotSpec {
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
             BotSpec::Pimc(b) => Box::new(crate::search::PimcBot::new(seed, b)),
             BotSpec::Ismcts(b) => Box::new(crate::search::IsmctsBot::new(seed, b)),
-            BotSpec::Best(b) => Box::new(crate::search::BestBot::new(seed, b)),
+            BotSpec::Best(b) => Box::new(BestBot::new(seed, b, play_best)),
         }
     }
 
@@ -137,6 +138,34 @@ impl BotSpec {
             BotSpec::Best(_) => true,
         }
     }
+}
+
+/// The bot `best` plays as under `rules`: the candidate with the best measured margin against
+/// `pimc` in that game (docs/BOTS.md, "Side by side"), and `pimc` itself where no candidate
+/// is ahead of it.
+pub fn best_for(rules: &Rules) -> BotSpec {
+    let ismcts = IsmctsBudget::default();
+    let inferring = IsmctsBudget {
+        infer: Some(30),
+        ..ismcts
+    };
+    match rules {
+        // A due: the dummy's hand is open, and weighting worlds by the play only cost.
+        Rules::Calabresella(o) if o.a_due => BotSpec::Ismcts(ismcts),
+        // Level with pimc in every trial, and pimc is the faster.
+        Rules::Calabresella(_) => BotSpec::Pimc(Budget::default()),
+        Rules::Chiamata(_) if rules.game_name() == "tressette-chiamata" => {
+            BotSpec::Pimc(Budget::default())
+        }
+        // Tressette, in Due, Briscola Chiamata: tree search with inference.
+        _ => BotSpec::Ismcts(inferring),
+    }
+}
+
+/// The bot `best` plays as under `rules`, with the time ceiling `ms` and seeded with `seed`.
+fn play_best(rules: &Rules, ms: Option<u32>, seed: u64) -> Box<dyn Bot + Send> {
+    let spec = best_for(rules);
+    ms.map_or(spec, |ms| spec.capped(ms)).build(seed)
 }
 
 /// A bot for any registered game by name, seeded with `seed` (see [`BotSpec::parse`]). `None`

@@ -55,6 +55,18 @@ impl Searchable for Hand {
             _ => 0,
         }
     }
+    fn points_margin(&self, seat: Seat) -> f64 {
+        let Some(HandOutcome::Scored(s)) = self.outcome() else {
+            return 0.0;
+        };
+        let side = match self.side(seat) {
+            0 => 0,
+            1 => 1,
+            _ => return 0.0,
+        };
+        let total = f64::from(s.points[0] + s.points[1]).max(1.0);
+        (f64::from(s.points[side]) - f64::from(s.points[1 - side])) / total
+    }
     fn in_play(&self) -> bool {
         self.phase() == Phase::Play
     }

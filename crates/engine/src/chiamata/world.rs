@@ -32,6 +32,17 @@ impl Searchable for Hand {
     fn value(&self, seat: Seat) -> i32 {
         self.outcome().map_or(0, |o| o.award[seat])
     }
+    fn points_margin(&self, seat: Seat) -> f64 {
+        let side = match self.side(seat) {
+            0 => 0,
+            1 => 1,
+            _ => return 0.0,
+        };
+        self.outcome().map_or(0.0, |o| {
+            let total = f64::from(o.points[0] + o.points[1]).max(1.0);
+            (f64::from(o.points[side]) - f64::from(o.points[1 - side])) / total
+        })
+    }
     fn in_play(&self) -> bool {
         self.phase() == Phase::Play
     }

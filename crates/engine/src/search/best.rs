@@ -1,12 +1,11 @@
 //! [`BestBot`]: the strongest bot of each game, by the duplicate measurements of
 //! `docs/BOTS.md`. Where a bot name is accepted, `best` names it, so that a player who wants
-//! the strongest opponent need not follow which candidate leads in which game.
+//! the strongest opponent need not follow which candidate leads in which game. Which bot that
+//! is, per game, is part of what the name means: [`crate::bots::best_for`].
 
 use crate::action::Action;
-use crate::bots::{Bot, BotSpec};
+use crate::bots::Bot;
 use crate::game::{AnyObservation, Rules};
-
-use super::{Budget, IsmctsBudget};
 
 /// How much a [`BestBot`] may think per decision: only a ceiling in time, which it passes on
 /// to the bot it plays as.
@@ -48,32 +47,27 @@ impl BestBudget {
     }
 }
 
-/// The bot `best` plays as under `rules`, with its default budget: the candidate with the
-/// best measured margin in that game (docs/BOTS.md, "Side by side").
-pub fn best_for(rules: &Rules) -> BotSpec {
-    let ismcts = BotSpec::Ismcts(IsmctsBudget::default());
-    match (rules.game_name(), rules.seats()) {
-        // Three-player Calabresella: ismcts is level with pimc, and pimc is the faster.
-        ("calabresella", 3) => BotSpec::Pimc(Budget::default()),
-        _ => ismcts,
-    }
-}
+/// How a [`BestBot`] finds the bot it plays as: from the rules of the game it is asked about,
+/// its time ceiling and its seed ([`crate::bots::best_for`] names the bot).
+pub type Chooser = fn(&Rules, Option<u32>, u64) -> Box<dyn Bot + Send>;
 
-/// The strongest bot of each game: it plays as [`best_for`] the game of the observation it is
-/// asked about, with its own time ceiling.
+/// The strongest bot of each game: it plays as its [`Chooser`] picks for the game of the
+/// observation it is asked about, with its own time ceiling.
 pub struct BestBot {
     seed: u64,
     budget: BestBudget,
+    choose: Chooser,
     /// The bot it plays as, and the rules it was chosen for.
     inner: Option<(Rules, Box<dyn Bot + Send>)>,
 }
 
 impl BestBot {
-    /// A bot seeded with `seed` that thinks within `budget`.
-    pub fn new(seed: u64, budget: BestBudget) -> BestBot {
+    /// A bot seeded with `seed` that thinks within `budget`, playing as `choose` picks.
+    pub fn new(seed: u64, budget: BestBudget, choose: Chooser) -> BestBot {
         BestBot {
             seed,
             budget,
+            choose,
             inner: None,
         }
     }
@@ -97,11 +91,8 @@ impl Bot<AnyObservation> for BestBot {
     fn act(&mut self, obs: &AnyObservation) -> Action {
         let rules = obs.rules();
         if self.inner.as_ref().is_none_or(|(r, _)| *r != rules) {
-            let mut spec = best_for(&rules);
-            if let Some(ms) = self.budget.ms {
-                spec = spec.capped(ms);
-            }
-            self.inner = Some((rules, spec.build(self.seed)));
+            let bot = (self.choose)(&rules, self.budget.ms, self.seed);
+            self.inner = Some((rules, bot));
         }
         match &mut self.inner {
             Some((_, bot)) => bot.act(obs),

@@ -9,6 +9,12 @@
 //! plays the rest out with the heuristic. The statistics of a node are shared by every world
 //! where its action was legal, so an action is judged by how it does without knowing the world.
 //!
+//! With `infer`, the worlds come from a pool sampled once per decision, each weighted by how
+//! likely the other seats' actions so far were in it had they played as the heuristic does
+//! (a secret partner who fed the caller's trick, a defender who passed), and each iteration
+//! draws one in proportion to its weight: many iterations share the pool, so the weights cost
+//! no fresh samples.
+//!
 //! Once few tricks are left it hands the decision to PIMC, whose exact solver is stronger there
 //! than play-outs; by default it does the same before the play (the auction, the call, the
 //! monte and the discards), where each decision has many actions and the tree is shallow.
@@ -36,6 +42,20 @@ pub struct IsmctsBudget {
     pub solve: Option<u32>,
     /// Whether PIMC takes the decisions before the play (auction, call, monte, discards).
     pub bid_by_pimc: bool,
+    /// Inference: draw the worlds from a pool weighted by how likely the other players'
+    /// actions so far were in each, as the heuristic would have played: each action it would
+    /// not have taken multiplies a world's weight by this many hundredths (1 to 99; `None`:
+    /// every world alike, each iteration a fresh one).
+    pub infer: Option<u32>,
+    /// With `infer`: whether only the decisions before the play count as evidence (bids,
+    /// calls, the monte, discards), not the cards played.
+    pub infer_bids_only: bool,
+    /// With `infer`: worlds in the pool.
+    pub pool: u32,
+    /// The weight of the card-point margin added to a play-out's value where the game's value
+    /// is coarse (a contract made or failed): at 1.0 all the points are worth one unit of
+    /// the award. 0: the value alone.
+    pub shape: f64,
 }
 
 impl Default for IsmctsBudget {
@@ -46,6 +66,10 @@ impl Default for IsmctsBudget {
             explore: 0.7,
             solve: None,
             bid_by_pimc: true,
+            infer: None,
+            infer_bids_only: false,
+            pool: 256,
+            shape: 0.0,
         }
     }
 }
@@ -75,6 +99,20 @@ impl IsmctsBudget {
                 "ms" => b.ms = Some(num(1, 600_000)?),
                 "explore" => b.explore = f64::from(num(0, 1000)?) / 100.0,
                 "solve" => b.solve = Some(num(0, 20)?),
+                "infer" => b.infer = Some(num(0, 99)?).filter(|&w| w > 0),
+                "pool" => b.pool = num(1, 100_000)?,
+                "shape" => b.shape = f64::from(num(0, 1000)?) / 100.0,
+                "evidence" => {
+                    b.infer_bids_only = match value {
+                        "all" => false,
+                        "bids" => true,
+                        _ => {
+                            return Err(format!(
+                                "ismcts parameter evidence: bad value {value:?} (all or bids)"
+                            ));
+                        }
+                    }
+                }
                 "bid" => {
                     b.bid_by_pimc = match value {
                         "pimc" => true,
@@ -88,7 +126,7 @@ impl IsmctsBudget {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid"
+                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid, infer (hundredths), evidence, pool, shape (hundredths)"
                     ));
                 }
             }
@@ -145,7 +183,7 @@ impl IsmctsBot {
         if legal.len() <= 1 {
             return legal.first().copied().unwrap_or(Action::Pass);
         }
-        let (Some(_), Ok(sampler)) = (D::seat(obs), D::sampler(obs)) else {
+        let (Some(seat), Ok(sampler)) = (D::seat(obs), D::sampler(obs)) else {
             return self.heuristic.act(obs);
         };
         let mut rng = GameRng::from_seed(super::mix(self.seed, D::position(obs)));
@@ -158,7 +196,7 @@ impl IsmctsBot {
                 return self.endgame.decide::<D>(obs);
             }
         }
-        match self.search::<D>(&sampler, &legal, &mut rng) {
+        match self.search::<D>(&sampler, seat, &legal, &mut rng) {
             Some(a) => a,
             None => self.heuristic.act(obs),
         }
@@ -168,6 +206,7 @@ impl IsmctsBot {
     fn search<D: Determinize>(
         &mut self,
         sampler: &WorldSampler<D::Hand>,
+        seat: crate::seat::Seat,
         legal: &[Action],
         rng: &mut GameRng,
     ) -> Option<Action>
@@ -179,6 +218,17 @@ impl IsmctsBot {
             .budget
             .ms
             .map(|ms| Duration::from_millis(u64::from(ms)));
+        let pool = match self.budget.infer {
+            // A quarter of the time at most for the pool: the rest is the tree's.
+            Some(miss) => Some(self.pool::<D>(
+                sampler,
+                seat,
+                f64::from(miss) / 100.0,
+                limit.map(|l| start + l / 4),
+                rng,
+            )),
+            None => None,
+        };
         let mut nodes = vec![Node {
             action: Action::Pass,
             mover: None,
@@ -194,8 +244,15 @@ impl IsmctsBot {
             if limit.is_some_and(|l| done > 0 && start.elapsed() >= l) {
                 break;
             }
-            let Ok(mut state) = sampler.sample(rng) else {
-                break;
+            let mut state = match &pool {
+                Some(pool) => match pool.draw(rng) {
+                    Some(w) => w.clone(),
+                    None => break,
+                },
+                None => match sampler.sample(rng) {
+                    Ok(w) => w,
+                    Err(_) => break,
+                },
             };
             path.clear();
             path.push(0usize);
@@ -264,7 +321,7 @@ impl IsmctsBot {
             }
             for &n in &path[1..] {
                 let Some(m) = nodes[n].mover else { continue };
-                let v = f64::from(state.value(m));
+                let v = f64::from(state.value(m)) + self.budget.shape * state.points_margin(m);
                 lo = lo.min(v);
                 hi = hi.max(v);
                 nodes[n].visits += 1;
@@ -278,6 +335,64 @@ impl IsmctsBot {
             .filter(|&&c| legal.contains(&nodes[c].action))
             .max_by_key(|&&c| nodes[c].visits)
             .map(|&c| nodes[c].action)
+    }
+}
+
+impl IsmctsBot {
+    /// The pool of worlds an inferring search draws from: `budget.pool` sampled worlds, each
+    /// weighted by the likelihood of the other seats' actions so far in it; fewer when the
+    /// `deadline` comes first (never none while a world can be sampled).
+    fn pool<D: Determinize>(
+        &mut self,
+        sampler: &WorldSampler<D::Hand>,
+        seat: crate::seat::Seat,
+        miss: f64,
+        deadline: Option<Instant>,
+        rng: &mut GameRng,
+    ) -> Pool<D::Hand>
+    where
+        HeuristicBot: Bot<D::Obs>,
+    {
+        let mut pool = Pool {
+            worlds: Vec::new(),
+            cumulative: Vec::new(),
+        };
+        let mut total = 0.0;
+        for _ in 0..self.budget.pool {
+            if !pool.worlds.is_empty() && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let Ok(world) = sampler.sample(rng) else {
+                break;
+            };
+            total += super::pimc::likelihood::<D>(
+                &mut self.heuristic,
+                &world,
+                seat,
+                miss,
+                self.budget.infer_bids_only,
+            );
+            pool.worlds.push(world);
+            pool.cumulative.push(total);
+        }
+        pool
+    }
+}
+
+/// Worlds with their weights, drawn in proportion to them.
+struct Pool<H> {
+    worlds: Vec<H>,
+    /// The running total of the weights, world by world.
+    cumulative: Vec<f64>,
+}
+
+impl<H> Pool<H> {
+    /// A world drawn with probability proportional to its weight (`None` for an empty pool).
+    fn draw(&self, rng: &mut GameRng) -> Option<&H> {
+        let total = *self.cumulative.last()?;
+        let u = f64::from(rng.next_half()) / 4_294_967_296.0 * total;
+        let i = self.cumulative.partition_point(|&c| c <= u);
+        self.worlds.get(i.min(self.worlds.len() - 1))
     }
 }
 
@@ -296,3 +411,49 @@ macro_rules! ismcts_for_any_game {
     };
 }
 crate::for_each_game!(ismcts_for_any_game);
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // In tests a panic is the failure report.
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_parse_with_their_defaults_and_refuse_bad_parameters() {
+        assert_eq!(IsmctsBudget::parse("").unwrap(), IsmctsBudget::default());
+        let b = IsmctsBudget::parse("infer=30:evidence=bids:pool=64").unwrap();
+        assert_eq!((b.infer, b.infer_bids_only, b.pool), (Some(30), true, 64));
+        assert_eq!(IsmctsBudget::parse("infer=0").unwrap().infer, None);
+        for bad in [
+            "iterations=0",
+            "infer=100",
+            "evidence=cards",
+            "pool=0",
+            "bid=heuristic",
+            "depth=3",
+        ] {
+            assert!(IsmctsBudget::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_pool_draws_its_worlds_in_proportion_to_their_weights() {
+        let pool = Pool {
+            worlds: vec!['a', 'b', 'c'],
+            cumulative: vec![1.0, 1.0, 4.0],
+        };
+        let mut rng = GameRng::from_seed(7);
+        let mut counts = [0u32; 3];
+        for _ in 0..40_000 {
+            let w = *pool.draw(&mut rng).unwrap();
+            counts[(w as u8 - b'a') as usize] += 1;
+        }
+        // Weights 1, 0 and 3: a quarter, never, three quarters (within five standard errors).
+        assert_eq!(counts[1], 0);
+        assert!((counts[0] as i64 - 10_000).abs() < 450, "{counts:?}");
+        let empty: Pool<char> = Pool {
+            worlds: Vec::new(),
+            cumulative: Vec::new(),
+        };
+        assert!(empty.draw(&mut rng).is_none());
+    }
+}

@@ -18,7 +18,7 @@ pub mod world;
 
 pub use analysis::{Analysis, AnalysisOptions, analyse};
 pub use assign::{Assigner, Layout, LayoutError, MAX_PLACES};
-pub use best::{BestBot, BestBudget, best_for};
+pub use best::{BestBot, BestBudget, Chooser};
 pub use figures::{SearchFigures, search_figures};
 pub use ismcts::{IsmctsBot, IsmctsBudget};
 pub use pimc::{Budget, PimcBot, PimcError};
@@ -41,6 +41,12 @@ pub trait Searchable: HandRules {
     /// Once the hand is over: what it was worth to `seat`'s side, as a zero-sum figure (its
     /// award less the other side's, or the seat's own award where awards are zero-sum).
     fn value(&self, seat: Seat) -> i32;
+    /// Once the hand is over: `seat`'s side's card points less the other side's, as a share of
+    /// all the points (-1 to 1); 0 where the value already counts the points. A search whose
+    /// value is coarse (a made or failed contract) may break its ties with it.
+    fn points_margin(&self, _seat: Seat) -> f64 {
+        0.0
+    }
     /// Whether the hand is in its card play (the solver's domain).
     fn in_play(&self) -> bool;
     /// Tricks still to be completed, the current one included.

@@ -288,26 +288,12 @@ impl PimcBot {
     }
 
     /// How likely the other seats' actions so far are in `world` if they played as the
-    /// heuristic does: a factor `miss` for each decision where it would have chosen otherwise.
+    /// heuristic does: see [`likelihood`].
     fn likelihood<D: Determinize>(&mut self, world: &D::Hand, seat: Seat, miss: f64) -> f64
     where
         HeuristicBot: Bot<D::Obs>,
     {
-        let mut hand = D::dealt(world);
-        let mut weight = 1.0;
-        for a in crate::game::GameHand::action_list(world) {
-            let Some(d) = D::decider(&hand) else {
-                break;
-            };
-            if d != seat && hand.num_legal_actions() > 1 {
-                let guess = self.heuristic.act(&D::view(&hand, d));
-                if guess != a {
-                    weight *= miss;
-                }
-            }
-            hand.apply_unchecked(a);
-        }
-        weight
+        likelihood::<D>(&mut self.heuristic, world, seat, miss, false)
     }
 
     /// Plays `hand` out with the heuristic in every seat: its value for `seat`'s side, and the
@@ -349,6 +335,40 @@ impl PimcBot {
             None => self.heuristic.act(obs),
         }
     }
+}
+
+/// How likely the actions of the seats other than `seat` so far are in `world` if they played
+/// as `heuristic` does: a factor `miss` for each decision where it would have chosen otherwise
+/// (decisions with one legal action say nothing). With `before_play`, only the decisions
+/// before the first card count (bids, calls, the monte, discards).
+pub(crate) fn likelihood<D: Determinize>(
+    heuristic: &mut HeuristicBot,
+    world: &D::Hand,
+    seat: Seat,
+    miss: f64,
+    before_play: bool,
+) -> f64
+where
+    HeuristicBot: Bot<D::Obs>,
+{
+    let mut hand = D::dealt(world);
+    let mut weight = 1.0;
+    for a in crate::game::GameHand::action_list(world) {
+        let Some(d) = D::decider(&hand) else {
+            break;
+        };
+        if before_play && hand.in_play() {
+            break;
+        }
+        if d != seat && hand.num_legal_actions() > 1 {
+            let guess = heuristic.act(&D::view(&hand, d));
+            if guess != a {
+                weight *= miss;
+            }
+        }
+        hand.apply_unchecked(a);
+    }
+    weight
 }
 
 macro_rules! pimc_for_any_game {
