@@ -187,8 +187,9 @@ func WithRules(rules map[string]string) TableOption {
 	return func(c *tableConfig) { c.rules = rules }
 }
 
-// WithSeats names who fills each seat, in order: "open", "random", "heuristic" or the search
-// bot "pimc" (with a budget: "pimc:ms=50"). Without it every seat is open.
+// WithSeats names who fills each seat, in order: "open", "random", "heuristic", or a search bot,
+// "pimc", "ismcts" or "best" (the strongest of each game), with an optional budget after a colon
+// ("pimc:ms=50"). Without it every seat is open.
 func WithSeats(kinds ...string) TableOption {
 	return func(c *tableConfig) { c.seats = kinds }
 }

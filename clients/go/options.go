@@ -119,6 +119,7 @@ var SearchBots = []string{"pimc", "ismcts", "best"}
 // parameters.
 func isSearchBot(key string) bool {
 	base, _, _ := strings.Cut(key, ":")
+	base = strings.TrimSpace(base)
 	for _, b := range SearchBots {
 		if base == b {
 			return true

@@ -95,6 +95,9 @@ func TestSeatKinds(t *testing.T) {
 		bots[0] != "best" || bots[1] != "ismcts:iterations=500" || bots[2] != "best:ms=80" {
 		t.Fatalf("%v %v %v", kinds, bots, err)
 	}
+	if _, _, err := SeatChoices("pimc :ms=50", " Best :ms=80"); err != nil {
+		t.Fatalf("a space before the colon is accepted, as the server does: %v", err)
+	}
 	if _, _, err := SeatChoices("bestx"); err == nil {
 		t.Fatal("a name that only starts like a search bot is rejected")
 	}

@@ -61,8 +61,8 @@ export interface TableSpec {
    * `GameOptions.settings` for the server to read ({@link Client.listGames} describes them).
    */
   options?: OptionsInput;
-  /** Each seat's kind in order (`open`, `random`, `heuristic`, or the search bot `pimc`,
-   * `pimc:ms=50`); empty or absent: all open. */
+  /** Each seat's kind in order (`open`, `random`, `heuristic`, or a search bot, `pimc`,
+   * `ismcts` or `best`, with an optional budget: `pimc:ms=50`); empty or absent: all open. */
   seats?: readonly (string | SeatKind)[];
   /**
    * Seed of the deals, for a reproducible simulation: the table is then marked `seeded` and

@@ -689,7 +689,7 @@ fn best_plays_as_the_bot_chosen_for_each_game() {
             );
         }
     }
-    // Every choice is a search bot at its default strength.
+    // Every choice is a search bot.
     assert!(
         chosen.iter().all(|n| ["pimc", "ismcts"].contains(n)),
         "{chosen:?}"

@@ -542,7 +542,8 @@ def tournament(
     """Plays ``deals`` deals between ``bots`` and summarises the results.
 
     ``bots`` is a list (names are taken from the bots) or a dict ``name -> bot``; a bot is a
-    built-in name (``"random"``, ``"heuristic"``, ``"pimc"`` or ``"pimc:ms=50"``), an object with
+    built-in name (``"random"``, ``"heuristic"``, ``"pimc"``, ``"pimc:ms=50"``, ``"ismcts"`` or
+    ``"best"``), an object with
     ``act(observation)`` or a
     function. Each deal is a match seed; with ``duplicate`` (the default) it is played once
     for every distinct seating of the bots, so each bot meets the same cards from every seat.

@@ -129,8 +129,7 @@ pub fn layout(registry: &Registry, options: &v1::GameOptions) -> Result<Layout, 
 pub fn is_bot_entrant(entrant: &str) -> bool {
     is_filler(entrant)
         || crate::bot_spec::is_submitted(entrant)
-        || (calabresella_engine::bots::bot_from_spec(entrant, 0).is_ok()
-            && crate::service::validate::server_bot(entrant))
+        || crate::service::validate::server_bot(entrant)
 }
 
 /// A stored tournament's creating request.

@@ -104,6 +104,8 @@ const MAX_BOT_NAME: usize = 64;
 
 /// The most tree-search iterations per decision a server's `ismcts` bot may ask for.
 const MAX_ITERATIONS: u32 = 50_000;
+/// The most worlds in an inferring `ismcts` bot's pool a server takes.
+const MAX_POOL: u32 = 4_096;
 
 /// Whether `spec` (a built-in bot's name with its parameters) names a bot a server seats:
 /// every built-in bot, since the server caps and paces the thinking of each that searches.
@@ -127,11 +129,13 @@ fn search_limits(spec: &BotSpec, params: &str) -> Result<(), String> {
             ))
         }
         BotSpec::Ismcts(b)
-            if b.solve.is_some_and(|s| s > MAX_SOLVE_TRICKS) || b.iterations > MAX_ITERATIONS =>
+            if b.solve.is_some_and(|s| s > MAX_SOLVE_TRICKS)
+                || b.iterations > MAX_ITERATIONS
+                || b.pool > MAX_POOL =>
         {
             Err(format!(
-                "ismcts on this server takes solve at most {MAX_SOLVE_TRICKS} and iterations \
-                 at most {MAX_ITERATIONS}"
+                "ismcts on this server takes solve at most {MAX_SOLVE_TRICKS}, iterations at \
+                 most {MAX_ITERATIONS} and pool at most {MAX_POOL}"
             ))
         }
         _ => Ok(()),
@@ -209,6 +213,13 @@ fn seat_bots(
                 return Ok(name);
             }
             let params = name.split_once(':').map_or("", |(_, p)| p.trim());
+            // One spelling per bot (`pimc :ms=50` is `pimc:ms=50`): the stored name is the
+            // player in the results.
+            let name = if params.is_empty() {
+                spec.name().to_owned()
+            } else {
+                format!("{}:{params}", spec.name())
+            };
             search_limits(&spec, params).map_err(|e| bad(format!("seat {i}: {e}")))?;
             match spec.ms() {
                 None => Ok(with_time_cap(&spec, params, config.max_bot_ms)),

@@ -149,16 +149,18 @@ pub fn best_for(rules: &Rules) -> BotSpec {
         infer: Some(30),
         ..ismcts
     };
+    // Measured in the default seating of each game; the other seatings (Calabresella with an
+    // idle dealer, Tressette con la Chiamata with four) follow their game.
     match rules {
         // A due: the dummy's hand is open, and weighting worlds by the play only cost.
         Rules::Calabresella(o) if o.a_due => BotSpec::Ismcts(ismcts),
         // Level with pimc in every trial, and pimc is the faster.
         Rules::Calabresella(_) => BotSpec::Pimc(Budget::default()),
-        Rules::Chiamata(_) if rules.game_name() == "tressette-chiamata" => {
+        Rules::Chiamata(o) if o.variant == crate::chiamata::Variant::Tressette => {
             BotSpec::Pimc(Budget::default())
         }
         // Tressette, in Due, Briscola Chiamata: tree search with inference.
-        _ => BotSpec::Ismcts(inferring),
+        Rules::Tressette(_) | Rules::Chiamata(_) => BotSpec::Ismcts(inferring),
     }
 }
 

@@ -78,6 +78,9 @@ impl IsmctsBudget {
     /// Parses `key=value` pairs separated by colons or commas (`iterations=4000:ms=90`).
     pub fn parse(spec: &str) -> Result<IsmctsBudget, String> {
         let mut b = IsmctsBudget::default();
+        // `pool` and `evidence` only shape inference: without `infer` they would name another
+        // player of the same strength.
+        let mut for_inference = None;
         for pair in spec
             .split([',', ':'])
             .map(str::trim)
@@ -100,9 +103,13 @@ impl IsmctsBudget {
                 "explore" => b.explore = f64::from(num(0, 1000)?) / 100.0,
                 "solve" => b.solve = Some(num(0, 20)?),
                 "infer" => b.infer = Some(num(0, 99)?).filter(|&w| w > 0),
-                "pool" => b.pool = num(1, 100_000)?,
+                "pool" => {
+                    b.pool = num(1, 100_000)?;
+                    for_inference = Some(key);
+                }
                 "shape" => b.shape = f64::from(num(0, 1000)?) / 100.0,
                 "evidence" => {
+                    for_inference = Some(key);
                     b.infer_bids_only = match value {
                         "all" => false,
                         "bids" => true,
@@ -130,6 +137,11 @@ impl IsmctsBudget {
                     ));
                 }
             }
+        }
+        if let (Some(key), None) = (for_inference, b.infer) {
+            return Err(format!(
+                "ismcts parameter {key} takes effect only with infer"
+            ));
         }
         Ok(b)
     }
@@ -428,6 +440,8 @@ mod tests {
             "infer=100",
             "evidence=cards",
             "pool=0",
+            "pool=64",
+            "evidence=bids",
             "bid=heuristic",
             "depth=3",
         ] {
