@@ -121,8 +121,9 @@ async fn organiser_calls_need_the_admin_key() {
         (vec!["random", "heuristic", "nobody"], 2),
         (vec!["random", "random", "heuristic"], 2),
         (vec!["random", "heuristic", "pimc"], 0),
-        // A bot the server does not seat is no entrant.
-        (vec!["random", "heuristic", "ismcts"], 2),
+        // A bot whose budget the server does not take is no entrant.
+        (vec!["random", "heuristic", "ismcts:infer=30:pool=5000"], 2),
+        (vec!["random", "heuristic", "best:ms=5000"], 2),
     ] {
         let mut r = bots_tournament(v1::TournamentFormat::RoundRobin, &entrants);
         r.deals = deals;
