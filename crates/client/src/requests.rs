@@ -52,10 +52,6 @@ pub fn seat_kind(name: &str) -> Result<v1::SeatKind, NameError> {
         .ok_or_else(|| NameError::SeatKind(name.to_owned()))
 }
 
-/// The built-in search bots, which a seat names (`SEAT_KIND_BOT_NAMED`) with optional
-/// parameters: `pimc`, `ismcts`, and `best`, the strongest of each game.
-pub const SEARCH_BOTS: [&str; 3] = ["pimc", "ismcts", "best"];
-
 /// A seat as people name it: its kind, and for a named built-in bot (`pimc`, `pimc:ms=50`)
 /// the bot's name with its parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +83,8 @@ pub fn seat(name: &str) -> Result<SeatChoice, NameError> {
         });
     }
     let base = key.split(':').next().unwrap_or("").trim();
-    if SEARCH_BOTS.contains(&base) {
+    // A search bot (`pimc`, `ismcts`, `best`) is a named seat; the engine says which bots search.
+    if calabresella_engine::bots::BotSpec::parse(base).is_ok_and(|s| s.thinks()) {
         calabresella_engine::bots::BotSpec::parse(&key)
             .map_err(|e| NameError::Bot(e.to_string()))?;
         return Ok(SeatChoice {

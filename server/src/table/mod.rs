@@ -245,8 +245,8 @@ impl Table {
                     config.max_bot_ms,
                 ),
                 thinks: kind == v1::SeatKind::BotNamed
-                    && !matches!(bot_name(&spec, i), "random" | "heuristic")
-                    && !crate::bot_spec::is_submitted(bot_name(&spec, i)),
+                    && calabresella_engine::bots::BotSpec::parse(bot_name(&spec, i))
+                        .is_ok_and(|s| s.thinks()),
                 pace: (kind == v1::SeatKind::BotNamed)
                     .then(|| think_time(bot_name(&spec, i)))
                     .flatten()

@@ -19,17 +19,11 @@ impl BestBudget {
     /// Parses `ms=N` (the only parameter); empty text is the default.
     pub fn parse(spec: &str) -> Result<BestBudget, String> {
         let mut b = BestBudget::default();
-        for pair in spec
-            .split([',', ':'])
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            match key.trim() {
+        for (key, value) in super::parameters(spec) {
+            match key {
                 "ms" => {
                     b.ms = Some(
                         value
-                            .trim()
                             .parse::<u32>()
                             .ok()
                             .filter(|v| (1..=600_000).contains(v))

@@ -81,13 +81,7 @@ impl IsmctsBudget {
         // `pool` and `evidence` only shape inference: without `infer` they would name another
         // player of the same strength.
         let mut for_inference = None;
-        for pair in spec
-            .split([',', ':'])
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let (key, value) = (key.trim(), value.trim());
+        for (key, value) in super::parameters(spec) {
             let num = |lo: u32, hi: u32| {
                 value
                     .parse::<u32>()

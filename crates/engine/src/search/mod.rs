@@ -58,6 +58,18 @@ pub trait Searchable: HandRules {
     }
 }
 
+/// A search bot's parameters (`worlds=64:ms=50`, or with commas) as trimmed `(key, value)`
+/// pairs, empty ones skipped; a key without `=` has an empty value.
+pub(crate) fn parameters(spec: &str) -> impl Iterator<Item = (&str, &str)> {
+    spec.split([',', ':'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (key.trim(), value.trim())
+        })
+}
+
 /// Mixes `x` into the running key `h` (a 64-bit multiply-xorshift step).
 pub(crate) fn mix(h: u64, x: u64) -> u64 {
     let v = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);

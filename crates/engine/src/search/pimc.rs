@@ -83,13 +83,7 @@ impl Budget {
     /// is the default budget.
     pub fn parse(spec: &str) -> Result<Budget, PimcError> {
         let mut b = Budget::default();
-        for pair in spec
-            .split([',', ':'])
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let (key, value) = (key.trim(), value.trim());
+        for (key, value) in super::parameters(spec) {
             let num = |lo: u32, hi: u32, expected: &'static str| {
                 value
                     .parse::<u32>()
