@@ -1678,6 +1678,7 @@ async fn a_named_search_bot_takes_a_seat_within_the_servers_time_cap() {
             vec!["ismcts:iterations=99999999", ""],
         ),
         (vec![named, heuristic], vec!["ismcts:solve=12", ""]),
+        (vec![named, heuristic], vec!["ismcts:finish=12", ""]),
         (
             vec![named, heuristic],
             vec!["ismcts:infer=30:pool=5000", ""],

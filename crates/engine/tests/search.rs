@@ -518,6 +518,76 @@ fn the_points_margin_breaks_ties_without_contradicting_the_value() {
     assert!(finished > 100, "{finished} finished hands checked");
 }
 
+/// One exact solve serves every seat of a value class (ismcts's `finish`): seats of a class
+/// are on one side and have the same value in every finished hand, and the solver gives them
+/// the same value near the end; the caller and his partner are paid differently, so they are
+/// classes apart.
+#[test]
+fn seats_of_one_value_class_are_valued_alike() {
+    fn check<H: Searchable>(h: &H, n: u8, rules: &Rules) -> (usize, usize) {
+        let seats: Vec<Seat> = Seat::first_n(n).collect();
+        let mut solved = 0;
+        for &s in &seats {
+            for &o in &seats {
+                if h.value_class(s) != h.value_class(o) {
+                    continue;
+                }
+                assert_eq!(h.side(s), h.side(o), "{rules}: a class across sides");
+                if h.is_over() {
+                    assert_eq!(h.value(s), h.value(o), "{rules}: {s:?} and {o:?}");
+                } else if h.in_play() && h.tricks_left() <= 2 && s != o {
+                    assert_eq!(
+                        Solver::new().solve(h, s),
+                        Solver::new().solve(h, o),
+                        "{rules}: solved for {s:?} and {o:?}"
+                    );
+                    solved += 1;
+                }
+            }
+        }
+        (usize::from(h.is_over()), solved)
+    }
+    let (mut finished, mut solved) = (0, 0);
+    let mut apart = 0;
+    for rules in every_option_set() {
+        for seed in 0..12 {
+            let n = rules.seats();
+            let back = 2 * usize::from(n) - 1;
+            let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+            advance(&mut m, 1000, seed);
+            let actions = m.hand_actions(0);
+            // The finished hand, and the same hand a trick and more from its end.
+            let mut p = AnyMatch::seeded(rules, seed, None).unwrap();
+            for &a in &actions[..actions.len().saturating_sub(back)] {
+                let d = p.decider().unwrap();
+                p.try_apply_as(d, a).unwrap();
+            }
+            for g in [&m, &p] {
+                let (f, s) = match g {
+                    AnyMatch::Calabresella(g) => check(&g.hands()[0], n, &rules),
+                    AnyMatch::Tressette(g) => check(&g.hands()[0], n, &rules),
+                    AnyMatch::Chiamata(g) => {
+                        let h = &g.hands()[0];
+                        if let (Some(c), Some(p)) = (h.caller(), h.partner())
+                            && c != p
+                        {
+                            assert_ne!(h.value_class(c), h.value_class(p), "{rules}");
+                            apart += 1;
+                        }
+                        check(h, n, &rules)
+                    }
+                };
+                finished += f;
+                solved += s;
+            }
+        }
+    }
+    assert!(
+        finished > 100 && solved > 50 && apart > 10,
+        "{finished} finished hands, {solved} solves compared, {apart} callers apart"
+    );
+}
+
 #[test]
 fn a_due_positions_after_the_dummy_discards_have_worlds() {
     let rules = Rules::parse("calabresella", [("a_due", "true")]).unwrap();
@@ -654,6 +724,44 @@ fn ismcts_is_deterministic_for_a_seed_and_always_legal() {
         "ismcts:iterations=40:infer=30:pool=16",
     ]);
     assert!(bot_from_spec("ismcts:infer=100", 1).is_err());
+    // Play-outs finished by the solver: as deterministic, as legal; bad depths refused.
+    search_bot_is_deterministic_and_legal(&[
+        "ismcts:iterations=40:finish=solve",
+        "ismcts:iterations=40:finish=solve",
+        "ismcts:iterations=40:infer=30:finish=3",
+    ]);
+    for bad in ["finish=21", "finish=exact", "finish=-1"] {
+        assert!(bot_from_spec(&format!("ismcts:{bad}"), 1).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_finish_at_no_tricks_left_is_the_heuristic_play_out() {
+    // `finish=0` never reaches the solver: the same bot as without it, in every game.
+    let mut compared = 0;
+    for name in [
+        "calabresella",
+        "tressette",
+        "tressette-in-due",
+        "tressette-chiamata",
+        "briscola-chiamata",
+    ] {
+        let rules = Rules::parse(name, []).unwrap();
+        for seed in 0..4 {
+            let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+            advance(&mut m, 2 + 3 * seed as usize, seed);
+            let Some(d) = m.decider() else { continue };
+            let obs = m.observation(Viewer::Seat(d)).unwrap();
+            let act = |spec: &str| bot_from_spec(spec, seed).unwrap().act(&obs);
+            assert_eq!(
+                act("ismcts:iterations=60:finish=0"),
+                act("ismcts:iterations=60"),
+                "{name} seed {seed}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 15, "{compared}");
 }
 
 #[test]

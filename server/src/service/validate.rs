@@ -5,6 +5,7 @@ use std::time::Duration;
 use calabresella_engine::Seat;
 use calabresella_engine::bots::BotSpec;
 use calabresella_engine::game::Rules;
+use calabresella_engine::search::Finish;
 use calabresella_proto::convert;
 use calabresella_proto::v1;
 
@@ -130,12 +131,13 @@ fn search_limits(spec: &BotSpec, params: &str) -> Result<(), String> {
         }
         BotSpec::Ismcts(b)
             if b.solve.is_some_and(|s| s > MAX_SOLVE_TRICKS)
+                || matches!(b.finish, Some(Finish::Tricks(t)) if t > MAX_SOLVE_TRICKS)
                 || b.iterations > MAX_ITERATIONS
                 || b.pool > MAX_POOL =>
         {
             Err(format!(
-                "ismcts on this server takes solve at most {MAX_SOLVE_TRICKS}, iterations at \
-                 most {MAX_ITERATIONS} and pool at most {MAX_POOL}"
+                "ismcts on this server takes solve and finish at most {MAX_SOLVE_TRICKS}, \
+                 iterations at most {MAX_ITERATIONS} and pool at most {MAX_POOL}"
             ))
         }
         _ => Ok(()),

@@ -144,6 +144,7 @@ impl BotSpec {
 /// `pimc` in that game (docs/BOTS.md, "Side by side"), and `pimc` itself where no candidate
 /// is ahead of it.
 pub fn best_for(rules: &Rules) -> BotSpec {
+    use crate::search::Finish;
     let ismcts = IsmctsBudget::default();
     let inferring = IsmctsBudget {
         infer: Some(30),
@@ -154,10 +155,18 @@ pub fn best_for(rules: &Rules) -> BotSpec {
     match rules {
         // A due: the dummy's hand is open, and weighting worlds by the play only cost.
         Rules::Calabresella(o) if o.a_due => BotSpec::Ismcts(ismcts),
-        // Level with pimc in every trial, and pimc is the faster.
-        Rules::Calabresella(_) => BotSpec::Pimc(Budget::default()),
+        // A contract made or failed: play-outs finished exactly for the last three tricks.
+        Rules::Calabresella(_) => BotSpec::Ismcts(IsmctsBudget {
+            finish: Some(Finish::Tricks(3)),
+            ..inferring
+        }),
+        // The same from the solver's depth; fewer iterations keep the mean within 100 ms.
         Rules::Chiamata(o) if o.variant == crate::chiamata::Variant::Tressette => {
-            BotSpec::Pimc(Budget::default())
+            BotSpec::Ismcts(IsmctsBudget {
+                finish: Some(Finish::AtSolverDepth),
+                iterations: 1_000,
+                ..inferring
+            })
         }
         // Tressette, in Due, Briscola Chiamata: tree search with inference.
         Rules::Tressette(_) | Rules::Chiamata(_) => BotSpec::Ismcts(inferring),

@@ -32,6 +32,13 @@ impl Searchable for Hand {
     fn value(&self, seat: Seat) -> i32 {
         self.outcome().map_or(0, |o| o.award[seat])
     }
+    fn value_class(&self, seat: Seat) -> u8 {
+        // The caller is paid twice what his partner is: the same side, another value.
+        match self.caller() {
+            Some(c) if c == seat => 3,
+            _ => self.side(seat),
+        }
+    }
     fn points_margin(&self, seat: Seat) -> f64 {
         let side = match self.side(seat) {
             0 => 0,

@@ -15,6 +15,10 @@
 //! draws one in proportion to its weight: many iterations share the pool, so the weights cost
 //! no fresh samples.
 //!
+//! With `finish`, a play-out stops once few tricks are left and the exact solver values the
+//! rest for each seat on the tree's path (once per value class): the heuristic's errors late
+//! in a hand no longer blur the value of the early decisions.
+//!
 //! Once few tricks are left it hands the decision to PIMC, whose exact solver is stronger there
 //! than play-outs; by default it does the same before the play (the auction, the call, the
 //! monte and the discards), where each decision has many actions and the tree is shallow.
@@ -27,7 +31,7 @@ use crate::game::{AnyObservation, Rollout};
 use crate::rng::GameRng;
 
 use super::pimc::{Budget, Determinize, PimcBot};
-use super::{Searchable, WorldSampler};
+use super::{Searchable, Solver, WorldSampler};
 
 /// How much an [`IsmctsBot`] may think per decision.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,6 +60,10 @@ pub struct IsmctsBudget {
     /// is coarse (a contract made or failed): at 1.0 all the points are worth one unit of
     /// the award. 0: the value alone.
     pub shape: f64,
+    /// Finish each play-out exactly with the solver once this many tricks are left, instead
+    /// of by the heuristic (`None`: the heuristic to the end). The solver values the
+    /// position for each seat on the tree path, once per [`Searchable::value_class`].
+    pub finish: Option<Finish>,
 }
 
 impl Default for IsmctsBudget {
@@ -70,6 +78,7 @@ impl Default for IsmctsBudget {
             infer_bids_only: false,
             pool: 256,
             shape: 0.0,
+            finish: None,
         }
     }
 }
@@ -102,6 +111,15 @@ impl IsmctsBudget {
                     for_inference = Some(key);
                 }
                 "shape" => b.shape = f64::from(num(0, 1000)?) / 100.0,
+                "finish" => {
+                    b.finish = match value {
+                        "solve" => Some(Finish::AtSolverDepth),
+                        "heuristic" => None,
+                        n => Some(Finish::Tricks(n.parse().ok().filter(|&t| t <= 20).ok_or_else(
+                            || format!("ismcts parameter finish: bad value {value:?} (heuristic, solve or 0 to 20 tricks)"),
+                        )?)),
+                    }
+                }
                 "evidence" => {
                     for_inference = Some(key);
                     b.infer_bids_only = match value {
@@ -127,7 +145,7 @@ impl IsmctsBudget {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid, infer (hundredths), evidence, pool, shape (hundredths)"
+                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid, infer (hundredths), evidence, pool, shape (hundredths), finish"
                     ));
                 }
             }
@@ -151,6 +169,18 @@ struct Node {
     total: f64,
     children: Vec<usize>,
 }
+
+/// Where an [`IsmctsBot`]'s play-outs hand over to the exact solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// At the game's solver depth (or `solve`): where the bot itself hands over to PIMC.
+    AtSolverDepth,
+    /// Once this many tricks are left.
+    Tricks(u32),
+}
+
+/// [`Searchable::value_class`]es a search tells apart.
+const VALUE_CLASSES: usize = 8;
 
 /// The SO-ISMCTS bot; plays every registered game.
 #[derive(Debug, Clone)]
@@ -244,6 +274,15 @@ impl IsmctsBot {
             children: Vec::new(),
         }];
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        // One solver per value class: a table holds the values of one class's seats.
+        let mut solvers: Vec<Solver> = Vec::new();
+        if self.budget.finish.is_some() {
+            solvers.resize_with(VALUE_CLASSES, Solver::new);
+            for s in &mut solvers {
+                s.set_deadline(limit.map(|l| start + l));
+            }
+        }
+        let mut solved: Vec<Option<i32>> = vec![None; VALUE_CLASSES];
         let mut path = Vec::new();
         let mut actions = Vec::new();
         for done in 0..self.budget.iterations {
@@ -319,15 +358,46 @@ impl IsmctsBot {
                 path.push(c);
                 node = c;
             }
-            // Play-out with the heuristic in every seat.
+            // Play-out with the heuristic in every seat (to the solver's depth with `finish`).
+            let depth = match self.budget.finish {
+                None => None,
+                Some(Finish::Tricks(t)) => Some(t),
+                Some(Finish::AtSolverDepth) => {
+                    Some(self.budget.solve.unwrap_or_else(|| D::solve_tricks(&state)))
+                }
+            };
             while !state.is_over() {
+                if depth.is_some_and(|d| state.in_play() && state.tricks_left() <= d) {
+                    break;
+                }
                 let Some(d) = D::decider(&state) else { break };
                 let a = self.heuristic.act(&D::view(&state, d));
                 state.apply_unchecked(a);
             }
+            let exact = !state.is_over() && depth.is_some();
+            solved.iter_mut().for_each(|v| *v = None);
+            if exact {
+                for &n in &path[1..] {
+                    let Some(m) = nodes[n].mover else { continue };
+                    let class = usize::from(state.value_class(m)).min(VALUE_CLASSES - 1);
+                    if solved[class].is_none() {
+                        let solver = &mut solvers[class];
+                        solver.clear();
+                        solved[class] = Some(solver.solve(&state, m));
+                    }
+                }
+                // A solve cut off by the deadline is no value: the iteration does not count.
+                if solvers.iter().any(Solver::aborted) {
+                    break;
+                }
+            }
             for &n in &path[1..] {
                 let Some(m) = nodes[n].mover else { continue };
-                let v = f64::from(state.value(m)) + self.budget.shape * state.points_margin(m);
+                let class = usize::from(state.value_class(m)).min(VALUE_CLASSES - 1);
+                let v = match solved[class].filter(|_| exact) {
+                    Some(v) => f64::from(v),
+                    None => f64::from(state.value(m)) + self.budget.shape * state.points_margin(m),
+                };
                 lo = lo.min(v);
                 hi = hi.max(v);
                 nodes[n].visits += 1;

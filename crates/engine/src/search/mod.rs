@@ -20,7 +20,7 @@ pub use analysis::{Analysis, AnalysisOptions, analyse};
 pub use assign::{Assigner, Layout, LayoutError, MAX_PLACES};
 pub use best::{BestBot, BestBudget, Chooser};
 pub use figures::{SearchFigures, search_figures};
-pub use ismcts::{IsmctsBot, IsmctsBudget};
+pub use ismcts::{Finish, IsmctsBot, IsmctsBudget};
 pub use pimc::{Budget, PimcBot, PimcError};
 pub use solver::Solver;
 pub use world::{WorldError, WorldSampler};
@@ -41,6 +41,11 @@ pub trait Searchable: HandRules {
     /// Once the hand is over: what it was worth to `seat`'s side, as a zero-sum figure (its
     /// award less the other side's, or the seat's own award where awards are zero-sum).
     fn value(&self, seat: Seat) -> i32;
+    /// Seats with the same class have the same [`Searchable::value`] in every finish of this
+    /// hand, so one exact solve serves them all: by default the side (0 to 7).
+    fn value_class(&self, seat: Seat) -> u8 {
+        self.side(seat)
+    }
     /// Once the hand is over: `seat`'s side's card points less the other side's, as a share of
     /// all the points (-1 to 1); 0 where the value already counts the points. A search whose
     /// value is coarse (a made or failed contract) may break its ties with it.
