@@ -141,8 +141,8 @@ impl BotSpec {
 }
 
 /// The bot `best` plays as under `rules`: the candidate with the best measured margin against
-/// `pimc` in that game (docs/BOTS.md, "Side by side"), and `pimc` itself where no candidate
-/// is ahead of it.
+/// `pimc` in that game (docs/BOTS.md, "Side by side"); `pimc` itself would be the choice in a
+/// game where no candidate is ahead of it.
 pub fn best_for(rules: &Rules) -> BotSpec {
     use crate::search::Finish;
     let ismcts = IsmctsBudget::default();

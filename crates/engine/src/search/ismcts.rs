@@ -155,6 +155,10 @@ impl IsmctsBudget {
                 "ismcts parameter {key} takes effect only with infer"
             ));
         }
+        // Solved values carry no card-point margin: the two would mix scales.
+        if b.shape > 0.0 && b.finish.is_some() {
+            return Err("ismcts parameters shape and finish do not combine".to_owned());
+        }
         Ok(b)
     }
 }
@@ -379,7 +383,9 @@ impl IsmctsBot {
             if exact {
                 for &n in &path[1..] {
                     let Some(m) = nodes[n].mover else { continue };
-                    let class = usize::from(state.value_class(m)).min(VALUE_CLASSES - 1);
+                    let class = usize::from(state.value_class(m));
+                    debug_assert!(class < VALUE_CLASSES, "value class {class}");
+                    let class = class.min(VALUE_CLASSES - 1);
                     if solved[class].is_none() {
                         let solver = &mut solvers[class];
                         solver.clear();
@@ -404,6 +410,10 @@ impl IsmctsBot {
                 nodes[n].total += v;
             }
             nodes[0].visits += 1;
+        }
+        // No finished iteration (a solve cut off at once): no statistics, no choice.
+        if nodes[0].visits == 0 {
+            return None;
         }
         nodes[0]
             .children
