@@ -32,11 +32,15 @@ impl Searchable for Hand {
     fn value(&self, seat: Seat) -> i32 {
         self.outcome().map_or(0, |o| o.award[seat])
     }
-    fn value_class(&self, seat: Seat) -> u8 {
-        // The caller is paid twice what his partner is: the same side, another value.
+    fn value_scale(&self, seat: Seat) -> i32 {
+        // The payout of a made hand at multiplier 1: the caller is paid twice what his partner
+        // is (four times a defender's when alone); a failed or doubled hand scales them alike.
         match self.caller() {
-            Some(c) if c == seat => 3,
-            _ => self.side(seat),
+            Some(c) => {
+                super::score::payout(self.players(), c, self.partner(), self.is_alone(), true, 1)
+                    [seat]
+            }
+            None => 0,
         }
     }
     fn points_margin(&self, seat: Seat) -> f64 {

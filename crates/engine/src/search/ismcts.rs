@@ -15,9 +15,9 @@
 //! draws one in proportion to its weight: many iterations share the pool, so the weights cost
 //! no fresh samples.
 //!
-//! With `finish`, a play-out stops once few tricks are left and the exact solver values the
-//! rest for each seat on the tree's path (once per value class): the heuristic's errors late
-//! in a hand no longer blur the value of the early decisions.
+//! With `finish`, a play-out stops once few tricks are left and one exact solve values the
+//! rest for every seat on the tree's path (each seat's value is its scale of one unit): the
+//! heuristic's errors late in a hand no longer blur the value of the early decisions.
 //!
 //! Once few tricks are left it hands the decision to PIMC, whose exact solver is stronger there
 //! than play-outs; by default it does the same before the play (the auction, the call, the
@@ -61,8 +61,8 @@ pub struct IsmctsBudget {
     /// the award. 0: the value alone.
     pub shape: f64,
     /// Finish each play-out exactly with the solver once this many tricks are left, instead
-    /// of by the heuristic (`None`: the heuristic to the end). The solver values the
-    /// position for each seat on the tree path, once per [`Searchable::value_class`].
+    /// of by the heuristic (`None`: the heuristic to the end). One solve values the position
+    /// for every seat on the tree path, by its [`Searchable::value_scale`].
     pub finish: Option<Finish>,
 }
 
@@ -183,9 +183,6 @@ pub enum Finish {
     Tricks(u32),
 }
 
-/// [`Searchable::value_class`]es a search tells apart.
-const VALUE_CLASSES: usize = 8;
-
 /// The SO-ISMCTS bot; plays every registered game.
 #[derive(Debug, Clone)]
 pub struct IsmctsBot {
@@ -278,15 +275,8 @@ impl IsmctsBot {
             children: Vec::new(),
         }];
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        // One solver per value class: a table holds the values of one class's seats.
-        let mut solvers: Vec<Solver> = Vec::new();
-        if self.budget.finish.is_some() {
-            solvers.resize_with(VALUE_CLASSES, Solver::new);
-            for s in &mut solvers {
-                s.set_deadline(limit.map(|l| start + l));
-            }
-        }
-        let mut solved: Vec<Option<i32>> = vec![None; VALUE_CLASSES];
+        let mut solver = Solver::new();
+        solver.set_deadline(limit.map(|l| start + l));
         let mut path = Vec::new();
         let mut actions = Vec::new();
         for done in 0..self.budget.iterations {
@@ -378,30 +368,29 @@ impl IsmctsBot {
                 let a = self.heuristic.act(&D::view(&state, d));
                 state.apply_unchecked(a);
             }
-            let exact = !state.is_over() && depth.is_some();
-            solved.iter_mut().for_each(|v| *v = None);
-            if exact {
-                for &n in &path[1..] {
-                    let Some(m) = nodes[n].mover else { continue };
-                    let class = usize::from(state.value_class(m));
-                    debug_assert!(class < VALUE_CLASSES, "value class {class}");
-                    let class = class.min(VALUE_CLASSES - 1);
-                    if solved[class].is_none() {
-                        let solver = &mut solvers[class];
-                        solver.clear();
-                        solved[class] = Some(solver.solve(&state, m));
-                    }
-                }
+            // An unfinished play-out: one solve for a seat of the hand gives the hand's unit,
+            // and each seat's value is its scale of it (0 where no seat on the path has one).
+            let unit = if state.is_over() || depth.is_none() {
+                None
+            } else {
+                let seat = path[1..]
+                    .iter()
+                    .filter_map(|&n| nodes[n].mover)
+                    .find(|&m| state.value_scale(m) != 0);
+                let unit = seat.map_or(0, |m| {
+                    solver.clear();
+                    solver.solve(&state, m) / state.value_scale(m)
+                });
                 // A solve cut off by the deadline is no value: the iteration does not count.
-                if solvers.iter().any(Solver::aborted) {
+                if solver.aborted() {
                     break;
                 }
-            }
+                Some(unit)
+            };
             for &n in &path[1..] {
                 let Some(m) = nodes[n].mover else { continue };
-                let class = usize::from(state.value_class(m)).min(VALUE_CLASSES - 1);
-                let v = match solved[class].filter(|_| exact) {
-                    Some(v) => f64::from(v),
+                let v = match unit {
+                    Some(u) => f64::from(u * state.value_scale(m)),
                     None => f64::from(state.value(m)) + self.budget.shape * state.points_margin(m),
                 };
                 lo = lo.min(v);

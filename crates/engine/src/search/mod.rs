@@ -41,10 +41,16 @@ pub trait Searchable: HandRules {
     /// Once the hand is over: what it was worth to `seat`'s side, as a zero-sum figure (its
     /// award less the other side's, or the seat's own award where awards are zero-sum).
     fn value(&self, seat: Seat) -> i32;
-    /// Seats with the same class have the same [`Searchable::value`] in every finish of this
-    /// hand, so one exact solve serves them all: by default the side (0 to 7).
-    fn value_class(&self, seat: Seat) -> u8 {
-        self.side(seat)
+    /// `seat`'s share of the hand's one signed unit: in every finish of this hand,
+    /// [`Searchable::value`] of each seat is its scale times the same unit, so one exact solve
+    /// values every seat. By default 1 for side 0, -1 for side 1 and 0 for a seat out of the
+    /// hand (the sides' values are opposite).
+    fn value_scale(&self, seat: Seat) -> i32 {
+        match self.side(seat) {
+            0 => 1,
+            1 => -1,
+            _ => 0,
+        }
     }
     /// Once the hand is over: `seat`'s side's card points less the other side's, as a share of
     /// all the points (-1 to 1); 0 where the value already counts the points. A search whose
