@@ -358,16 +358,19 @@ fn the_solver_agrees_with_minimax_on_small_endgames() {
     }
 }
 
+/// Every game in its default seating, by name.
+const GAMES: [&str; 5] = [
+    "calabresella",
+    "tressette",
+    "tressette-in-due",
+    "tressette-chiamata",
+    "briscola-chiamata",
+];
+
 /// Plays the first hand of every game with each bot spec (the same seed each time): every
 /// answer legal, and the first two specs (the same) giving the same choices.
 fn search_bot_is_deterministic_and_legal(specs: &[&str]) {
-    for name in [
-        "calabresella",
-        "tressette",
-        "tressette-in-due",
-        "tressette-chiamata",
-        "briscola-chiamata",
-    ] {
+    for name in GAMES {
         let rules = Rules::parse(name, []).unwrap();
         let mut runs = Vec::new();
         for spec in specs {
@@ -813,13 +816,7 @@ fn play_outs_finished_by_the_solver_find_the_best_card_of_settled_endgames() {
 fn a_finish_at_no_tricks_left_is_the_heuristic_play_out() {
     // `finish=0` never reaches the solver: the same bot as without it, in every game.
     let mut compared = 0;
-    for name in [
-        "calabresella",
-        "tressette",
-        "tressette-in-due",
-        "tressette-chiamata",
-        "briscola-chiamata",
-    ] {
+    for name in GAMES {
         let rules = Rules::parse(name, []).unwrap();
         for seed in 0..6 {
             let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
