@@ -31,6 +31,17 @@ fn advance(m: &mut AnyMatch, steps: usize, rng_seed: u64) {
     }
 }
 
+/// The match seeded with `seed` after `actions` (a seeded match deals its first hand again as
+/// it was, so a prefix of that hand's actions returns to any of its positions).
+fn replayed(rules: Rules, seed: u64, actions: &[Action]) -> AnyMatch {
+    let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+    for &a in actions {
+        let d = m.decider().unwrap();
+        m.try_apply_as(d, a).unwrap();
+    }
+    m
+}
+
 fn current(m: &AnyMatch) -> usize {
     m.hands_dealt() - 1
 }
@@ -341,11 +352,7 @@ fn the_solver_agrees_with_minimax_on_small_endgames() {
                 if actions.len() <= back {
                     continue;
                 }
-                let mut p = AnyMatch::seeded(rules, seed, None).unwrap();
-                for &a in &actions[..actions.len() - back] {
-                    let d = p.decider().unwrap();
-                    p.try_apply_as(d, a).unwrap();
-                }
+                let p = replayed(rules, seed, &actions[..actions.len() - back]);
                 let ok = match &p {
                     AnyMatch::Calabresella(g) => check_solver(g.hands().last().unwrap(), 3),
                     AnyMatch::Tressette(g) => check_solver(g.hands().last().unwrap(), 3),
@@ -576,11 +583,7 @@ fn every_seats_value_is_its_scale_of_one_unit() {
             advance(&mut m, 1000, seed);
             let actions = m.hand_actions(0);
             // The finished hand, and the same hand a trick and more from its end.
-            let mut p = AnyMatch::seeded(rules, seed, None).unwrap();
-            for &a in &actions[..actions.len().saturating_sub(back)] {
-                let d = p.decider().unwrap();
-                p.try_apply_as(d, a).unwrap();
-            }
+            let p = replayed(rules, seed, &actions[..actions.len().saturating_sub(back)]);
             for g in [&m, &p] {
                 let (f, s) = match g {
                     AnyMatch::Calabresella(g) => check(&g.hands()[0], n, &rules),
@@ -687,11 +690,7 @@ fn the_analysis_names_the_best_card_of_settled_endgames() {
             .iter()
             .filter(|d| d.hand == 0 && d.exact_loss.is_some())
         {
-            let mut p = AnyMatch::seeded(rules, seed, None).unwrap();
-            for &x in &actions[..d.index] {
-                let s = p.decider().unwrap();
-                p.try_apply_as(s, x).unwrap();
-            }
+            let p = replayed(rules, seed, &actions[..d.index]);
             let AnyMatch::Tressette(g) = &p else {
                 panic!("a tressette match");
             };
