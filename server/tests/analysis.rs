@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use calabresella_proto::v1;
 use calabresella_server::ServerConfig;
-use common::{TestServer, create, options, reason, table_of};
+use common::{TestServer, create, fetch_record, options, reason, table_of};
 
 /// A table of bots playing `game`, and its id once the match is over.
 async fn finished(server: &TestServer, game: v1::Game, seats: usize, seed: u64) -> String {
@@ -52,13 +52,7 @@ async fn a_finished_match_is_analysed_once_and_kept() {
     assert!(!a.decisions.is_empty());
     assert_eq!(a.seats.len(), 2);
     // What the wire carries is the engine's analysis of the stored record.
-    let record = c
-        .get_record(v1::GetRecordRequest {
-            table_id: id.clone(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let record = fetch_record(&c, id.clone()).await;
     let local = calabresella_engine::search::analysis::analyse(
         &calabresella_engine::record::Record::parse(&record.record_json).unwrap(),
         &calabresella_engine::search::AnalysisOptions {

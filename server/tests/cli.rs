@@ -455,6 +455,41 @@ fn analyse_values_every_decision_and_refuses_bad_input() {
 }
 
 #[test]
+fn duplicate_on_several_threads_gives_the_same_result() {
+    // The deals come from one stream and every bot decides from its seed and what it sees,
+    // so the threads change the time taken, not the points.
+    let run = |jobs: &str| {
+        let out = bin()
+            .args(["duplicate", "--game", "tressette", "--deals", "7"])
+            .args(["--bots", "pimc:worlds=4,heuristic", "--jobs", jobs])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["jobs"], jobs.parse::<u64>().unwrap());
+        for bot in v["bots"].as_array_mut().unwrap() {
+            let bot = bot.as_object_mut().unwrap();
+            bot.remove("ms_per_decision").unwrap();
+            bot.remove("ms_longest_decision").unwrap();
+        }
+        v.as_object_mut().unwrap().remove("jobs");
+        v
+    };
+    let one = run("1");
+    assert_eq!(one["deals"], 7);
+    assert_eq!(one, run("3"));
+    let refused = bin()
+        .args(["duplicate", "--deals", "2", "--jobs", "0"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--jobs"),
+        "{refused:?}"
+    );
+}
+
+#[test]
 fn duplicate_analyse_tells_the_heuristic_from_random_in_a_few_deals() {
     let out = bin()
         .args([

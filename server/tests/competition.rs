@@ -13,7 +13,7 @@ use calabresella_server::competition::request_hex;
 use calabresella_server::store::StoreError;
 use calabresella_server::store::players;
 use calabresella_server::store::tournaments::{self, MatchRow, TournamentRow};
-use common::{TestServer, create, join_all, options, reason, register, table_of};
+use common::{TestServer, create, fetch_record, join_all, options, reason, register, table_of};
 use tonic::Code;
 
 const ADMIN: &str = "an-admin-key-for-tests";
@@ -236,13 +236,7 @@ async fn swiss_and_duplicate_tournaments_of_bots_play_their_whole_schedule() {
     assert_eq!(done.matches.len(), 6);
     let mut seeds = std::collections::HashMap::new();
     for m in &done.matches {
-        let record = c
-            .get_record(v1::GetRecordRequest {
-                table_id: m.table_id.clone(),
-            })
-            .await
-            .expect("record")
-            .into_inner();
+        let record = fetch_record(&c, m.table_id.clone()).await;
         let json: serde_json::Value = serde_json::from_str(&record.record_json).expect("json");
         let seed = json["meta"]["seed"].as_u64().expect("seed");
         seeds
@@ -567,14 +561,7 @@ async fn a_committed_duplicate_tournament_reveals_its_secret_and_its_records_ver
     let mut records = Vec::new();
     let mut files = Vec::new();
     for m in &done.matches {
-        let text = c
-            .get_record(v1::GetRecordRequest {
-                table_id: m.table_id.clone(),
-            })
-            .await
-            .expect("record")
-            .into_inner()
-            .record_json;
+        let text = fetch_record(&c, m.table_id.clone()).await.record_json;
         let path = dir.path().join(format!("{}.json", m.number));
         std::fs::write(&path, &text).expect("write");
         files.push(path);
@@ -603,14 +590,7 @@ async fn a_committed_duplicate_tournament_reveals_its_secret_and_its_records_ver
             .read(move |c| calabresella_server::store::tournaments::set_state(c, &tid, state))
     };
     set_state("RUNNING").await.expect("state");
-    let running = c
-        .get_record(v1::GetRecordRequest {
-            table_id: first.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner()
-        .record_json;
+    let running = fetch_record(&c, first.clone()).await.record_json;
     assert!(
         Record::parse(&running)
             .expect("a record")

@@ -12,7 +12,7 @@ use calabresella_engine::record::{self, Record};
 use calabresella_proto::v1;
 use calabresella_server::ServerConfig;
 use calabresella_server::store::{Location, StoreOptions};
-use common::{TestServer, create, join_all, options, reason};
+use common::{TestServer, create, fetch_record, join_all, options, reason};
 use tokio_stream::StreamExt;
 use tonic::Code;
 
@@ -75,15 +75,7 @@ async fn play_first_legal(seat: &mut RemoteSeat) -> v1::MatchEnded {
 }
 
 async fn record_of(server: &TestServer, id: &str) -> v1::GetRecordResponse {
-    server
-        .client
-        .clone()
-        .get_record(v1::GetRecordRequest {
-            table_id: id.into(),
-        })
-        .await
-        .expect("record")
-        .into_inner()
+    fetch_record(&server.client, id).await
 }
 
 fn actions_of(json: &str) -> Vec<String> {

@@ -121,16 +121,9 @@ async fn a_committed_table_publishes_its_commitment_and_its_record_verifies() {
     let waiting = joined.table.expect("table");
     assert_eq!(waiting.commitment, t.commitment);
     assert!(waiting.seats[0].contributed && waiting.seats[0].entropy.is_empty());
-    let record: serde_json::Value = serde_json::from_str(
-        &c.get_record(v1::GetRecordRequest {
-            table_id: t.table_id.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner()
-        .record_json,
-    )
-    .expect("json");
+    let record: serde_json::Value =
+        serde_json::from_str(&fetch_record(&c, t.table_id.clone()).await.record_json)
+            .expect("json");
     assert_eq!(record["meta"]["deals"]["commitment"], t.commitment.as_str());
     assert!(record["meta"]["deals"]["secret"].is_null());
     assert!(record["meta"]["deals"]["contributions"].is_null());
@@ -180,13 +173,7 @@ async fn a_committed_table_publishes_its_commitment_and_its_record_verifies() {
     a.expect("ann plays");
     b.expect("bob plays");
 
-    let got = c
-        .get_record(v1::GetRecordRequest {
-            table_id: t.table_id.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner();
+    let got = fetch_record(&c, t.table_id.clone()).await;
     assert!(got.match_over);
     let json: serde_json::Value = serde_json::from_str(&got.record_json).expect("json");
     let deals = &json["meta"]["deals"];
@@ -241,13 +228,7 @@ async fn two_tables_of_the_same_settings_deal_differently() {
             .table
             .expect("table");
         let record = loop {
-            let r = c
-                .get_record(v1::GetRecordRequest {
-                    table_id: t.table_id.clone(),
-                })
-                .await
-                .expect("record")
-                .into_inner();
+            let r = fetch_record(&c, t.table_id.clone()).await;
             if r.hands > 0 {
                 break Record::parse(&r.record_json).expect("parses");
             }
@@ -304,13 +285,7 @@ async fn a_seeded_table_is_marked_and_seats_only_its_creator() {
         .await
         .expect("the creator sits");
     me.play(random_choice(3), |_| {}).await.expect("plays");
-    let got = c
-        .get_record(v1::GetRecordRequest {
-            table_id: t.table_id.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner();
+    let got = fetch_record(&c, t.table_id.clone()).await;
     let record = Record::parse(&got.record_json).expect("parses");
     let v = fair::verify(&record).expect("verifies");
     assert_eq!(v.dealing, fair::Dealing::Seed(42));

@@ -670,13 +670,7 @@ async fn a_stream_never_read_is_cut_off_at_its_buffer_and_ends_with_a_resumable_
         assert!(Instant::now() < deadline, "the match ends");
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    let public = c
-        .get_record(v1::GetRecordRequest {
-            table_id: t.table_id.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner();
+    let public = common::fetch_record(&c, t.table_id.clone()).await;
     assert!(
         finished.decisions > 4 * BUFFER as u64,
         "{} decisions",

@@ -170,12 +170,7 @@ fn counters_move_by_what_a_match_did() {
             missing.expect_err("no such table").code(),
             tonic::Code::NotFound
         );
-        let record = client
-            .get_record(v1::GetRecordRequest { table_id: id })
-            .await
-            .expect("record")
-            .into_inner()
-            .record_json;
+        let record = common::fetch_record(&client, id).await.record_json;
         (decisions, record)
     });
     let actions: usize = calabresella_engine::record::Record::parse(&record)

@@ -192,13 +192,7 @@ async fn play_match(server: &TestServer, label: &str, opts: v1::GameOptions, see
     for t in tasks {
         results.push(t.await.expect("seat task"));
     }
-    let record_json = client
-        .get_record(v1::GetRecordRequest {
-            table_id: table.table_id.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner();
+    let record_json = fetch_record(&client, table.table_id.clone()).await;
     assert!(record_json.match_over, "{label}");
     let record = Record::parse(&record_json.record_json).expect("valid record");
     let replay = replay_json(&record).expect("record replays");
@@ -997,13 +991,7 @@ async fn a_retried_action_is_applied_once() {
     let t = table_of(&mut c, table.table_id.clone()).await;
     assert_eq!(t.decisions, 1, "applied once");
     // The record leaves out the hand in play: its deal is secret.
-    let record = c
-        .get_record(v1::GetRecordRequest {
-            table_id: table.table_id.clone(),
-        })
-        .await
-        .expect("record")
-        .into_inner();
+    let record = fetch_record(&c, table.table_id.clone()).await;
     assert_eq!((record.hands, record.match_over), (0, false));
     let json: serde_json::Value = serde_json::from_str(&record.record_json).expect("json");
     assert_eq!(json["meta"]["deals"]["scheme"], "seeded");
@@ -1154,13 +1142,7 @@ async fn a_slow_seat_times_out_and_a_bot_plays_for_it_or_it_forfeits() {
             }
         }
         let end = end.expect("the match ended");
-        let record = c
-            .get_record(v1::GetRecordRequest {
-                table_id: table.table_id.clone(),
-            })
-            .await
-            .expect("record")
-            .into_inner();
+        let record = fetch_record(&c, table.table_id.clone()).await;
         let t = table_of(&mut c, table.table_id.clone()).await;
         assert_eq!(t.seats[0].timeouts, timeouts);
         match policy {
@@ -1342,14 +1324,7 @@ async fn record_of(
     >,
     id: &str,
 ) -> Record {
-    let record = c
-        .get_record(v1::GetRecordRequest {
-            table_id: id.to_owned(),
-        })
-        .await
-        .expect("record")
-        .into_inner();
-    Record::parse(&record.record_json).expect("record")
+    Record::parse(&fetch_record(c, id).await.record_json).expect("record")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

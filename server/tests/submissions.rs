@@ -340,16 +340,9 @@ async fn a_submitted_bot_plays_its_match_and_the_record_names_its_version() {
             result.faults.is_empty() && result.forfeited_by.is_none(),
             "{result:?}"
         );
-        let record: serde_json::Value = serde_json::from_str(
-            &c.get_record(v1::GetRecordRequest {
-                table_id: id.clone(),
-            })
-            .await
-            .expect("record")
-            .into_inner()
-            .record_json,
-        )
-        .expect("json");
+        let record: serde_json::Value =
+            serde_json::from_str(&common::fetch_record(&c, id.clone()).await.record_json)
+                .expect("json");
         let players = &record["meta"]["players"];
         assert_eq!(
             players[0]["bot"],

@@ -180,13 +180,7 @@ async fn a_replay_walks_every_hand_from_its_deal_to_its_end_with_every_card_show
         (v1::Game::BriscolaChiamata, 0, 5),
     ] {
         let id = finished_table(&server, game, target, seed).await;
-        let record = client
-            .get_record(v1::GetRecordRequest {
-                table_id: id.clone(),
-            })
-            .await
-            .expect("record")
-            .into_inner();
+        let record = fetch_record(&client, id.clone()).await;
         let json: serde_json::Value =
             serde_json::from_str(&record.record_json).expect("as expected");
         let hands = json["hands"].as_array().expect("as expected");

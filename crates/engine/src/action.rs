@@ -276,6 +276,16 @@ pub enum ActionIdError {
 }
 
 impl Action {
+    /// The action without its lead signal: a signalled card is the same card played, since
+    /// a signal changes neither legality nor score.
+    #[must_use]
+    pub const fn unsignalled(self) -> Action {
+        match self {
+            Action::Play(card, Some(_)) => Action::Play(card, None),
+            other => other,
+        }
+    }
+
     /// The stable numeric id (see the module docs). `monte` is the monte in deal order, needed
     /// only for `take`.
     #[inline]

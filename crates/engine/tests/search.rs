@@ -748,7 +748,13 @@ fn ismcts_is_deterministic_for_a_seed_and_always_legal() {
         "ismcts:iterations=40:finish=solve",
         "ismcts:iterations=40:infer=30:finish=3",
     ]);
+    // A tree that leads without signals: as deterministic, as legal.
+    search_bot_is_deterministic_and_legal(&[
+        "ismcts:iterations=40:signals=none",
+        "ismcts:iterations=40:signals=none",
+    ]);
     for bad in [
+        "signals=off",
         "finish=21",
         "finish=exact",
         "finish=-1",
@@ -837,6 +843,48 @@ fn a_finish_at_no_tricks_left_is_the_heuristic_play_out() {
         }
     }
     assert!(compared >= 12, "{compared} card-play positions");
+}
+
+#[test]
+fn with_signals_none_the_tree_leads_every_card_without_a_signal() {
+    // Leads of the two games with signals, reached by random play. Searching every signal as
+    // an action of its own, the most visited lead sometimes carries one; told not to, the
+    // tree never offers one, so none is ever chosen.
+    let (mut leads, mut signalled, mut plain) = (0, 0, 0);
+    for name in ["tressette", "tressette-chiamata"] {
+        let rules = Rules::parse(name, []).unwrap();
+        for seed in 0..40 {
+            let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+            advance(&mut m, 5 + (seed as usize % 5) * 5, seed);
+            // On to the next lead, where a signal may go with the card.
+            let leads_here = |m: &AnyMatch| {
+                let d = m.decider()?;
+                let obs = m.observation(Viewer::Seat(d)).unwrap();
+                let lead = obs
+                    .legal_actions()
+                    .iter()
+                    .any(|a| matches!(a, Action::Play(_, Some(_))));
+                lead.then_some(obs)
+            };
+            let mut obs = leads_here(&m);
+            while obs.is_none() && m.decider().is_some() && m.hands_dealt() == 1 {
+                advance(&mut m, 1, seed);
+                obs = leads_here(&m);
+            }
+            let Some(obs) = obs else { continue };
+            let legal = obs.legal_actions();
+            leads += 1;
+            let act = |spec: &str| bot_from_spec(spec, seed).unwrap().act(&obs);
+            let with = act("ismcts:iterations=200:solve=0");
+            let without = act("ismcts:iterations=200:solve=0:signals=none");
+            assert!(legal.contains(&with) && legal.contains(&without));
+            signalled += usize::from(matches!(with, Action::Play(_, Some(_))));
+            plain += usize::from(matches!(without, Action::Play(_, None)));
+        }
+    }
+    assert!(leads >= 60, "{leads} leads");
+    assert!(signalled > 0, "no signalled lead in {leads}");
+    assert_eq!(plain, leads, "a signal chosen with signals=none");
 }
 
 #[test]

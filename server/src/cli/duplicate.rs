@@ -39,6 +39,11 @@ pub struct DuplicateArgs {
     /// default, `worlds=24:work=3000`).
     #[arg(long, value_name = "SPEC", requires = "analyse")]
     analyse_budget: Option<String>,
+    /// Deals played at once, each thread with its own copy of the bots (at most one per
+    /// core, or the time per decision is the machine's, not the bot's). Every bot decides
+    /// from its seed and what it sees, so the result is the same for any number.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: u32,
     #[command(flatten)]
     game: GameArgs,
 }
@@ -73,7 +78,7 @@ fn play_hand(
     teams: &[Vec<Seat>],
     perm: &[usize],
     bots: &mut [Box<dyn Bot + Send>],
-    thinking: &mut [(Duration, u64, Duration)],
+    thinking: &mut [Thinking],
 ) -> (Vec<i64>, AnyMatch) {
     let mut m = fresh.clone();
     let bot_of = |seat: Seat| bot_of(teams, perm, seat);
@@ -98,6 +103,112 @@ fn play_hand(
         per_bot[perm[i]] += team.first().map_or(0, |&s| i64::from(points[s]));
     }
     (per_bot, m)
+}
+
+/// Time spent deciding by one bot: total, decisions, longest.
+type Thinking = (Duration, u64, Duration);
+
+/// One bot per side, in the order of `--bots`.
+type Bots = Vec<Box<dyn Bot + Send>>;
+
+/// What one thread played: each deal's index and result, and its bots' thinking.
+type ThreadResult = Result<(Vec<(usize, DealResult)>, Vec<Thinking>)>;
+
+/// What one deal gave each bot: its points over every arrangement, and its summed loss and
+/// decisions when analysed.
+struct DealResult {
+    points: Vec<i64>,
+    lost: Vec<(f64, u64)>,
+}
+
+/// Plays deal `fresh` once per arrangement in `perms` (and analyses each hand with
+/// `analysis`, if given).
+fn play_deal(
+    fresh: &AnyMatch,
+    teams: &[Vec<Seat>],
+    perms: &[Vec<usize>],
+    bots: &mut [Box<dyn Bot + Send>],
+    thinking: &mut [Thinking],
+    analysis: Option<&AnalysisOptions>,
+) -> DealResult {
+    let mut points = vec![0i64; bots.len()];
+    let mut lost = vec![(0.0f64, 0u64); bots.len()];
+    for perm in perms {
+        let (pts, played) = play_hand(fresh, teams, perm, bots, thinking);
+        for (k, p) in pts.into_iter().enumerate() {
+            points[k] += p;
+        }
+        if let Some(analysis) = analysis {
+            for d in analysis::analyse_match(&played, analysis) {
+                let seat = Seat::ALL[d.seat];
+                let b = bot_of(teams, perm, seat);
+                lost[b].0 += d.loss;
+                lost[b].1 += 1;
+            }
+        }
+    }
+    DealResult { points, lost }
+}
+
+/// Plays every deal on `jobs` threads, each with bots built by `build`; the results in deal
+/// order and each bot's thinking summed over the threads.
+fn play_deals<B, P>(
+    deals: &[AnyMatch],
+    jobs: u32,
+    build: &B,
+    play: &P,
+) -> Result<(Vec<DealResult>, Vec<Thinking>)>
+where
+    B: Fn() -> Result<Bots> + Sync,
+    P: Fn(&AnyMatch, &mut [Box<dyn Bot + Send>], &mut [Thinking]) -> DealResult + Sync,
+{
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let threads = (jobs as usize).clamp(1, deals.len().max(1));
+    let per_thread: Vec<ThreadResult> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut bots = build()?;
+                    let mut thinking = vec![(Duration::ZERO, 0, Duration::ZERO); bots.len()];
+                    let mut done = Vec::new();
+                    loop {
+                        let d = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(deal) = deals.get(d) else { break };
+                        done.push((d, play(deal, &mut bots, &mut thinking)));
+                    }
+                    Ok((done, thinking))
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a duplicate thread failed")))
+            })
+            .collect()
+    });
+    let mut results: Vec<Option<DealResult>> = (0..deals.len()).map(|_| None).collect();
+    let mut thinking: Vec<Thinking> = Vec::new();
+    for r in per_thread {
+        let (done, t) = r?;
+        for (d, result) in done {
+            results[d] = Some(result);
+        }
+        if thinking.is_empty() {
+            thinking = t;
+        } else {
+            for (sum, (time, n, longest)) in thinking.iter_mut().zip(t) {
+                *sum = (sum.0 + time, sum.1 + n, sum.2.max(longest));
+            }
+        }
+    }
+    let results = results.into_iter().flatten().collect::<Vec<_>>();
+    if results.len() != deals.len() {
+        bail!("{} of {} deals played", results.len(), deals.len());
+    }
+    Ok((results, thinking))
 }
 
 /// The permutations that seat a different bot name on some side: bots of the same name are
@@ -195,13 +306,18 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
             names.len()
         );
     }
-    let mut bots: Vec<Box<dyn Bot + Send>> = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        bots.push(bots::bot_from_spec(
-            name,
-            args.seed.wrapping_mul(31).wrapping_add(i as u64),
-        )?);
-    }
+    // Every thread's bots alike: the same specs and seeds.
+    let build = || -> Result<Bots> {
+        let mut bots: Bots = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            bots.push(bots::bot_from_spec(
+                name,
+                args.seed.wrapping_mul(31).wrapping_add(i as u64),
+            )?);
+        }
+        Ok(bots)
+    };
+    let n_bots = build()?.len(); // and every spec builds
     let analysis = match &args.analyse_budget {
         Some(spec) => AnalysisOptions {
             budget: Budget::parse(spec).map_err(|e| anyhow::anyhow!("--analyse-budget: {e}"))?,
@@ -217,36 +333,32 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     let mut losses: Vec<Vec<Option<f64>>> = vec![Vec::new(); names.len()];
     let mut deal_points: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let perms = arrangements(permutations(teams.len()), &names);
-    let mut thinking = vec![(Duration::ZERO, 0u64, Duration::ZERO); bots.len()];
+    // The deals first, in order from one stream: the same deals for any number of threads.
     let mut rng = GameRng::from_seed(args.seed);
-    let mut totals = vec![0i64; bots.len()];
-    let mut margins = Vec::with_capacity(args.deals as usize);
+    let mut deals = Vec::with_capacity(usize::try_from(args.deals).unwrap_or(0));
     for d in 0..args.deals {
         let dealer = Seat::ALL[(d % u64::from(rules.seats())) as usize];
         let mut fresh = AnyMatch::new(rules, dealer)?;
         fresh.start_hand_from(dealer, &mut rng)?;
-        let mut per_deal = vec![0i64; bots.len()];
-        let mut lost = vec![(0.0f64, 0u64); bots.len()];
-        for perm in &perms {
-            let (pts, played) = play_hand(&fresh, &teams, perm, &mut bots, &mut thinking);
-            for (k, p) in pts.into_iter().enumerate() {
-                per_deal[k] += p;
-            }
-            if args.analyse {
-                for d in analysis::analyse_match(&played, &analysis) {
-                    let seat = Seat::ALL[d.seat];
-                    let b = bot_of(&teams, perm, seat);
-                    lost[b].0 += d.loss;
-                    lost[b].1 += 1;
-                }
-            }
-        }
+        deals.push(fresh);
+    }
+    let analyse = args.analyse.then_some(&analysis);
+    let (results, thinking) = play_deals(&deals, args.jobs, &build, &|deal, bots, thinking| {
+        play_deal(deal, &teams, &perms, bots, thinking, analyse)
+    })?;
+    let mut totals = vec![0i64; n_bots];
+    let mut margins = Vec::with_capacity(deals.len());
+    for DealResult {
+        points: per_deal,
+        lost,
+    } in results
+    {
         for (i, name) in names.iter().enumerate() {
             // The first bot of each name speaks for all of that name.
             if names[..i].contains(name) {
                 continue;
             }
-            let same = (0..bots.len()).filter(|&k| names[k] == *name);
+            let same = (0..n_bots).filter(|&k| names[k] == *name);
             let (sum, n, pts) = same.fold((0.0, 0, 0), |(s, n, p), k| {
                 (s + lost[k].0, n + lost[k].1, p + per_deal[k])
             });
@@ -259,12 +371,12 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         }
         // Each bot name sits every side equally often, so per-hand margins compare like with
         // like; the first bot's name against every other seat's.
-        let first: i64 = (0..bots.len())
+        let first: i64 = (0..n_bots)
             .filter(|&k| names[k] == names[0])
             .map(|k| per_deal[k])
             .sum();
         let copies = names.iter().filter(|n| **n == names[0]).count();
-        let others = bots.len() - copies;
+        let others = n_bots - copies;
         let rest = (per_deal.iter().sum::<i64>() - first) as f64 / others.max(1) as f64;
         margins.push((first as f64 / copies as f64 - rest) / perms.len() as f64);
     }
@@ -274,7 +386,7 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     let per_bot: Vec<_> = names
         .iter()
         .map(|name| {
-            let same: Vec<usize> = (0..bots.len()).filter(|&k| names[k] == *name).collect();
+            let same: Vec<usize> = (0..n_bots).filter(|&k| names[k] == *name).collect();
             let points: i64 = same.iter().map(|&k| totals[k]).sum();
             let (time, decisions, longest) = same
                 .iter()
@@ -306,6 +418,7 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     let mut out = json!({
         "game": rules.game_name(),
         "deals": args.deals,
+        "jobs": args.jobs,
         "permutations": perms.len(),
         "hands": hands,
         "options": rules.to_string(),

@@ -147,6 +147,21 @@ pub async fn table_of(
         .expect("table")
 }
 
+/// A table's record as the service gives it.
+pub async fn fetch_record(
+    client: &TableServiceClient<Channel>,
+    id: impl Into<String>,
+) -> v1::GetRecordResponse {
+    client
+        .clone()
+        .get_record(v1::GetRecordRequest {
+            table_id: id.into(),
+        })
+        .await
+        .expect("record")
+        .into_inner()
+}
+
 /// Joins every open seat of `table`.
 pub async fn join_all(client: &TableServiceClient<Channel>, table: &v1::Table) -> Vec<RemoteSeat> {
     let mut out = Vec::new();

@@ -64,6 +64,11 @@ pub struct IsmctsBudget {
     /// of by the heuristic (`None`: the heuristic to the end). One solve values the position
     /// for every seat on the tree path, by its [`Searchable::value_scale`].
     pub finish: Option<Finish>,
+    /// Whether the tree searches each lead signal (busso, striscio, volo) as an action of its
+    /// own. Signals change neither legality nor score, and neither the heuristic nor the
+    /// solver reads them, so each signalled lead would only split its card's visits four
+    /// ways; when false the tree leads every card without a signal.
+    pub signals: bool,
 }
 
 impl Default for IsmctsBudget {
@@ -79,6 +84,7 @@ impl Default for IsmctsBudget {
             pool: 256,
             shape: 0.0,
             finish: None,
+            signals: true,
         }
     }
 }
@@ -120,6 +126,17 @@ impl IsmctsBudget {
                         )?)),
                     }
                 }
+                "signals" => {
+                    b.signals = match value {
+                        "search" => true,
+                        "none" => false,
+                        _ => {
+                            return Err(format!(
+                                "ismcts parameter signals: bad value {value:?} (search or none)"
+                            ));
+                        }
+                    }
+                }
                 "evidence" => {
                     for_inference = Some(key);
                     b.infer_bids_only = match value {
@@ -145,7 +162,7 @@ impl IsmctsBudget {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid, infer (hundredths), evidence, pool, shape (hundredths), finish"
+                        "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid, infer (hundredths), evidence, pool, shape (hundredths), finish, signals"
                     ));
                 }
             }
@@ -216,7 +233,10 @@ impl IsmctsBot {
         HeuristicBot: Bot<D::Obs>,
     {
         use crate::bots::View;
-        let legal = obs.legal_actions().to_vec();
+        let mut legal = obs.legal_actions().to_vec();
+        if !self.budget.signals {
+            legal.retain(|&a| a == a.unsignalled());
+        }
         if legal.len() <= 1 {
             return legal.first().copied().unwrap_or(Action::Pass);
         }
@@ -302,8 +322,11 @@ impl IsmctsBot {
                     break;
                 };
                 actions.clear();
-                actions
-                    .extend((0..state.num_legal_actions()).filter_map(|i| state.legal_action(i)));
+                actions.extend(
+                    (0..state.num_legal_actions())
+                        .filter_map(|i| state.legal_action(i))
+                        .filter(|&a| self.budget.signals || a == a.unsignalled()),
+                );
                 if actions.is_empty() {
                     break;
                 }
@@ -498,6 +521,8 @@ mod tests {
         let b = IsmctsBudget::parse("infer=30:evidence=bids:pool=64").unwrap();
         assert_eq!((b.infer, b.infer_bids_only, b.pool), (Some(30), true, 64));
         assert_eq!(IsmctsBudget::parse("infer=0").unwrap().infer, None);
+        assert!(!IsmctsBudget::parse("signals=none").unwrap().signals);
+        assert!(IsmctsBudget::parse("signals=search").unwrap().signals);
         for bad in [
             "iterations=0",
             "infer=100",
@@ -506,6 +531,7 @@ mod tests {
             "pool=64",
             "evidence=bids",
             "bid=heuristic",
+            "signals=off",
             "depth=3",
         ] {
             assert!(IsmctsBudget::parse(bad).is_err(), "{bad}");

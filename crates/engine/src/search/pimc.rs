@@ -356,7 +356,8 @@ where
         }
         if d != seat && hand.num_legal_actions() > 1 {
             let guess = heuristic.act(&D::view(&hand, d));
-            if guess != a {
+            // The heuristic never signals: a lead signal is no evidence about the card.
+            if guess.unsignalled() != a.unsignalled() {
                 weight *= miss;
             }
         }
@@ -409,5 +410,43 @@ mod tests {
         ] {
             assert!(Budget::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_lead_signal_is_no_evidence_against_the_card() {
+        use crate::action::Signal;
+        use crate::game::{AnyMatch, Rules, Viewer};
+        // Tressette con la Chiamata played by the heuristic in every seat to the first lead,
+        // which is then led as the heuristic leads it, with and without a signal: every action
+        // is the heuristic's, so a world with the true hands keeps its whole weight either way.
+        let rules = Rules::parse("tressette-chiamata", []).unwrap();
+        let mut heuristic = HeuristicBot::new(1);
+        let mut checked = 0;
+        for seed in 0..10 {
+            let mut m = AnyMatch::seeded(rules, seed, None).unwrap();
+            let (leader, card) = loop {
+                let d = m.decider().unwrap();
+                let a = heuristic.act(&m.observation(Viewer::Seat(d)).unwrap());
+                if let Action::Play(card, None) = a {
+                    break (d, card);
+                }
+                m.try_apply_as(d, a).unwrap();
+            };
+            for signal in [None, Some(Signal::Busso), Some(Signal::Volo)] {
+                let mut led = m.clone();
+                led.try_apply_as(leader, Action::Play(card, signal))
+                    .unwrap();
+                let AnyMatch::Chiamata(g) = &led else {
+                    panic!("a chiamata match")
+                };
+                let world = g.hands().last().unwrap();
+                let viewer = led.decider().unwrap();
+                let weight =
+                    likelihood::<crate::chiamata::Match>(&mut heuristic, world, viewer, 0.3, false);
+                assert_eq!(weight, 1.0, "seed {seed}, {card} led with {signal:?}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 30);
     }
 }
