@@ -106,6 +106,14 @@ impl IsmctsBudget {
                         format!("ismcts parameter {key}: bad value {value:?} ({lo} to {hi})")
                     })
             };
+            // A choice of two words: true for the first.
+            let either = |yes: &str, no: &str| match value {
+                v if v == yes => Ok(true),
+                v if v == no => Ok(false),
+                _ => Err(format!(
+                    "ismcts parameter {key}: bad value {value:?} ({yes} or {no})"
+                )),
+            };
             match key {
                 "iterations" => b.iterations = num(1, 10_000_000)?,
                 "ms" => b.ms = Some(num(1, 600_000)?),
@@ -126,40 +134,12 @@ impl IsmctsBudget {
                         )?)),
                     }
                 }
-                "signals" => {
-                    b.signals = match value {
-                        "search" => true,
-                        "none" => false,
-                        _ => {
-                            return Err(format!(
-                                "ismcts parameter signals: bad value {value:?} (search or none)"
-                            ));
-                        }
-                    }
-                }
+                "signals" => b.signals = either("search", "none")?,
                 "evidence" => {
                     for_inference = Some(key);
-                    b.infer_bids_only = match value {
-                        "all" => false,
-                        "bids" => true,
-                        _ => {
-                            return Err(format!(
-                                "ismcts parameter evidence: bad value {value:?} (all or bids)"
-                            ));
-                        }
-                    }
+                    b.infer_bids_only = !either("all", "bids")?;
                 }
-                "bid" => {
-                    b.bid_by_pimc = match value {
-                        "pimc" => true,
-                        "ismcts" => false,
-                        _ => {
-                            return Err(format!(
-                                "ismcts parameter bid: bad value {value:?} (pimc or ismcts)"
-                            ));
-                        }
-                    }
-                }
+                "bid" => b.bid_by_pimc = either("pimc", "ismcts")?,
                 _ => {
                     return Err(format!(
                         "unknown ismcts parameter {key:?}; known: iterations, ms, explore (hundredths), solve, bid, infer (hundredths), evidence, pool, shape (hundredths), finish, signals"
