@@ -1,11 +1,13 @@
 //! `calabresella duplicate`: bots compared on the same deals in every seat permutation.
 
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use calabresella_engine::Seat;
-use calabresella_engine::bots::{self, Bot};
+use calabresella_engine::bots::{self, Bot, BotSpec};
 use calabresella_engine::game::{AnyMatch, Viewer};
 use calabresella_engine::rng::GameRng;
 use calabresella_engine::search::Budget;
@@ -40,8 +42,9 @@ pub struct DuplicateArgs {
     #[arg(long, value_name = "SPEC", requires = "analyse")]
     analyse_budget: Option<String>,
     /// Deals played at once, each thread with its own copy of the bots (at most one per
-    /// core, or the time per decision is the machine's, not the bot's). Every bot decides
-    /// from its seed and what it sees, so the result is the same for any number.
+    /// core, or the time per decision is the machine's, not the bot's). The heuristic and the
+    /// search bots decide from their seed and what they see, so the result is the same for
+    /// any number (bots with a budget in ms excepted, as on one thread); not with `random`.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: u32,
     #[command(flatten)]
@@ -150,34 +153,69 @@ fn play_deal(
     DealResult { points, lost }
 }
 
-/// Plays every deal on `jobs` threads, each with bots built by `build`; the results in deal
-/// order and each bot's thinking summed over the threads.
-fn play_deals<B, P>(
-    deals: &[AnyMatch],
+/// Sets the flag when dropped by a panicking thread, so that the others stop taking deals.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Plays `count` deals on `jobs` threads, each with bots built by `build`; the results in deal
+/// order and each bot's thinking summed over the threads. The deals come one at a time from
+/// `deal` and one stream seeded by `seed`, handed to whichever thread asks: the same deals for
+/// any number of threads, and only those in play held in memory.
+fn play_deals<D, B, P>(
+    count: u64,
+    seed: u64,
     jobs: u32,
+    deal: &D,
     build: &B,
     play: &P,
 ) -> Result<(Vec<DealResult>, Vec<Thinking>)>
 where
+    D: Fn(u64, &mut GameRng) -> Result<AnyMatch> + Sync,
     B: Fn() -> Result<Bots> + Sync,
     P: Fn(&AnyMatch, &mut [Box<dyn Bot + Send>], &mut [Thinking]) -> DealResult + Sync,
 {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let threads = (jobs as usize).clamp(1, deals.len().max(1));
+    let count = usize::try_from(count)?;
+    let dealer = Mutex::new((0usize, GameRng::from_seed(seed)));
+    // Set when a thread fails or panics: the others stop rather than play on for nothing.
+    let stop = AtomicBool::new(false);
+    let work = || -> ThreadResult {
+        let _stop = StopOnPanic(&stop);
+        let mut bots = build()?;
+        let mut thinking = vec![(Duration::ZERO, 0, Duration::ZERO); bots.len()];
+        let mut done = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let (d, fresh) = {
+                let mut next = dealer
+                    .lock()
+                    .map_err(|_| anyhow::anyhow!("a duplicate thread failed"))?;
+                let d = next.0;
+                if d >= count {
+                    break;
+                }
+                next.0 += 1;
+                (d, deal(d as u64, &mut next.1)?)
+            };
+            done.push((d, play(&fresh, &mut bots, &mut thinking)));
+        }
+        Ok((done, thinking))
+    };
+    let threads = (jobs as usize).clamp(1, count.max(1));
     let per_thread: Vec<ThreadResult> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut bots = build()?;
-                    let mut thinking = vec![(Duration::ZERO, 0, Duration::ZERO); bots.len()];
-                    let mut done = Vec::new();
-                    loop {
-                        let d = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(deal) = deals.get(d) else { break };
-                        done.push((d, play(deal, &mut bots, &mut thinking)));
+                    let r = work();
+                    if r.is_err() {
+                        stop.store(true, Ordering::Relaxed);
                     }
-                    Ok((done, thinking))
+                    r
                 })
             })
             .collect();
@@ -189,7 +227,7 @@ where
             })
             .collect()
     });
-    let mut results: Vec<Option<DealResult>> = (0..deals.len()).map(|_| None).collect();
+    let mut results: Vec<Option<DealResult>> = (0..count).map(|_| None).collect();
     let mut thinking: Vec<Thinking> = Vec::new();
     for r in per_thread {
         let (done, t) = r?;
@@ -205,8 +243,8 @@ where
         }
     }
     let results = results.into_iter().flatten().collect::<Vec<_>>();
-    if results.len() != deals.len() {
-        bail!("{} of {} deals played", results.len(), deals.len());
+    if results.len() != count {
+        bail!("{} of {count} deals played", results.len());
     }
     Ok((results, thinking))
 }
@@ -318,6 +356,19 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         Ok(bots)
     };
     let n_bots = build()?.len(); // and every spec builds
+    // `random` draws from one stream over its life, so on several threads its choices would
+    // depend on which thread played which deal; the search bots decide from their seed and
+    // what they see.
+    if args.jobs > 1
+        && names
+            .iter()
+            .any(|n| BotSpec::parse(n).is_ok_and(|s| s.name() == "random"))
+    {
+        bail!(
+            "--jobs {} with a random bot: its choices would depend on the threads; use --jobs 1",
+            args.jobs
+        );
+    }
     let analysis = match &args.analyse_budget {
         Some(spec) => AnalysisOptions {
             budget: Budget::parse(spec).map_err(|e| anyhow::anyhow!("--analyse-budget: {e}"))?,
@@ -333,21 +384,24 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     let mut losses: Vec<Vec<Option<f64>>> = vec![Vec::new(); names.len()];
     let mut deal_points: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let perms = arrangements(permutations(teams.len()), &names);
-    // The deals first, in order from one stream: the same deals for any number of threads.
-    let mut rng = GameRng::from_seed(args.seed);
-    let mut deals = Vec::with_capacity(usize::try_from(args.deals).unwrap_or(0));
-    for d in 0..args.deals {
+    // Deal `d`, dealt by each seat in turn, from the one stream of deals.
+    let deal = |d: u64, rng: &mut GameRng| -> Result<AnyMatch> {
         let dealer = Seat::ALL[(d % u64::from(rules.seats())) as usize];
         let mut fresh = AnyMatch::new(rules, dealer)?;
-        fresh.start_hand_from(dealer, &mut rng)?;
-        deals.push(fresh);
-    }
+        fresh.start_hand_from(dealer, rng)?;
+        Ok(fresh)
+    };
     let analyse = args.analyse.then_some(&analysis);
-    let (results, thinking) = play_deals(&deals, args.jobs, &build, &|deal, bots, thinking| {
-        play_deal(deal, &teams, &perms, bots, thinking, analyse)
-    })?;
+    let (results, thinking) = play_deals(
+        args.deals,
+        args.seed,
+        args.jobs,
+        &deal,
+        &build,
+        &|fresh, bots, thinking| play_deal(fresh, &teams, &perms, bots, thinking, analyse),
+    )?;
     let mut totals = vec![0i64; n_bots];
-    let mut margins = Vec::with_capacity(deals.len());
+    let mut margins = Vec::with_capacity(results.len());
     for DealResult {
         points: per_deal,
         lost,
@@ -418,7 +472,6 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     let mut out = json!({
         "game": rules.game_name(),
         "deals": args.deals,
-        "jobs": args.jobs,
         "permutations": perms.len(),
         "hands": hands,
         "options": rules.to_string(),
@@ -437,4 +490,79 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
     }
     println!("{}", serde_json::to_string_pretty(&out)?);
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // In tests a panic is the failure report.
+mod tests {
+    use super::*;
+    use calabresella_engine::game::Rules;
+
+    /// Deal `d` of one stream, and a fingerprint of its cards.
+    fn dealt(d: u64, rng: &mut GameRng) -> Result<AnyMatch> {
+        let rules = Rules::parse("tressette-in-due", []).unwrap();
+        let mut m = AnyMatch::new(rules, Seat::ALL[(d % 2) as usize])?;
+        m.start_hand_from(Seat::ALL[(d % 2) as usize], rng)?;
+        Ok(m)
+    }
+
+    fn fingerprint(m: &AnyMatch) -> i64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{m:?}").hash(&mut h);
+        h.finish() as i64
+    }
+
+    #[test]
+    fn deals_come_back_in_order_whatever_thread_played_them() {
+        let run = |jobs: u32| {
+            let (results, thinking) = play_deals(
+                7,
+                3,
+                jobs,
+                &dealt,
+                &|| Ok(Vec::new()),
+                &|m: &AnyMatch, _: &mut [Box<dyn Bot + Send>], _: &mut [Thinking]| DealResult {
+                    points: vec![fingerprint(m)],
+                    lost: Vec::new(),
+                },
+            )
+            .unwrap();
+            assert!(thinking.is_empty());
+            results.into_iter().map(|r| r.points[0]).collect::<Vec<_>>()
+        };
+        let one = run(1);
+        assert_eq!(one.len(), 7);
+        let distinct: std::collections::HashSet<_> = one.iter().collect();
+        assert_eq!(distinct.len(), 7, "seven different deals");
+        // More threads than deals, and a few: the same deals in the same order.
+        assert_eq!(run(3), one);
+        assert_eq!(run(12), one);
+    }
+
+    #[test]
+    fn a_failed_deal_fails_the_run() {
+        let failing = |d: u64, rng: &mut GameRng| {
+            if d == 4 {
+                bail!("deal 4 failed")
+            }
+            dealt(d, rng)
+        };
+        for jobs in [1, 3] {
+            let err = play_deals(
+                50,
+                3,
+                jobs,
+                &failing,
+                &|| Ok(Vec::new()),
+                &|_: &AnyMatch, _: &mut [Box<dyn Bot + Send>], _: &mut [Thinking]| DealResult {
+                    points: Vec::new(),
+                    lost: Vec::new(),
+                },
+            )
+            .err()
+            .unwrap();
+            assert!(err.to_string().contains("deal 4 failed"), "{err}");
+        }
+    }
 }

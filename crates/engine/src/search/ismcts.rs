@@ -230,7 +230,14 @@ impl IsmctsBot {
             let solve_from = self.budget.solve.unwrap_or_else(|| D::solve_tricks(&first));
             let endgame = first.in_play() && first.tricks_left() <= solve_from;
             if endgame || (self.budget.bid_by_pimc && !first.in_play()) {
-                return self.endgame.decide::<D>(obs);
+                // PIMC values a card alike with or without a signal and keeps the first of
+                // equal actions, the plain one; unsignalled all the same, whatever its order.
+                let a = self.endgame.decide::<D>(obs);
+                return if self.budget.signals {
+                    a
+                } else {
+                    a.unsignalled()
+                };
             }
         }
         match self.search::<D>(&sampler, seat, &legal, &mut rng) {
