@@ -850,7 +850,7 @@ fn with_signals_none_the_tree_leads_every_card_without_a_signal() {
     // Leads of the two games with signals, reached by random play. Searching every signal as
     // an action of its own, the most visited lead sometimes carries one; told not to, the
     // tree never offers one, so none is ever chosen, nor by PIMC in the last tricks.
-    let (mut leads, mut signalled, mut plain) = (0, 0, 0);
+    let (mut leads, mut signalled, mut plain, mut late) = (0, 0, 0, 0);
     for name in ["tressette", "tressette-chiamata"] {
         let rules = Rules::parse(name, []).unwrap();
         for seed in 0..40 {
@@ -879,6 +879,11 @@ fn with_signals_none_the_tree_leads_every_card_without_a_signal() {
             let with = act("ismcts:iterations=200:solve=0");
             let without = act("ismcts:iterations=200:solve=0:signals=none");
             let handed_over = act("ismcts:iterations=200:signals=none");
+            // Three tricks or fewer left: PIMC decides for `ismcts` at its default depth.
+            late += usize::from(
+                matches!(&m, AnyMatch::Tressette(g) if g.hands().last().unwrap().tricks_left() <= 3)
+                    || matches!(&m, AnyMatch::Chiamata(g) if g.hands().last().unwrap().tricks_left() <= 3),
+            );
             assert!(
                 [with, without, handed_over]
                     .iter()
@@ -894,6 +899,7 @@ fn with_signals_none_the_tree_leads_every_card_without_a_signal() {
     assert!(leads >= 60, "{leads} leads");
     assert!(signalled > 0, "no signalled lead in {leads}");
     assert_eq!(plain, leads, "a signal chosen with signals=none");
+    assert!(late >= 5, "{late} leads handed over to PIMC");
 }
 
 #[test]

@@ -44,7 +44,8 @@ pub struct DuplicateArgs {
     /// Deals played at once, each thread with its own copy of the bots (at most one per
     /// core, or the time per decision is the machine's, not the bot's). The heuristic and the
     /// search bots decide from their seed and what they see, so the result is the same for
-    /// any number (bots with a budget in ms excepted, as on one thread); not with `random`.
+    /// any number (a bot or `--analyse-budget` in ms excepted, as on one thread); not with
+    /// `random`.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: u32,
     #[command(flatten)]
@@ -181,7 +182,8 @@ where
     B: Fn() -> Result<Bots> + Sync,
     P: Fn(&AnyMatch, &mut [Box<dyn Bot + Send>], &mut [Thinking]) -> DealResult + Sync,
 {
-    let count = usize::try_from(count)?;
+    let count = usize::try_from(count)
+        .map_err(|_| anyhow::anyhow!("--deals {count}: more than this machine can count"))?;
     let dealer = Mutex::new((0usize, GameRng::from_seed(seed)));
     // Set when a thread fails or panics: the others stop rather than play on for nothing.
     let stop = AtomicBool::new(false);
@@ -364,8 +366,14 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
             .iter()
             .any(|n| BotSpec::parse(n).is_ok_and(|s| s.name() == "random"))
     {
+        let which = if args.bots.is_none() {
+            "the default bots include random"
+        } else {
+            "a random bot"
+        };
         bail!(
-            "--jobs {} with a random bot: its choices would depend on the threads; use --jobs 1",
+            "--jobs {}: {which}, whose choices would depend on the threads; use --jobs 1 or \
+             --bots without random",
             args.jobs
         );
     }
@@ -435,7 +443,7 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         margins.push((first as f64 / copies as f64 - rest) / perms.len() as f64);
     }
     let (mean, ci) = summary(&margins);
-    let hands = args.deals * perms.len() as u64;
+    let hands = args.deals.saturating_mul(perms.len() as u64);
     // Per name: bots of one name share their points and their thinking time.
     let per_bot: Vec<_> = names
         .iter()
@@ -451,7 +459,7 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
             let (_, points_ci) = summary(&deal_points[i]);
             let mut row = json!({
                 "bot": name,
-                "points_per_hand": points as f64 / (hands.max(1) * same.len() as u64) as f64,
+                "points_per_hand": points as f64 / (hands.max(1).saturating_mul(same.len() as u64)) as f64,
                 "points_per_hand_ci95": points_ci,
                 "decisions": decisions,
                 "ms_per_decision": time.as_secs_f64() * 1000.0 / decisions.max(1) as f64,
