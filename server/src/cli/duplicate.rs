@@ -154,13 +154,17 @@ fn play_deal(
     DealResult { points, lost }
 }
 
-/// Sets the flag when dropped by a panicking thread, so that the others stop taking deals.
-struct StopOnPanic<'a>(&'a AtomicBool);
+/// Sets the flag when dropped before its thread has played its last deal (an error or a
+/// panic), so that the others stop taking deals.
+struct StopUnlessDone<'a> {
+    stop: &'a AtomicBool,
+    done: bool,
+}
 
-impl Drop for StopOnPanic<'_> {
+impl Drop for StopUnlessDone<'_> {
     fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.store(true, Ordering::Relaxed);
+        if !self.done {
+            self.stop.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -188,7 +192,10 @@ where
     // Set when a thread fails or panics: the others stop rather than play on for nothing.
     let stop = AtomicBool::new(false);
     let work = || -> ThreadResult {
-        let _stop = StopOnPanic(&stop);
+        let mut guard = StopUnlessDone {
+            stop: &stop,
+            done: false,
+        };
         let mut bots = build()?;
         let mut thinking = vec![(Duration::ZERO, 0, Duration::ZERO); bots.len()];
         let mut done = Vec::new();
@@ -206,21 +213,12 @@ where
             };
             done.push((d, play(&fresh, &mut bots, &mut thinking)));
         }
+        guard.done = true;
         Ok((done, thinking))
     };
     let threads = (jobs as usize).clamp(1, count.max(1));
     let per_thread: Vec<ThreadResult> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let r = work();
-                    if r.is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    r
-                })
-            })
-            .collect();
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
         workers
             .into_iter()
             .map(|w| {
@@ -244,10 +242,11 @@ where
             }
         }
     }
-    let results = results.into_iter().flatten().collect::<Vec<_>>();
-    if results.len() != count {
-        bail!("{} of {count} deals played", results.len());
-    }
+    // Every thread finished, so every deal was played.
+    let results = results
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| anyhow::anyhow!("a deal was not played"))?;
     Ok((results, thinking))
 }
 
@@ -357,7 +356,8 @@ pub fn run(args: DuplicateArgs) -> Result<ExitCode> {
         }
         Ok(bots)
     };
-    let n_bots = build()?.len(); // and every spec builds
+    build()?; // every spec builds before any deal is played
+    let n_bots = names.len();
     // `random` draws from one stream over its life, so on several threads its choices would
     // depend on which thread played which deal; the search bots decide from their seed and
     // what they see.
